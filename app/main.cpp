@@ -1,0 +1,149 @@
+// stagger: the command line (design.md §4). Exit codes: 0 success, 1 the input was understood but
+// is wrong, 2 usage error.
+
+#include <CLI/CLI.hpp>
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <unistd.h>
+
+#include "stagger/sim/bench.h"
+#include "stagger/sim/input_script.h"
+#include "stagger/sim/report.h"
+#include "stagger/sim/scene.h"
+#include "stagger/sim/simulation.h"
+#include "stagger_version.h"
+
+namespace {
+
+constexpr int kExitWrongInput = 1;
+constexpr int kExitUsage = 2;
+
+struct SimOptions {
+  double seconds = 10.0;
+  double display_hz = 90.0;
+  float physics_hz = 240.0f;
+  int solver_iterations = 10;
+  std::string input;
+  std::string report;
+  int enemies = 1;
+  bool quiet = false;
+};
+
+bool write_text(const std::string& path, const std::string& text) {
+  if (path == "-") {
+    std::cout << text;
+    return static_cast<bool>(std::cout);
+  }
+  std::ofstream file(path, std::ios::binary);
+  file << text;
+  return static_cast<bool>(file);
+}
+
+// A progress line on stderr for runs that take a while, only on a terminal.
+class Progress {
+ public:
+  Progress(double total_s, bool enabled) : total_s_(total_s), enabled_(enabled && isatty(2)) {}
+  void update(double sim_s) {
+    if (!enabled_) return;
+    const int percent = static_cast<int>(100.0 * sim_s / total_s_);
+    if (percent == last_percent_) return;
+    last_percent_ = percent;
+    std::fprintf(stderr, "\rsimulating %5.1f / %.1f s  %3d%%", sim_s, total_s_, percent);
+  }
+  ~Progress() {
+    if (enabled_ && last_percent_ >= 0) std::fprintf(stderr, "\r%60s\r", "");
+  }
+
+ private:
+  double total_s_;
+  bool enabled_;
+  int last_percent_ = -1;
+};
+
+int run_sim(const SimOptions& o) {
+  stagger::sim::SceneDescription scene = stagger::sim::builtin_scene(o.enemies);
+  scene.world.physics_hz = o.physics_hz;
+  scene.world.solver_iterations = o.solver_iterations;
+
+  stagger::sim::InputScript script;
+  if (!o.input.empty()) {
+    auto loaded = stagger::sim::load_input_script(o.input);
+    if (!loaded) {
+      std::cerr << loaded.error() << "\nstagger sim: the input script has errors; nothing was simulated\n";
+      return kExitWrongInput;
+    }
+    script = std::move(loaded).value();
+    const std::string problems = stagger::sim::check_against_scene(script, scene, o.input);
+    if (!problems.empty()) {
+      std::cerr << problems << "\nstagger sim: the input script has errors; nothing was simulated\n";
+      return kExitWrongInput;
+    }
+  }
+
+  stagger::sim::Simulation simulation(scene, std::move(script));
+  {
+    Progress progress(o.seconds, !o.quiet);
+    simulation.run(o.seconds, o.display_hz, [&](double t) { progress.update(t); });
+  }
+  const stagger::sim::SimulationResult result = simulation.result();
+  if (!o.report.empty() && !write_text(o.report, stagger::sim::report_json(result))) {
+    std::cerr << "stagger sim: cannot write the report to " << o.report << "\n";
+    return kExitWrongInput;
+  }
+  if (!o.quiet && o.report != "-") std::cout << stagger::sim::summary_text(result);
+  return result.finite ? 0 : kExitWrongInput;
+}
+
+int run_bench(const stagger::sim::BenchOptions& options) {
+  std::cerr << "stagger bench: measuring " << options.repetitions << " interleaved repetitions...\n";
+  std::cout << stagger::sim::bench_table(stagger::sim::run_benchmark(options));
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"Stagger: physically simulated enemies for VR (active ragdolls in Bullet)", "stagger"};
+  app.set_version_flag("--version", std::string("stagger ") + STAGGER_VERSION);
+  app.require_subcommand(1);
+
+  SimOptions sim;
+  CLI::App* sim_cmd = app.add_subcommand(
+      "sim", "Run the built-in scene headlessly at the fixed step and print a summary");
+  sim_cmd->add_option("--seconds", sim.seconds, "Simulated time [s]")
+      ->capture_default_str()->check(CLI::PositiveNumber);
+  sim_cmd->add_option("--display-hz", sim.display_hz, "Display rate driving the step accumulator [Hz]")
+      ->capture_default_str()->check(CLI::PositiveNumber);
+  sim_cmd->add_option("--physics-hz", sim.physics_hz, "Fixed physics step rate [Hz]")
+      ->capture_default_str()->check(CLI::Range(30.0, 2000.0));
+  sim_cmd->add_option("--solver-iterations", sim.solver_iterations, "Bullet solver iterations per step")
+      ->capture_default_str()->check(CLI::Range(1, 200));
+  sim_cmd->add_option("--input", sim.input, "Input script (JSON) with timed push events")
+      ->check(CLI::ExistingFile);
+  sim_cmd->add_option("--report", sim.report, "Write the JSON report here ('-' for stdout)");
+  sim_cmd->add_option("--enemies", sim.enemies, "Number of enemies in the built-in scene (3 m grid)")
+      ->capture_default_str()->check(CLI::Range(1, 1024));
+  sim_cmd->add_flag("--quiet", sim.quiet, "Print nothing but errors");
+
+  stagger::sim::BenchOptions bench;
+  CLI::App* bench_cmd = app.add_subcommand(
+      "bench", "Time standing ragdolls against a raw Bullet baseline of the same bodies and motors");
+  bench_cmd->add_option("--counts", bench.counts, "Ragdoll counts to measure")
+      ->capture_default_str()->delimiter(',')->check(CLI::Range(1, 4096));
+  bench_cmd->add_option("--seconds", bench.seconds, "Simulated seconds per episode")
+      ->capture_default_str()->check(CLI::PositiveNumber);
+  bench_cmd->add_option("--repetitions", bench.repetitions, "Interleaved repetitions (median reported)")
+      ->capture_default_str()->check(CLI::Range(1, 100));
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : kExitUsage;
+  }
+  if (sim_cmd->parsed()) return run_sim(sim);
+  if (bench_cmd->parsed()) return run_bench(bench);
+  return kExitUsage;
+}

@@ -1,0 +1,10 @@
+# Every dependency comes from Debian 12's packages (scripts/install-deps.sh installs them).
+find_package(PkgConfig REQUIRED)
+pkg_check_modules(BULLET REQUIRED IMPORTED_TARGET bullet)
+find_package(nlohmann_json 3.11 REQUIRED)
+find_package(CLI11 QUIET CONFIG)
+if(NOT CLI11_FOUND)
+  find_path(CLI11_INCLUDE_DIR CLI/CLI.hpp REQUIRED)
+  add_library(CLI11::CLI11 INTERFACE IMPORTED)
+  target_include_directories(CLI11::CLI11 SYSTEM INTERFACE ${CLI11_INCLUDE_DIR})
+endif()

@@ -1,0 +1,68 @@
+#pragma once
+// Balance measurement: the whole-body centre of mass against the midpoint of the feet, using the
+// extrapolated centre of mass (CoM + v·sqrt(h/g), the capture point) in the ground plane.
+// Pure functions over body states, so they are tested without Bullet.
+
+#include <cstdint>
+#include <string_view>
+
+#include "stagger/core/math.h"
+
+namespace stagger::physics {
+
+enum class BalanceState : std::uint8_t { in_balance, out_of_balance, fallen, in_air };
+enum class Lean : std::uint8_t { none, forward, backward, left, right };
+
+std::string_view name_of(BalanceState state);
+std::string_view name_of(Lean lean);
+
+struct BalanceSettings {
+  float out_of_balance_m = 0.08f;  ///< [m] capture-point error above which the state is out_of_balance
+  float fall_error_m = 0.32f;      ///< [m] capture-point error at which the ragdoll gives up (goes limp)
+  float fall_tilt_rad = deg_to_rad(50.0f);  ///< [rad] pelvis tilt from vertical that triggers a fall
+  float fallen_tilt_rad = deg_to_rad(60.0f);  ///< [rad] pelvis tilt from vertical counted as fallen
+  float fallen_height_ratio = 0.5f;  ///< [-] CoM height below this fraction of its rest height = fallen
+  float in_air_time_s = 0.2f;        ///< [s] both feet off the ground this long = in_air
+  float lean_dead_zone_m = 0.02f;    ///< [m] below this error the lean direction is `none`
+
+  // Ankle strategy: the ankles tilt the body to bring the capture point back over the feet.
+  float ankle_gain = 2.5f;          ///< [-] ankle angle per radian of capture-point lean (error / height)
+  float ankle_integral_per_s = 1.0f;  ///< [1/s] slow integral that removes the steady lean error
+  float max_ankle_offset_rad = deg_to_rad(12.0f);  ///< [rad] cap on the ankle correction
+};
+
+/// What the balance measurement needs from the body, in world space.
+struct BalanceInputs {
+  Vec3 com;                ///< [m] whole-body centre of mass
+  Vec3 com_velocity;       ///< [m/s]
+  Vec3 left_foot;          ///< [m] centre of the left foot
+  Vec3 right_foot;         ///< [m] centre of the right foot
+  float sole_height = 0;   ///< [m] height of the lower sole (the ground under the feet)
+  Quat pelvis_rotation;    ///< orientation of the pelvis (its +Z is the character's forward)
+  float rest_com_height = 1.0f;  ///< [m] CoM height above the soles when standing
+  float airtime_s = 0;     ///< [s] how long neither foot has touched anything
+};
+
+struct BalanceReadout {
+  Vec3 com;                  ///< [m]
+  Vec3 com_velocity;         ///< [m/s]
+  Vec3 extrapolated_com;     ///< [m] capture point, at sole height
+  Vec3 support_mid;          ///< [m] midpoint of the feet, at sole height
+  Vec3 error;                ///< [m] horizontal: extrapolated CoM minus support midpoint
+  float error_m = 0;         ///< [m] length of `error`
+  float error_forward_m = 0;  ///< [m] error along the heading (+ = leaning forward)
+  float error_left_m = 0;     ///< [m] error along the character's left (+ = leaning left)
+  float com_height_m = 0;    ///< [m] CoM above the soles
+  float tilt_rad = 0;        ///< [rad] pelvis tilt from vertical
+  Vec3 forward{0, 0, 1};     ///< heading: pelvis forward flattened to the ground plane
+  Lean lean = Lean::none;
+  BalanceState state = BalanceState::in_balance;
+};
+
+/// Measures balance for one step. Priority: in_air, fallen, out_of_balance, in_balance.
+BalanceReadout measure_balance(const BalanceInputs& in, const BalanceSettings& settings);
+
+/// True when the readout says the ragdoll cannot recover by ankles and hips alone.
+bool past_fall_threshold(const BalanceReadout& readout, const BalanceSettings& settings);
+
+}  // namespace stagger::physics

@@ -1,0 +1,91 @@
+#pragma once
+// RagdollSettings (shared, immutable) -> blueprint (bodies and joints as plain data) -> Ragdoll.
+// Dimensions and strengths are given for a 1.8 m, 75 kg humanoid and scaled by height and mass.
+
+#include <array>
+#include <cstdint>
+
+#include "stagger/core/math.h"
+#include "stagger/physics/balance.h"
+#include "stagger/physics/drive.h"
+#include "stagger/physics/hit_reaction.h"
+#include "stagger/physics/skeleton.h"
+
+namespace stagger::physics {
+
+/// Capped drive that keeps the pelvis and chest upright in world space (yaw left free); released
+/// when the ragdoll falls.
+struct UprightSettings {
+  float frequency_hz = 1.5f;     ///< [Hz]
+  float damping_ratio = 1.0f;    ///< [-]
+  float max_torque_nm = 60.0f;   ///< [N·m] per axis, per body (pelvis and chest), at 75 kg / 1.8 m
+};
+
+struct RagdollSettings {
+  float height_m = 1.8f;  ///< [m] standing height, soles to crown
+  float mass_kg = 75.0f;  ///< [kg] total mass
+
+  // Joint drives at 75 kg / 1.8 m; caps scale with mass × height (the gravity torque they carry).
+  DriveSettings spine_drive{8.0f, 1.0f, 300.0f};     ///< lumbar and thoracic
+  DriveSettings neck_drive{6.0f, 1.0f, 60.0f};
+  DriveSettings shoulder_drive{6.0f, 1.0f, 80.0f};
+  DriveSettings elbow_drive{6.0f, 1.0f, 50.0f};
+  DriveSettings wrist_drive{5.0f, 1.0f, 15.0f};
+  DriveSettings hip_drive{8.0f, 1.0f, 300.0f};
+  DriveSettings knee_drive{8.0f, 1.0f, 300.0f};
+  DriveSettings ankle_drive{8.0f, 1.0f, 180.0f};
+
+  float limp_strength = 0.02f;  ///< [-] fraction of each cap kept as joint friction while limp
+  /// [-] solver iterations for the joints while limp. A limp body hitting the ground opened its
+  /// joints by up to 22 mm at the world's 10 iterations and 8 mm at 20. Not used while standing:
+  /// joint rows iterated more often than the contacts make the feet creep (1.4 m in 60 s).
+  int limp_solver_iterations = 20;
+  float body_friction = 0.6f;   ///< [-]
+  float foot_friction = 1.0f;   ///< [-] rough soles stop skating
+  float max_linear_speed = 12.0f;   ///< [m/s] clamp applied on state changes
+  float max_angular_speed = 40.0f;  ///< [rad/s] clamp applied on state changes
+
+  BalanceSettings balance;
+  UprightSettings upright;
+  HitReactionSettings hit;
+
+  /// Scale factor for torques: (mass / 75 kg) × (height / 1.8 m).
+  float torque_scale() const { return (mass_kg / 75.0f) * (height_m / 1.8f); }
+};
+
+enum class ShapeKind : std::uint8_t { capsule_y, capsule_x, box, sphere };
+
+/// One rigid body of the ragdoll in its build pose (soles at y = 0, facing +Z, centred on x = 0).
+struct BodyBlueprint {
+  BodyPart part = BodyPart::pelvis;
+  ShapeKind shape = ShapeKind::capsule_y;
+  float radius = 0;         ///< [m] capsule or sphere radius
+  float half_length = 0;    ///< [m] half the capsule's cylinder length
+  Vec3 half_extents;        ///< [m] box half extents
+  Vec3 center;              ///< [m] centre of mass in the build pose
+  float mass = 0;           ///< [kg]
+  Vec3 shape_inertia;       ///< [kg·m²] principal moments of the shape, floored, before conditioning
+  Vec3 inertia;             ///< [kg·m²] principal moments about local X, Y, Z (conditioned)
+};
+
+struct JointBlueprint {
+  JointName joint = JointName::lumbar;
+  BodyPart parent = BodyPart::pelvis;
+  BodyPart child = BodyPart::spine;
+  Vec3 pivot;               ///< [m] in the build pose
+  JointLimits limits;
+  DriveSettings drive;      ///< with the torque cap already scaled
+};
+
+struct RagdollBlueprint {
+  std::array<BodyBlueprint, kBodyPartCount> bodies{};
+  std::array<JointBlueprint, kJointCount> joints{};
+  float total_mass = 0;      ///< [kg]
+  float rest_com_height = 0;  ///< [m] CoM height in the build pose
+};
+
+/// Shapes, masses (Winter's fractions flattened so neighbours stay within 4:1) and conditioned
+/// inertias (each parent at least the sum of its children, as Jolt's Stabilize does).
+RagdollBlueprint make_blueprint(const RagdollSettings& settings);
+
+}  // namespace stagger::physics

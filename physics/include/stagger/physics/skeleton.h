@@ -1,0 +1,75 @@
+#pragma once
+// The humanoid's body parts and joints: names (design.md §6), parents and the joint between them.
+// Joint j drives body part j+1 relative to its parent, so there is one joint per non-root part.
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace stagger::physics {
+
+enum class BodyPart : std::uint8_t {
+  pelvis,
+  spine,
+  chest,
+  head,
+  upper_arm_l,
+  lower_arm_l,
+  hand_l,
+  upper_arm_r,
+  lower_arm_r,
+  hand_r,
+  thigh_l,
+  shin_l,
+  foot_l,
+  thigh_r,
+  shin_r,
+  foot_r,
+};
+inline constexpr int kBodyPartCount = 16;
+inline constexpr int kJointCount = kBodyPartCount - 1;
+
+enum class JointName : std::uint8_t {
+  lumbar,      // pelvis -> spine
+  thoracic,    // spine -> chest
+  neck,        // chest -> head
+  shoulder_l,  // chest -> upper_arm_l
+  elbow_l,
+  wrist_l,
+  shoulder_r,
+  elbow_r,
+  wrist_r,
+  hip_l,  // pelvis -> thigh_l
+  knee_l,
+  ankle_l,
+  hip_r,
+  knee_r,
+  ankle_r,
+};
+
+constexpr int index_of(BodyPart part) { return static_cast<int>(part); }
+constexpr int index_of(JointName joint) { return static_cast<int>(joint); }
+constexpr BodyPart body_part_at(int index) { return static_cast<BodyPart>(index); }
+constexpr JointName joint_at(int index) { return static_cast<JointName>(index); }
+
+/// The body part a joint moves (its child).
+constexpr BodyPart child_of(JointName joint) { return body_part_at(index_of(joint) + 1); }
+/// The joint that moves `part` relative to its parent; pelvis has none.
+constexpr std::optional<JointName> joint_of(BodyPart part) {
+  if (part == BodyPart::pelvis) return std::nullopt;
+  return joint_at(index_of(part) - 1);
+}
+/// Parent of each body part; pelvis is the root and is its own parent.
+BodyPart parent_of(BodyPart part);
+/// The body part a joint is anchored on (its parent).
+BodyPart joint_parent(JointName joint);
+
+std::string_view name_of(BodyPart part);
+std::string_view name_of(JointName joint);
+std::optional<BodyPart> body_part_from_name(std::string_view name);
+
+/// Every body part name, in order, for messages such as "expected one of ...".
+const std::array<std::string_view, kBodyPartCount>& body_part_names();
+
+}  // namespace stagger::physics

@@ -1,0 +1,115 @@
+#pragma once
+// The physics world: a fresh Bullet world per scene, stepped exactly one fixed step per call.
+// Bodies and joints are inserted in call order, which with a fixed step makes runs bit-identical.
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "stagger/core/math.h"
+#include "stagger/physics/drive.h"
+
+namespace stagger::physics {
+
+class Ragdoll;
+struct RagdollSettings;
+
+struct WorldSettings {
+  float physics_hz = 240.0f;   ///< [Hz] fixed step rate
+  int solver_iterations = 10;  ///< [-] sequential-impulse iterations per step
+  Vec3 gravity{0.0f, -kGravity, 0.0f};  ///< [m/s²]
+};
+
+struct StaticBoxSettings {
+  Vec3 center;          ///< [m]
+  Vec3 half_extents;    ///< [m]
+  Quat rotation;
+  float friction = 0.9f;  ///< [-]
+};
+
+enum class BodyId : std::uint32_t {};
+enum class JointId : std::uint32_t {};
+
+/// A free dynamic (or, with zero mass, static) body, for rigs built outside a ragdoll.
+struct BodySettings {
+  enum class Shape : std::uint8_t { capsule_y, capsule_x, box, sphere } shape = Shape::capsule_y;
+  float radius = 0.05f;     ///< [m]
+  float half_length = 0.1f;  ///< [m] half the capsule's cylinder length
+  Vec3 half_extents{0.1f, 0.1f, 0.1f};  ///< [m] box
+  float mass_kg = 1.0f;     ///< [kg]; 0 makes the body static
+  Vec3 inertia;             ///< [kg·m²] principal moments; zero = from the shape
+  Vec3 position;            ///< [m]
+  Quat rotation;
+  float friction = 0.6f;    ///< [-]
+  bool keep_awake = true;
+};
+
+/// A driven joint between two bodies (or a body and the static world when `parent` is unset).
+struct JointSettings {
+  BodyId parent{};
+  bool parent_is_world = false;
+  BodyId child{};
+  Vec3 pivot;            ///< [m] world position of the joint centre
+  Quat frame_rotation;   ///< world orientation of the joint frame (its X, Y, Z Euler axes)
+  JointLimits limits;
+  DriveSettings drive;
+  bool drive_axes[3] = {true, true, true};  ///< which free axes get a motor
+};
+
+struct BodyState {
+  Vec3 position;          ///< [m] centre of mass
+  Quat rotation;
+  Vec3 linear_velocity;   ///< [m/s]
+  Vec3 angular_velocity;  ///< [rad/s]
+};
+
+class World {
+ public:
+  explicit World(const WorldSettings& settings = {});
+  ~World();
+  World(const World&) = delete;
+  World& operator=(const World&) = delete;
+
+  const WorldSettings& settings() const;
+  float dt() const;                 ///< [s] the fixed step
+  std::uint64_t step_count() const;
+  double time() const;              ///< [s] step_count × dt
+
+  void add_static_box(const StaticBoxSettings& box);
+  BodyId add_body(const BodySettings& body);
+  JointId add_joint(const JointSettings& joint);
+  /// Creates an active ragdoll with its soles at `feet_position`, facing yaw (0 = +Z).
+  Ragdoll& add_ragdoll(const RagdollSettings& settings, Vec3 feet_position, float yaw_rad);
+
+  std::size_t ragdoll_count() const;
+  Ragdoll& ragdoll(std::size_t index);
+  const Ragdoll& ragdoll(std::size_t index) const;
+
+  /// Runs the controllers, then exactly one fixed Bullet step.
+  void step();
+
+  BodyState body_state(BodyId body) const;
+  std::size_t body_count() const;
+  /// Applies an instantaneous impulse [N·s] at the body's centre of mass.
+  void apply_impulse(BodyId body, Vec3 impulse);
+
+  void set_joint_target(JointId joint, Quat local_rotation);
+  /// Current Euler angles (X, Y, Z) of the joint [rad].
+  Vec3 joint_angles(JointId joint) const;
+  /// Distance between the joint's anchor on the parent and on the child [m].
+  float joint_separation(JointId joint) const;
+  float max_joint_separation() const;
+
+  /// Hash (FNV-1a, 64 bit) of every body's transform and velocities, bit for bit.
+  std::uint64_t state_hash() const;
+  /// False if any body's transform or velocity holds a NaN or infinity.
+  bool all_finite() const;
+
+  struct Impl;
+  Impl& impl() { return *impl_; }
+
+ private:
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace stagger::physics

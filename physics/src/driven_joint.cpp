@@ -1,0 +1,129 @@
+#include "driven_joint.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "bullet_convert.h"
+#include "stagger/core/assert.h"
+
+namespace stagger::physics {
+namespace {
+
+// Sign conventions of Bullet's 6Dof2 (measured; tests/joint_drive_test.cpp keeps them honest):
+// its Euler angles are the negated rotation angles of the child relative to the parent (a child
+// turned +0.3 rad about X reads -0.3), they grow with (ω_parent - ω_child)·getAxis(i), and a
+// velocity motor's target is that rate. Our API speaks the usual right-handed convention, so
+// limits and reported angles are negated at this boundary.
+constexpr float kMotorSign = 1.0f;
+
+float wrap_angle(float a) {
+  while (a > kPi) a -= 2.0f * kPi;
+  while (a < -kPi) a += 2.0f * kPi;
+  return a;
+}
+
+btVector3 euler_xyz(const btMatrix3x3& m) {
+  btVector3 xyz;
+  btGeneric6DofSpring2Constraint::matrixToEulerXYZ(m, xyz);
+  return xyz;
+}
+
+}  // namespace
+
+DrivenJoint::DrivenJoint(btRigidBody& parent, btRigidBody& child, const btTransform& frame_in_parent,
+                         const btTransform& frame_in_child, const JointSettings& settings)
+    : constraint_(std::make_unique<btGeneric6DofSpring2Constraint>(parent, child, frame_in_parent,
+                                                                   frame_in_child, RO_XYZ)),
+      drive_(settings.drive),
+      anchored_to_world_(settings.parent_is_world) {
+  auto& c = *constraint_;
+  if (settings.parent_is_world) {
+    // Only the rotation is driven; the body moves freely.
+    c.setLinearLowerLimit(btVector3(1, 1, 1));
+    c.setLinearUpperLimit(btVector3(0, 0, 0));
+  } else {
+    c.setLinearLowerLimit(btVector3(0, 0, 0));
+    c.setLinearUpperLimit(btVector3(0, 0, 0));
+  }
+  c.setAngularLowerLimit(to_bt(-settings.limits.upper));
+  c.setAngularUpperLimit(to_bt(-settings.limits.lower));
+  const float lower[3] = {settings.limits.lower.x, settings.limits.lower.y, settings.limits.lower.z};
+  const float upper[3] = {settings.limits.upper.x, settings.limits.upper.y, settings.limits.upper.z};
+  for (int i = 0; i < 3; ++i) {
+    const bool locked = lower[i] == upper[i];
+    driven_[i] = settings.drive_axes[i] && !locked;
+    if (driven_[i]) {
+      c.enableMotor(3 + i, true);
+      c.setServo(3 + i, false);
+      c.setTargetVelocity(3 + i, 0);
+      c.setMaxMotorForce(3 + i, drive_.max_torque_nm);
+    }
+  }
+}
+
+void DrivenJoint::set_target(Quat local_rotation) {
+  target_ = euler_xyz(btMatrix3x3(to_bt(normalized(local_rotation))));
+}
+
+void DrivenJoint::hold_with_bullet_servos(Quat local_rotation, float servo_speed) {
+  set_target(local_rotation);
+  for (int i = 0; i < 3; ++i) {
+    if (!driven_[i]) continue;
+    constraint_->setServo(3 + i, true);
+    constraint_->setServoTarget(3 + i, target_[i]);
+    constraint_->setTargetVelocity(3 + i, servo_speed);
+    constraint_->setMaxMotorForce(3 + i, drive_.max_torque_nm);
+  }
+}
+
+void DrivenJoint::update_motors(float dt) {
+  auto& c = *constraint_;
+  if (!driven_[0] && !driven_[1] && !driven_[2]) return;
+  if (!has_previous_target_) {
+    previous_target_ = target_;
+    has_previous_target_ = true;
+  }
+  c.calculateTransforms();
+  const btVector3 relative_omega =
+      c.getRigidBodyA().getAngularVelocity() - c.getRigidBodyB().getAngularVelocity();
+
+  // Implicit Euler of x'' = w²(x* - x) + 2ζw(v* - v): the velocity the spring-damper has after
+  // this step. Asking the motor for it makes the joint behave like that spring (until the cap).
+  const float w = 2.0f * kPi * drive_.frequency_hz;
+  const float h = dt;
+  const float two_zeta_w_h = 2.0f * drive_.damping_ratio * w * h;
+  const float denominator = 1.0f + two_zeta_w_h + w * w * h * h;
+  const float cap = std::max(0.0f, drive_.max_torque_nm * strength_);
+
+  for (int i = 0; i < 3; ++i) {
+    if (!driven_[i]) continue;
+    float desired = 0;
+    if (!limp_) {
+      const float error = wrap_angle(target_[i] - c.getAngle(i));
+      const float rate = relative_omega.dot(c.getAxis(i));
+      const float target_rate = wrap_angle(target_[i] - previous_target_[i]) / h;
+      desired = (rate + h * w * w * error + two_zeta_w_h * target_rate) / denominator;
+    }
+    c.setTargetVelocity(3 + i, kMotorSign * desired);
+    c.setMaxMotorForce(3 + i, cap);
+  }
+  previous_target_ = target_;
+}
+
+Vec3 DrivenJoint::angles() const {
+  const auto& c = *constraint_;
+  const btMatrix3x3 a = c.getRigidBodyA().getCenterOfMassTransform().getBasis() *
+                        c.getFrameOffsetA().getBasis();
+  const btMatrix3x3 b = c.getRigidBodyB().getCenterOfMassTransform().getBasis() *
+                        c.getFrameOffsetB().getBasis();
+  return -from_bt(euler_xyz(a.transpose() * b));
+}
+
+float DrivenJoint::separation() const {
+  const auto& c = *constraint_;
+  const btVector3 a = c.getRigidBodyA().getCenterOfMassTransform() * c.getFrameOffsetA().getOrigin();
+  const btVector3 b = c.getRigidBodyB().getCenterOfMassTransform() * c.getFrameOffsetB().getOrigin();
+  return (a - b).length();
+}
+
+}  // namespace stagger::physics

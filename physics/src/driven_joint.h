@@ -1,0 +1,63 @@
+#pragma once
+// A btGeneric6DofSpring2Constraint whose angular velocity motors implement a mass-independent,
+// implicitly integrated spring-damper toward a target rotation, with a capped torque.
+//
+// Why velocity motors with our own law instead of Bullet's servo or spring: the servo's response
+// is a fixed-rate ramp (not a frequency and damping ratio), and 6Dof2 springs cannot hold a
+// standing pose (research/bullet-ragdoll.md §6.4). A velocity motor asked for the velocity that an
+// implicit spring-damper would have after this step behaves like that spring wherever the torque
+// cap is not reached, and stays stable at any stiffness.
+
+#include <memory>
+
+#include <btBulletDynamicsCommon.h>
+
+#include "stagger/physics/world.h"
+
+namespace stagger::physics {
+
+class DrivenJoint {
+ public:
+  DrivenJoint(btRigidBody& parent, btRigidBody& child, const btTransform& frame_in_parent,
+              const btTransform& frame_in_child, const JointSettings& settings);
+
+  btGeneric6DofSpring2Constraint& constraint() { return *constraint_; }
+  const btGeneric6DofSpring2Constraint& constraint() const { return *constraint_; }
+
+  /// Target rotation of the child frame relative to the parent frame.
+  void set_target(Quat local_rotation);
+  const DriveSettings& drive() const { return drive_; }
+  /// Multiplies the torque cap (hurt, limp); 0 switches the motors off.
+  void set_strength(float strength) { strength_ = strength; }
+  /// While limp the motors only resist motion (target velocity 0) with `strength` × cap.
+  void set_limp(bool limp) { limp_ = limp; }
+  /// Extra solver iterations for this joint's rows (0 = the world's count).
+  void set_solver_iterations(int iterations) {
+    constraint_->setOverrideNumSolverIterations(iterations > 0 ? iterations : -1);
+  }
+
+  /// Hands the joint to Bullet's own servo motors, holding `local_rotation` (benchmark baseline).
+  void hold_with_bullet_servos(Quat local_rotation, float servo_speed);
+
+  /// Sets the motors' velocity targets and caps for the coming step.
+  void update_motors(float dt);
+
+  Vec3 angles() const;
+  /// Target Euler angles in the usual convention [rad].
+  Vec3 target_angles() const { return {-target_.x(), -target_.y(), -target_.z()}; }
+  float separation() const;
+  bool anchored_to_world() const { return anchored_to_world_; }
+
+ private:
+  std::unique_ptr<btGeneric6DofSpring2Constraint> constraint_;
+  DriveSettings drive_;
+  bool driven_[3] = {false, false, false};
+  btVector3 target_{0, 0, 0};
+  btVector3 previous_target_{0, 0, 0};
+  bool has_previous_target_ = false;
+  float strength_ = 1.0f;
+  bool limp_ = false;
+  bool anchored_to_world_ = false;
+};
+
+}  // namespace stagger::physics

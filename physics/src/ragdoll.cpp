@@ -1,0 +1,305 @@
+#include "stagger/physics/ragdoll.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "bullet_convert.h"
+#include "world_impl.h"
+
+namespace stagger::physics {
+namespace {
+
+constexpr std::size_t idx(BodyPart part) { return static_cast<std::size_t>(index_of(part)); }
+constexpr std::size_t idx(JointName joint) { return static_cast<std::size_t>(index_of(joint)); }
+
+BodySettings::Shape to_body_shape(ShapeKind kind) {
+  switch (kind) {
+    case ShapeKind::capsule_y: return BodySettings::Shape::capsule_y;
+    case ShapeKind::capsule_x: return BodySettings::Shape::capsule_x;
+    case ShapeKind::box: return BodySettings::Shape::box;
+    case ShapeKind::sphere: return BodySettings::Shape::sphere;
+  }
+  return BodySettings::Shape::capsule_y;
+}
+
+float heading_yaw(Quat rotation) {
+  const Vec3 forward = rotation.rotate({0, 0, 1});
+  return std::atan2(forward.x, forward.z);
+}
+
+// The torso joint that twists when a body part is struck (the pelvis has none).
+std::optional<JointName> twist_joint_for(BodyPart part) {
+  switch (part) {
+    case BodyPart::head: return JointName::neck;
+    case BodyPart::chest: return JointName::thoracic;
+    case BodyPart::spine: return JointName::lumbar;
+    default: return std::nullopt;
+  }
+}
+
+}  // namespace
+
+RagdollAssembly assemble_ragdoll(World::Impl& impl, const RagdollBlueprint& blueprint,
+                                 const RagdollSettings& settings, Vec3 feet_position,
+                                 float yaw_rad, bool controlled) {
+  RagdollAssembly out;
+  const int owner = impl.next_owner++;
+  const Quat facing = Quat::from_yaw(yaw_rad);
+  // Bodies and joints are inserted in enum order: a fixed insertion order keeps runs identical.
+  for (const BodyBlueprint& b : blueprint.bodies) {
+    BodySettings body;
+    body.shape = to_body_shape(b.shape);
+    body.radius = b.radius;
+    body.half_length = b.half_length;
+    body.half_extents = b.half_extents;
+    body.mass_kg = b.mass;
+    body.inertia = b.inertia;
+    body.position = feet_position + facing.rotate(b.center);
+    body.rotation = facing;
+    const bool foot = b.part == BodyPart::foot_l || b.part == BodyPart::foot_r;
+    body.friction = foot ? settings.foot_friction : settings.body_friction;
+    out.bodies[idx(b.part)] = impl.add_body(body, owner);
+  }
+  for (const JointBlueprint& j : blueprint.joints) {
+    JointSettings joint;
+    joint.parent = out.bodies[idx(j.parent)];
+    joint.child = out.bodies[idx(j.child)];
+    joint.pivot = feet_position + facing.rotate(j.pivot);
+    joint.frame_rotation = facing;
+    joint.limits = j.limits;
+    joint.drive = j.drive;
+    out.joints[idx(j.joint)] = impl.add_joint(joint, true, controlled);
+  }
+  return out;
+}
+
+std::string_view name_of(ControlMode mode) {
+  switch (mode) {
+    case ControlMode::active: return "active";
+    case ControlMode::limp: return "limp";
+  }
+  return "?";
+}
+
+Ragdoll::Ragdoll(World& world, const RagdollSettings& settings, Vec3 feet_position, float yaw_rad)
+    : world_(world), settings_(settings), blueprint_(make_blueprint(settings)), yaw_(yaw_rad) {
+  World::Impl& impl = world_.impl();
+  const Quat facing = Quat::from_yaw(yaw_rad);
+
+  const RagdollAssembly parts =
+      assemble_ragdoll(impl, blueprint_, settings_, feet_position, yaw_rad, true);
+  bodies_ = parts.bodies;
+  joints_ = parts.joints;
+  // Uprighting drives: pelvis and chest against the static world, tilt axes only (yaw is free).
+  const BodyPart upright_parts[2] = {BodyPart::pelvis, BodyPart::chest};
+  for (std::size_t i = 0; i < 2; ++i) {
+    JointSettings upright;
+    upright.parent_is_world = true;
+    upright.child = bodies_[idx(upright_parts[i])];
+    upright.pivot = world_.body_state(upright.child).position;
+    upright.frame_rotation = facing;
+    upright.limits = {{1, 1, 1}, {0, 0, 0}};  // free on every axis
+    upright.drive = {settings_.upright.frequency_hz, settings_.upright.damping_ratio,
+                     settings_.upright.max_torque_nm * settings_.torque_scale()};
+    upright.drive_axes[1] = false;
+    upright_[i] = impl.add_joint(upright, false);
+  }
+
+  blend_from_ = blend_to_ = target_ = standing_pose();
+  for (int j = 0; j < kJointCount; ++j) {
+    world_.set_joint_target(joints_[static_cast<std::size_t>(j)], target_.rotations[static_cast<std::size_t>(j)]);
+  }
+  update_balance(0.0f);
+}
+
+BodyState Ragdoll::body_state(BodyPart part) const { return world_.body_state(body(part)); }
+
+void Ragdoll::apply_impulse(BodyPart part, Vec3 impulse) {
+  world_.apply_impulse(body(part), impulse);
+  const float magnitude = length(impulse);
+  const HitReactionSettings& hit = settings_.hit;
+  const float depth = hit_depth(magnitude, hit);
+  if (depth <= 0) return;
+
+  // The struck part loses the most strength; its parent and children less.
+  strength_[idx(part)].hit(depth, hit);
+  if (part != BodyPart::pelvis) strength_[idx(parent_of(part))].hit(depth * hit.neighbour_share, hit);
+  for (int c = 1; c < kBodyPartCount; ++c) {
+    if (parent_of(body_part_at(c)) == part) {
+      strength_[static_cast<std::size_t>(c)].hit(depth * hit.neighbour_share, hit);
+    }
+  }
+
+  // A struck head or torso tilts away from the blow (about up × direction, in the character's
+  // frame) and turns a little toward its sideways part, then springs back.
+  if (!twist_joint_for(part)) return;
+  const Quat to_local = Quat::from_yaw(yaw_).conjugate();
+  const Vec3 direction = normalized(horizontal(to_local.rotate(impulse)));
+  if (length(direction) < 0.5f) return;
+  const Vec3 axis = cross({0, 1, 0}, direction) + Vec3{0, 1, 0} * (0.5f * direction.x);
+  twist_[idx(part)].kick(normalized(axis), magnitude, hit);
+}
+
+void Ragdoll::set_pose(const Pose& pose) {
+  blend_from_ = blend_to_ = target_ = pose;
+  blend_duration_ = blend_elapsed_ = 0;
+}
+
+void Ragdoll::blend_to_pose(const Pose& pose, float seconds) {
+  if (seconds <= 0) {
+    set_pose(pose);
+    return;
+  }
+  blend_from_ = target_;
+  blend_to_ = pose;
+  blend_duration_ = seconds;
+  blend_elapsed_ = 0;
+}
+
+void Ragdoll::go_limp() {
+  if (mode_ == ControlMode::limp) return;
+  mode_ = ControlMode::limp;
+  World::Impl& impl = world_.impl();
+  for (JointId j : joints_) {
+    impl.joint(j).set_limp(true);
+    impl.joint(j).set_strength(settings_.limp_strength);
+    impl.joint(j).set_solver_iterations(settings_.limp_solver_iterations);
+  }
+  for (JointId j : upright_) impl.joint(j).set_strength(0.0f);
+  clamp_velocities();
+  // A limp body may fall asleep once it comes to rest.
+  for (BodyId b : bodies_) {
+    impl.rigid(b).forceActivationState(ACTIVE_TAG);
+    impl.rigid(b).setDeactivationTime(0);
+  }
+}
+
+float Ragdoll::strength(BodyPart part) const { return strength_[idx(part)].strength(settings_.hit); }
+
+float Ragdoll::pelvis_height() const {
+  return body_state(BodyPart::pelvis).position.y - (balance_.com.y - balance_.com_height_m);
+}
+
+float Ragdoll::max_joint_separation() const {
+  float worst = 0;
+  for (JointId j : joints_) worst = std::max(worst, world_.joint_separation(j));
+  return worst;
+}
+
+bool Ragdoll::foot_contact(BodyPart foot) const {
+  return world_.impl().bodies[static_cast<std::size_t>(body(foot))].touching;
+}
+
+void Ragdoll::before_step(float dt) {
+  for (auto& s : strength_) s.advance(dt);
+  for (auto& t : twist_) t.advance(dt, settings_.hit);
+  if (mode_ != ControlMode::active) return;
+  update_targets(dt);
+  update_upright();
+}
+
+void Ragdoll::after_step(float dt) {
+  update_balance(dt);
+  if (mode_ == ControlMode::active && past_fall_threshold(balance_, settings_.balance)) go_limp();
+}
+
+void Ragdoll::update_targets(float dt) {
+  if (blend_duration_ > 0) {
+    blend_elapsed_ = std::min(blend_elapsed_ + dt, blend_duration_);
+    target_ = blend(blend_from_, blend_to_, smoothstep(blend_elapsed_ / blend_duration_));
+    if (blend_elapsed_ >= blend_duration_) blend_duration_ = 0;
+  }
+  Pose pose = target_;
+  for (int p = 0; p < kBodyPartCount; ++p) {
+    const auto part = body_part_at(p);
+    const auto joint = twist_joint_for(part);
+    if (!joint || !twist_[static_cast<std::size_t>(p)].active()) continue;
+    pose[*joint] = pose[*joint] * Quat::from_rotation_vector(twist_[static_cast<std::size_t>(p)].rotation_vector());
+  }
+  apply_ankle_strategy(dt, pose);
+
+  World::Impl& impl = world_.impl();
+  for (int j = 0; j < kJointCount; ++j) {
+    const auto name = joint_at(j);
+    DrivenJoint& joint = impl.joint(joints_[static_cast<std::size_t>(j)]);
+    joint.set_target(pose.rotations[static_cast<std::size_t>(j)]);
+    joint.set_strength(std::min(strength(child_of(name)), strength(joint_parent(name))));
+  }
+}
+
+void Ragdoll::apply_ankle_strategy(float dt, Pose& pose) {
+  // Ankle strategy: tilt both legs about the ankles to move the capture point back over the feet,
+  // and counter-rotate the hips so the pelvis keeps its orientation (the legs form a
+  // parallelogram). A slow integral removes the steady lean of a body whose CoM is not over the
+  // middle of its feet.
+  const BalanceSettings& s = settings_.balance;
+  const float h = std::max(balance_.com_height_m, 0.3f);
+  const float lean_forward = balance_.error_forward_m / h;
+  const float lean_left = balance_.error_left_m / h;
+  const float limit = s.max_ankle_offset_rad;
+  ankle_integral_.x = std::clamp(ankle_integral_.x + s.ankle_integral_per_s * lean_forward * dt, -limit, limit);
+  ankle_integral_.z = std::clamp(ankle_integral_.z + s.ankle_integral_per_s * lean_left * dt, -limit, limit);
+  // A forward error needs the shins tilted back: +X on the ankle (foot relative to shin).
+  // A leftward error needs them tilted right: -Z on the ankle.
+  const float pitch = std::clamp(s.ankle_gain * lean_forward + ankle_integral_.x, -limit, limit);
+  const float roll = std::clamp(-(s.ankle_gain * lean_left + ankle_integral_.z), -limit, limit);
+  const Quat ankle_offset = Quat::from_euler_xyz({pitch, 0, roll});
+  const Quat hip_offset = Quat::from_euler_xyz({-pitch, 0, -roll});
+  for (JointName ankle : {JointName::ankle_l, JointName::ankle_r}) pose[ankle] = pose[ankle] * ankle_offset;
+  for (JointName hip : {JointName::hip_l, JointName::hip_r}) pose[hip] = hip_offset * pose[hip];
+}
+
+void Ragdoll::update_upright() {
+  // Keep the drives' world frames turned with the body, so only tilt is corrected.
+  World::Impl& impl = world_.impl();
+  for (JointId id : upright_) {
+    DrivenJoint& joint = impl.joint(id);
+    const float yaw = heading_yaw(from_bt(joint.constraint().getRigidBodyB().getOrientation()));
+    joint.constraint().getFrameOffsetA().setRotation(to_bt(Quat::from_yaw(yaw)));
+    joint.set_target(Quat::identity());
+  }
+}
+
+void Ragdoll::update_balance(float dt) {
+  Vec3 com;
+  Vec3 velocity;
+  for (BodyId id : bodies_) {
+    const BodyState s = world_.body_state(id);
+    const float m = 1.0f / world_.impl().rigid(id).getInvMass();
+    com += s.position * m;
+    velocity += s.linear_velocity * m;
+  }
+  com = com / mass();
+  velocity = velocity / mass();
+
+  const bool touching = foot_contact(BodyPart::foot_l) || foot_contact(BodyPart::foot_r);
+  airtime_s_ = touching ? 0.0f : airtime_s_ + dt;
+
+  const BodyState left = body_state(BodyPart::foot_l);
+  const BodyState right = body_state(BodyPart::foot_r);
+  const float half_height = blueprint_.bodies[idx(BodyPart::foot_l)].half_extents.y;
+  BalanceInputs in;
+  in.com = com;
+  in.com_velocity = velocity;
+  in.left_foot = left.position;
+  in.right_foot = right.position;
+  in.sole_height = std::min(left.position.y, right.position.y) - half_height;
+  in.pelvis_rotation = body_state(BodyPart::pelvis).rotation;
+  in.rest_com_height = blueprint_.rest_com_height;
+  in.airtime_s = airtime_s_;
+  balance_ = measure_balance(in, settings_.balance);
+  yaw_ = std::atan2(balance_.forward.x, balance_.forward.z);
+}
+
+void Ragdoll::clamp_velocities() {
+  World::Impl& impl = world_.impl();
+  for (BodyId id : bodies_) {
+    btRigidBody& b = impl.rigid(id);
+    const btVector3 v = b.getLinearVelocity();
+    if (v.length() > settings_.max_linear_speed) b.setLinearVelocity(v * (settings_.max_linear_speed / v.length()));
+    const btVector3 w = b.getAngularVelocity();
+    if (w.length() > settings_.max_angular_speed) b.setAngularVelocity(w * (settings_.max_angular_speed / w.length()));
+  }
+}
+
+}  // namespace stagger::physics

@@ -1,0 +1,66 @@
+#pragma once
+// World internals shared by world.cpp, ragdoll.cpp and baseline.cpp.
+
+#include <memory>
+#include <vector>
+
+#include <btBulletDynamicsCommon.h>
+
+#include "driven_joint.h"
+#include "stagger/physics/ragdoll.h"
+#include "stagger/physics/world.h"
+
+namespace stagger::physics {
+
+struct BodyRecord {
+  std::unique_ptr<btCollisionShape> shape;
+  std::unique_ptr<btRigidBody> body;
+  bool touching = false;  ///< touched anything outside its own ragdoll in the last step
+  int owner = -1;         ///< ragdoll group (or -1), for the contact scan
+};
+
+struct World::Impl {
+  explicit Impl(const WorldSettings& s);
+  ~Impl();
+
+  btRigidBody& rigid(BodyId id) { return *bodies[static_cast<std::size_t>(id)].body; }
+  const btRigidBody& rigid(BodyId id) const { return *bodies[static_cast<std::size_t>(id)].body; }
+  DrivenJoint& joint(JointId id) { return *joints[static_cast<std::size_t>(id)]; }
+  const DrivenJoint& joint(JointId id) const { return *joints[static_cast<std::size_t>(id)]; }
+
+  BodyId add_body(const BodySettings& body, int owner);
+  /// `controlled` joints get their motors set by our drive law every step; the others keep
+  /// whatever Bullet motors they were given (the benchmark's raw baseline).
+  JointId add_joint(const JointSettings& joint, bool disable_linked_collisions,
+                    bool controlled = true);
+  void scan_contacts();
+
+  WorldSettings settings;
+  float dt;
+  std::uint64_t steps = 0;
+  int next_owner = 0;
+
+  btDefaultCollisionConfiguration collision_config;
+  btCollisionDispatcher dispatcher{&collision_config};
+  btDbvtBroadphase broadphase;
+  btSequentialImpulseConstraintSolver solver;
+  btDiscreteDynamicsWorld dynamics{&dispatcher, &broadphase, &solver, &collision_config};
+
+  std::vector<std::unique_ptr<btCollisionShape>> static_shapes;
+  std::vector<std::unique_ptr<btRigidBody>> static_bodies;
+  std::vector<BodyRecord> bodies;
+  std::vector<std::unique_ptr<DrivenJoint>> joints;
+  std::vector<DrivenJoint*> controlled_joints;
+  std::vector<std::unique_ptr<Ragdoll>> ragdolls;
+};
+
+/// The bodies and joints of one humanoid, inserted into the world in a fixed order.
+struct RagdollAssembly {
+  std::array<BodyId, kBodyPartCount> bodies{};
+  std::array<JointId, kJointCount> joints{};
+};
+RagdollAssembly assemble_ragdoll(World::Impl& impl, const RagdollBlueprint& blueprint,
+                                 const RagdollSettings& settings, Vec3 feet_position,
+                                 float yaw_rad, bool controlled);
+
+}  // namespace stagger::physics

@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# The main job on a fresh Debian 12 machine: install dependencies, build, run `stagger sim` on the
+# built-in scene and print its summary. Extra arguments go to `stagger sim`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/install-deps.sh
+cmake --preset release >/dev/null
+cmake --build --preset release
+./build/release/app/stagger sim "$@"

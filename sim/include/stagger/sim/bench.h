@@ -1,0 +1,27 @@
+#pragma once
+// `stagger bench`: microseconds per ragdoll per physics step for N standing ragdolls, beside a raw
+// Bullet baseline of the same bodies and motors holding a fixed pose, measured in the same run.
+
+#include <string>
+#include <vector>
+
+namespace stagger::sim {
+
+struct BenchOptions {
+  std::vector<int> counts{1, 8, 32};  ///< ragdolls per world
+  double seconds = 2.0;               ///< simulated time per measurement
+  int repetitions = 3;                ///< interleaved repetitions; the median is reported
+  int min_ragdoll_steps = 32 * 480;   ///< small N repeat the episode to time at least this much
+};
+
+struct BenchRow {
+  int count = 0;
+  double ours_us = 0;      ///< [µs] per ragdoll per step, median
+  double baseline_us = 0;  ///< [µs] per ragdoll per step, median
+  double ratio = 0;        ///< median of the per-repetition ratios ours / baseline
+};
+
+std::vector<BenchRow> run_benchmark(const BenchOptions& options);
+std::string bench_table(const std::vector<BenchRow>& rows);
+
+}  // namespace stagger::sim

@@ -1,0 +1,35 @@
+#pragma once
+// Headless input scripts (design.md §6): timed events read from JSON, validated before anything is
+// simulated. This version supports `push`; other event types are rejected by name.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "stagger/core/result.h"
+#include "stagger/physics/skeleton.h"
+#include "stagger/sim/scene.h"
+
+namespace stagger::sim {
+
+struct PushEvent {
+  double t = 0;              ///< [s] simulation time
+  std::string enemy;
+  physics::BodyPart body = physics::BodyPart::chest;
+  Vec3 impulse;              ///< [N·s] world space
+  std::size_t event_index = 0;  ///< position in the file's `events` array, for messages
+};
+
+struct InputScript {
+  std::vector<PushEvent> pushes;  ///< sorted by time (stable: equal times keep file order)
+};
+
+/// Parses a script. `source` names it in error messages. Every problem is reported, one per line.
+Result<InputScript> parse_input_script(std::string_view json_text, std::string_view source);
+Result<InputScript> load_input_script(const std::string& path);
+
+/// Checks the script against a scene (enemy names). Returns an empty string when it fits.
+std::string check_against_scene(const InputScript& script, const SceneDescription& scene,
+                                std::string_view source);
+
+}  // namespace stagger::sim

@@ -1,0 +1,65 @@
+#pragma once
+// A headless run: a scene, an input script and per-enemy statistics, advanced by the fixed step.
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "stagger/sim/input_script.h"
+#include "stagger/sim/scene.h"
+
+namespace stagger::sim {
+
+struct EnemyStats {
+  std::string name;
+  int falls = 0;                 ///< times the ragdoll went down (drives released)
+  int pushes = 0;                ///< scripted pushes received
+  double time_down_s = 0;        ///< [s] time spent fallen
+  float max_balance_error_m = 0;  ///< [m]
+  float min_pelvis_height_m = 1e9f;  ///< [m] pelvis centre above the soles
+  float max_joint_separation_m = 0;  ///< [m]
+  std::string balance_state;     ///< at the end
+  std::string final_state;       ///< `standing` or `fallen` (more states arrive with the gait)
+};
+
+struct SimulationResult {
+  std::string level;
+  double seconds = 0;
+  float physics_hz = 0;
+  std::uint64_t steps = 0;
+  std::uint64_t state_hash = 0;
+  double wall_ms = 0;
+  double ms_per_step = 0;
+  bool finite = true;
+  std::vector<EnemyStats> enemies;
+};
+
+class Simulation {
+ public:
+  Simulation(const SceneDescription& scene, InputScript script);
+
+  /// Runs exactly one physics step, applying the events due at its start.
+  void step();
+  /// Runs until `seconds` of simulated time, driven by a display clock at `display_hz` (the same
+  /// accumulator as the interactive loop). `progress` is called once per display frame.
+  void run(double seconds, double display_hz,
+           const std::function<void(double sim_s)>& progress = {});
+
+  Scene& scene() { return scene_; }
+  const Scene& scene() const { return scene_; }
+  SimulationResult result() const;
+
+ private:
+  void apply_due_events();
+  void record_stats();
+
+  Scene scene_;
+  InputScript script_;
+  std::size_t next_push_ = 0;
+  std::vector<EnemyStats> stats_;
+  std::vector<bool> was_fallen_;
+  double wall_ms_ = 0;
+};
+
+}  // namespace stagger::sim

@@ -1,0 +1,259 @@
+#include "stagger/sim/input_script.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+namespace stagger::sim {
+namespace {
+
+using nlohmann::json;
+
+constexpr std::string_view kSupportedTypes = "push";
+constexpr std::string_view kKnownTypes[] = {"push", "hand", "player", "kill"};
+
+std::string format_time(double t) {
+  std::ostringstream out;
+  out << t;
+  return out.str();
+}
+
+std::string join_body_names() {
+  std::string names;
+  for (std::string_view n : physics::body_part_names()) {
+    if (!names.empty()) names += ", ";
+    names += n;
+  }
+  return names;
+}
+
+// Collects the problems of one event; the event's label is filled in once its time is known.
+class EventChecker {
+ public:
+  EventChecker(std::string_view source, std::size_t index, std::vector<std::string>& errors)
+      : source_(source), index_(index), errors_(errors) {}
+
+  void set_label(const std::string& type, double t, bool has_time) {
+    label_ = type;
+    if (has_time) label_ += " at t=" + format_time(t);
+  }
+  void error(const std::string& message) {
+    std::string where = std::string(source_) + ": events[" + std::to_string(index_) + "]";
+    if (!label_.empty()) where += " (" + label_ + ")";
+    errors_.push_back(where + ": " + message);
+  }
+  bool ok_so_far() const { return errors_.size() == first_error_; }
+
+ private:
+  std::string_view source_;
+  std::size_t index_;
+  std::vector<std::string>& errors_;
+  std::size_t first_error_ = errors_.size();
+  std::string label_;
+};
+
+bool read_vec3(const json& value, Vec3& out) {
+  if (!value.is_array() || value.size() != 3) return false;
+  float xyz[3];
+  for (std::size_t i = 0; i < 3; ++i) {
+    if (!value[i].is_number()) return false;
+    xyz[i] = value[i].get<float>();
+  }
+  out = {xyz[0], xyz[1], xyz[2]};
+  return true;
+}
+
+void parse_push(const json& event, std::size_t index, EventChecker& check,
+                std::vector<PushEvent>& pushes, double t) {
+  PushEvent push;
+  push.t = t;
+  push.event_index = index;
+  for (const auto& [key, value] : event.items()) {
+    if (key == "t" || key == "type") continue;
+    if (key == "enemy") {
+      if (!value.is_string() || value.get<std::string>().empty()) {
+        check.error("`enemy` must be a non-empty string");
+      } else {
+        push.enemy = value.get<std::string>();
+      }
+    } else if (key == "body") {
+      const auto part = value.is_string() ? physics::body_part_from_name(value.get<std::string>())
+                                          : std::nullopt;
+      if (!part) {
+        check.error("unknown body " + value.dump() + "; expected one of " + join_body_names());
+      } else {
+        push.body = *part;
+      }
+    } else if (key == "impulse") {
+      if (!read_vec3(value, push.impulse)) {
+        check.error("`impulse` must be an array of three numbers [N·s], got " + value.dump());
+      } else if (!is_finite(push.impulse)) {
+        check.error("`impulse` must be finite (a number is too large for a double)");
+      }
+    } else {
+      check.error("unknown key `" + key + "` in a push event (expected t, type, enemy, body, impulse)");
+    }
+  }
+  if (!event.contains("enemy")) check.error("missing `enemy`");
+  if (!event.contains("body")) check.error("missing `body`");
+  if (!event.contains("impulse")) check.error("missing `impulse`");
+  if (check.ok_so_far()) pushes.push_back(push);
+}
+
+void parse_event(const json& event, std::size_t index, std::string_view source,
+                 std::vector<std::string>& errors, InputScript& script) {
+  EventChecker check(source, index, errors);
+  if (!event.is_object()) {
+    check.error("an event must be a JSON object");
+    return;
+  }
+  const auto type_it = event.find("type");
+  const std::string type = type_it != event.end() && type_it->is_string() ? type_it->get<std::string>() : "";
+  double t = 0;
+  bool has_time = false;
+  const auto t_it = event.find("t");
+  if (t_it != event.end() && t_it->is_number()) {
+    t = t_it->get<double>();
+    has_time = true;
+  }
+  check.set_label(type.empty() ? "event" : type, t, has_time && std::isfinite(t));
+
+  if (t_it == event.end()) {
+    check.error("missing `t` (the event's time in seconds)");
+  } else if (!t_it->is_number()) {
+    check.error("`t` must be a number of seconds, got " + t_it->dump());
+  } else if (!std::isfinite(t)) {
+    check.error("`t` must be finite (the number is too large for a double)");
+  } else if (t < 0) {
+    check.error("`t` must not be negative, got " + format_time(t));
+  }
+
+  if (type_it == event.end()) {
+    check.error("missing `type`");
+    return;
+  }
+  if (type == "push") {
+    parse_push(event, index, check, script.pushes, t);
+    return;
+  }
+  const bool known = std::find(std::begin(kKnownTypes), std::end(kKnownTypes), type) != std::end(kKnownTypes);
+  if (known) {
+    check.error("event type `" + type + "` is not supported by this version (supported: " +
+                std::string(kSupportedTypes) + ")");
+  } else {
+    check.error("unknown event type " + type_it->dump() + " (expected push, hand, player or kill)");
+  }
+}
+
+// JSON has no literal for infinity, but a number such as 1e400 overflows a double; the parser
+// would reject the whole file. Such numbers are replaced by a marker string before parsing and by
+// NaN after it, so the event that holds one is named in the error like any other bad value.
+constexpr std::string_view kNonFiniteMarker = "\x01stagger-non-finite";
+constexpr std::string_view kNonFiniteMarkerJson = "\"\\u0001stagger-non-finite\"";
+
+std::string mark_non_finite_numbers(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size();) {
+    const char c = text[i];
+    if (in_string) {
+      out += c;
+      if (c == '\\' && i + 1 < text.size()) out += text[++i];
+      else if (c == '"') in_string = false;
+      ++i;
+      continue;
+    }
+    if (c == '"') in_string = true;
+    const bool starts_number = c == '-' || (c >= '0' && c <= '9');
+    if (!starts_number) {
+      out += c;
+      ++i;
+      continue;
+    }
+    std::size_t end = i + 1;
+    while (end < text.size() && std::string_view("0123456789+-.eE").find(text[end]) != std::string_view::npos) ++end;
+    const std::string token(text.substr(i, end - i));
+    const double value = std::strtod(token.c_str(), nullptr);
+    out += std::isfinite(value) ? token : std::string(kNonFiniteMarkerJson);
+    i = end;
+  }
+  return out;
+}
+
+void replace_markers_with_nan(json& value) {
+  if (value.is_string() && value.get_ref<const std::string&>() == kNonFiniteMarker) {
+    value = std::numeric_limits<double>::quiet_NaN();
+  } else if (value.is_structured()) {
+    for (auto& child : value) replace_markers_with_nan(child);
+  }
+}
+
+std::string join_lines(const std::vector<std::string>& lines) {
+  std::string out;
+  for (const auto& l : lines) {
+    if (!out.empty()) out += '\n';
+    out += l;
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<InputScript> parse_input_script(std::string_view json_text, std::string_view source) {
+  json root;
+  try {
+    root = json::parse(mark_non_finite_numbers(json_text));
+  } catch (const json::exception& e) {
+    return Error{std::string(source) + ": not valid JSON: " + e.what()};
+  }
+  replace_markers_with_nan(root);
+  std::vector<std::string> errors;
+  if (!root.is_object()) return Error{std::string(source) + ": the script must be a JSON object with an `events` array"};
+  for (const auto& [key, value] : root.items()) {
+    if (key != "events") errors.push_back(std::string(source) + ": unknown top-level key `" + key + "` (expected `events`)");
+  }
+  const auto events = root.find("events");
+  if (events == root.end() || !events->is_array()) {
+    errors.push_back(std::string(source) + ": missing `events` array");
+    return Error{join_lines(errors)};
+  }
+  InputScript script;
+  for (std::size_t i = 0; i < events->size(); ++i) parse_event((*events)[i], i, source, errors, script);
+  if (!errors.empty()) return Error{join_lines(errors)};
+  std::stable_sort(script.pushes.begin(), script.pushes.end(),
+                   [](const PushEvent& a, const PushEvent& b) { return a.t < b.t; });
+  return script;
+}
+
+Result<InputScript> load_input_script(const std::string& path) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file) return Error{path + ": cannot open the input script"};
+  std::ostringstream text;
+  text << file.rdbuf();
+  return parse_input_script(text.str(), path);
+}
+
+std::string check_against_scene(const InputScript& script, const SceneDescription& scene,
+                                std::string_view source) {
+  std::vector<std::string> errors;
+  std::string names;
+  for (const auto& e : scene.enemies) names += (names.empty() ? "" : ", ") + e.name;
+  for (const PushEvent& push : script.pushes) {
+    const bool found = std::any_of(scene.enemies.begin(), scene.enemies.end(),
+                                   [&](const EnemySpawn& e) { return e.name == push.enemy; });
+    if (!found) {
+      errors.push_back(std::string(source) + ": events[" + std::to_string(push.event_index) +
+                       "] (push at t=" + format_time(push.t) + "): unknown enemy `" + push.enemy +
+                       "` (the scene has: " + names + ")");
+    }
+  }
+  return join_lines(errors);
+}
+
+}  // namespace stagger::sim

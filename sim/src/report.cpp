@@ -1,0 +1,66 @@
+#include "stagger/sim/report.h"
+
+#include <cstdio>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+namespace stagger::sim {
+
+std::string state_hash_hex(std::uint64_t hash) {
+  char text[17];
+  std::snprintf(text, sizeof(text), "%016llx", static_cast<unsigned long long>(hash));
+  return text;
+}
+
+std::string report_json(const SimulationResult& r) {
+  nlohmann::ordered_json j;
+  j["level"] = r.level;
+  j["seconds"] = r.seconds;
+  j["physics_hz"] = r.physics_hz;
+  j["steps"] = r.steps;
+  j["state_hash"] = state_hash_hex(r.state_hash);
+  j["wall_ms"] = r.wall_ms;
+  j["ms_per_step"] = r.ms_per_step;
+  j["all_finite"] = r.finite;
+  auto& enemies = j["enemies"] = nlohmann::ordered_json::array();
+  for (const EnemyStats& e : r.enemies) {
+    nlohmann::ordered_json o;
+    o["name"] = e.name;
+    o["falls"] = e.falls;
+    o["pushes"] = e.pushes;
+    o["time_down_s"] = e.time_down_s;
+    o["final_state"] = e.final_state;
+    o["balance_state"] = e.balance_state;
+    o["max_balance_error_m"] = e.max_balance_error_m;
+    o["min_pelvis_height_m"] = e.min_pelvis_height_m;
+    o["max_joint_separation_m"] = e.max_joint_separation_m;
+    enemies.push_back(o);
+  }
+  return j.dump(2) + "\n";
+}
+
+std::string summary_text(const SimulationResult& r) {
+  std::ostringstream out;
+  char line[256];
+  std::snprintf(line, sizeof(line),
+                "stagger sim: %s, %zu enemies, %.2f s simulated (%llu steps at %.0f Hz) in %.1f ms "
+                "(%.4f ms/step)\n",
+                r.level.c_str(), r.enemies.size(), r.seconds,
+                static_cast<unsigned long long>(r.steps), static_cast<double>(r.physics_hz),
+                r.wall_ms, r.ms_per_step);
+  out << line;
+  for (const EnemyStats& e : r.enemies) {
+    std::snprintf(line, sizeof(line),
+                  "  %-12s %-9s %-14s falls %d  pushes %d  down %.2f s  max balance error %.3f m  "
+                  "min pelvis height %.3f m\n",
+                  e.name.c_str(), e.final_state.c_str(), e.balance_state.c_str(), e.falls, e.pushes,
+                  e.time_down_s, static_cast<double>(e.max_balance_error_m),
+                  static_cast<double>(e.min_pelvis_height_m));
+    out << line;
+  }
+  out << "state_hash " << state_hash_hex(r.state_hash) << (r.finite ? "" : "  (NON-FINITE STATE)") << "\n";
+  return out.str();
+}
+
+}  // namespace stagger::sim

@@ -1,0 +1,81 @@
+// Input scripts: valid pushes parse; every kind of bad event is reported by its index and time.
+
+#include <gtest/gtest.h>
+
+#include "stagger/sim/input_script.h"
+
+namespace stagger::sim {
+namespace {
+
+std::string errors_of(const std::string& json) {
+  const auto r = parse_input_script(json, "s.json");
+  return r.ok() ? "" : r.error();
+}
+
+TEST(InputScript, ParsesAndSortsPushes) {
+  const auto r = parse_input_script(R"({ "events": [
+      { "t": 2.0, "type": "push", "enemy": "a", "body": "chest", "impulse": [1, 2, 3] },
+      { "t": 0.5, "type": "push", "enemy": "b", "body": "head", "impulse": [0, 0, -4.5] } ] })",
+                                    "s.json");
+  ASSERT_TRUE(r.ok()) << r.error();
+  ASSERT_EQ(r.value().pushes.size(), 2u);
+  EXPECT_EQ(r.value().pushes[0].enemy, "b");
+  EXPECT_EQ(r.value().pushes[0].body, physics::BodyPart::head);
+  EXPECT_EQ(r.value().pushes[0].event_index, 1u);
+  EXPECT_EQ(r.value().pushes[1].impulse, (Vec3{1, 2, 3}));
+}
+
+TEST(InputScript, UnknownBodyNamesTheEventAndTheChoices) {
+  const std::string e = errors_of(
+      R"({ "events": [ { "t": 1, "type": "push", "enemy": "a", "body": "chst", "impulse": [1, 0, 0] } ] })");
+  EXPECT_NE(e.find("s.json: events[0] (push at t=1): unknown body \"chst\"; expected one of pelvis,"),
+            std::string::npos) << e;
+}
+
+TEST(InputScript, NonFiniteNumbersAreRejected) {
+  const std::string e = errors_of(
+      R"({ "events": [ { "t": 1, "type": "push", "enemy": "a", "body": "chest", "impulse": [1e999, 0, 0] } ] })");
+  EXPECT_NE(e.find("events[0] (push at t=1): `impulse` must be finite"), std::string::npos) << e;
+  const std::string t = errors_of(
+      R"({ "events": [ { "t": 1e999, "type": "push", "enemy": "a", "body": "chest", "impulse": [1, 0, 0] } ] })");
+  EXPECT_NE(t.find("events[0] (push): `t` must be finite"), std::string::npos) << t;
+}
+
+TEST(InputScript, NegativeTimeIsRejected) {
+  const std::string e = errors_of(
+      R"({ "events": [ { "t": -0.5, "type": "push", "enemy": "a", "body": "chest", "impulse": [1, 0, 0] } ] })");
+  EXPECT_NE(e.find("events[0] (push at t=-0.5): `t` must not be negative, got -0.5"), std::string::npos) << e;
+}
+
+TEST(InputScript, EveryProblemIsReportedNotOnlyTheFirst) {
+  const std::string e = errors_of(R"({ "events": [
+      { "t": 1, "type": "push", "enemy": "a", "body": "tail", "impulse": [1, 0, 0] },
+      { "t": 2, "type": "push", "enemy": "a", "body": "chest", "impulse": [1, 0], "force": 3 },
+      { "t": 3, "type": "jump" },
+      { "t": 4, "type": "kill", "enemy": "a" } ] })");
+  EXPECT_NE(e.find("events[0] (push at t=1): unknown body"), std::string::npos) << e;
+  EXPECT_NE(e.find("events[1] (push at t=2): `impulse` must be an array of three numbers"), std::string::npos) << e;
+  EXPECT_NE(e.find("events[1] (push at t=2): unknown key `force`"), std::string::npos) << e;
+  EXPECT_NE(e.find("events[2] (jump at t=3): unknown event type \"jump\""), std::string::npos) << e;
+  EXPECT_NE(e.find("events[3] (kill at t=4): event type `kill` is not supported by this version"), std::string::npos) << e;
+}
+
+TEST(InputScript, MissingFieldsAndBadJson) {
+  EXPECT_NE(errors_of(R"({ "events": [ { "type": "push" } ] })").find("missing `t`"), std::string::npos);
+  EXPECT_NE(errors_of(R"({ "events": [ { "t": 1, "type": "push" } ] })").find("missing `enemy`"), std::string::npos);
+  EXPECT_NE(errors_of(R"({ "evnts": [] })").find("unknown top-level key `evnts`"), std::string::npos);
+  EXPECT_NE(errors_of(R"({ "events": [ )").find("s.json: not valid JSON"), std::string::npos);
+}
+
+TEST(InputScript, UnknownEnemyIsFoundAgainstTheScene) {
+  const auto r = parse_input_script(
+      R"({ "events": [ { "t": 1, "type": "push", "enemy": "guard", "body": "chest", "impulse": [1, 0, 0] } ] })",
+      "s.json");
+  ASSERT_TRUE(r.ok());
+  const std::string e = check_against_scene(r.value(), builtin_scene(2), "s.json");
+  EXPECT_EQ(e, "s.json: events[0] (push at t=1): unknown enemy `guard` (the scene has: dummy, dummy-2)");
+  EXPECT_EQ(check_against_scene(r.value(), builtin_scene(1), "s.json").empty(), false);
+}
+
+}  // namespace
+}  // namespace stagger::sim

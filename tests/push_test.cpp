@@ -1,0 +1,60 @@
+// Acceptance: chest pushes. 8 N·s in 8 directions are absorbed; 150 N·s knock it down cleanly.
+
+#include <gtest/gtest.h>
+
+#include "scenario.h"
+
+namespace stagger {
+namespace {
+
+using physics::BalanceState;
+using physics::BodyPart;
+
+constexpr double kPushTime = 2.0;
+
+class ChestPush : public ::testing::TestWithParam<int> {};
+
+TEST_P(ChestPush, EightNewtonSecondsNeverFallAndRecoverWithinThreeSeconds) {
+  const Vec3 impulse = test::horizontal_direction(GetParam()) * 8.0f;
+  sim::Simulation s(sim::builtin_scene(1), test::push_script("dummy", BodyPart::chest, impulse, kPushTime));
+  const physics::Ragdoll& r = *s.scene().enemies()[0].ragdoll;
+  test::run_steps(s, static_cast<int>(kPushTime * 240));
+  bool fell = false;
+  double last_unbalanced = -1;
+  test::run_steps(s, 6 * 240, [&] {
+    fell |= r.balance().state == BalanceState::fallen || r.mode() != physics::ControlMode::active;
+    if (r.balance().state != BalanceState::in_balance) last_unbalanced = s.scene().world().time() - kPushTime;
+  });
+  EXPECT_FALSE(fell);
+  EXPECT_LT(last_unbalanced, 3.0) << "still out of balance " << last_unbalanced << " s after the push";
+  EXPECT_EQ(s.result().enemies[0].pushes, 1);
+}
+
+TEST_P(ChestPush, HundredFiftyNewtonSecondsFallWithinTwoSecondsWithJointsTogether) {
+  const Vec3 impulse = test::horizontal_direction(GetParam()) * 150.0f;
+  sim::Simulation s(sim::builtin_scene(1), test::push_script("dummy", BodyPart::chest, impulse, kPushTime));
+  const physics::Ragdoll& r = *s.scene().enemies()[0].ragdoll;
+  test::run_steps(s, static_cast<int>(kPushTime * 240));
+  double fallen_after = -1;
+  float max_separation = 0;
+  bool finite = true;
+  test::run_steps(s, 4 * 240, [&] {
+    if (fallen_after < 0 && r.balance().state == BalanceState::fallen) {
+      fallen_after = s.scene().world().time() - kPushTime;
+    }
+    max_separation = std::max(max_separation, r.max_joint_separation());
+    finite &= s.scene().world().all_finite();
+  });
+  EXPECT_GE(fallen_after, 0.0);
+  EXPECT_LE(fallen_after, 2.0);
+  EXPECT_LT(max_separation, 0.02f);
+  EXPECT_TRUE(finite);
+  EXPECT_EQ(s.result().enemies[0].falls, 1);
+  EXPECT_EQ(s.result().enemies[0].final_state, "fallen");
+}
+
+INSTANTIATE_TEST_SUITE_P(EightDirections, ChestPush, ::testing::Range(0, 8),
+                         [](const auto& test_param) { return "dir" + std::to_string(test_param.param * 45) + "deg"; });
+
+}  // namespace
+}  // namespace stagger
