@@ -105,6 +105,12 @@ Ragdoll::Ragdoll(World& world, const RagdollSettings& settings, Vec3 feet_positi
     upright_[i] = impl.add_joint(upright, false);
   }
 
+  FootAnchorSettings grip;
+  grip.max_force_n = settings_.stance_grip_n * settings_.mass_kg / 75.0f;
+  grip.slip_m = settings_.stance_slip_m;
+  foot_anchors_ = {impl.add_foot_anchor(bodies_[idx(BodyPart::foot_l)], grip),
+                   impl.add_foot_anchor(bodies_[idx(BodyPart::foot_r)], grip)};
+
   blend_from_ = blend_to_ = target_ = standing_pose();
   for (int j = 0; j < kJointCount; ++j) {
     world_.set_joint_target(joints_[static_cast<std::size_t>(j)], target_.rotations[static_cast<std::size_t>(j)]);
@@ -193,6 +199,7 @@ bool Ragdoll::foot_contact(BodyPart foot) const {
 void Ragdoll::before_step(float dt) {
   for (auto& s : strength_) s.advance(dt);
   for (auto& t : twist_) t.advance(dt, settings_.hit);
+  update_foot_anchors();
   if (mode_ != ControlMode::active) return;
   update_targets(dt);
   update_upright();
@@ -258,6 +265,13 @@ void Ragdoll::update_upright() {
     joint.constraint().getFrameOffsetA().setRotation(to_bt(Quat::from_yaw(yaw)));
     joint.set_target(Quat::identity());
   }
+}
+
+void Ragdoll::update_foot_anchors() {
+  World::Impl& impl = world_.impl();
+  const bool active = mode_ == ControlMode::active;
+  impl.foot_anchors[foot_anchors_[0]]->update(active && foot_contact(BodyPart::foot_l));
+  impl.foot_anchors[foot_anchors_[1]]->update(active && foot_contact(BodyPart::foot_r));
 }
 
 void Ragdoll::update_balance(float dt) {

@@ -57,6 +57,9 @@ World::Impl::Impl(const WorldSettings& s) : settings(s), dt(1.0f / s.physics_hz)
 }
 
 World::Impl::~Impl() {
+  for (auto it = foot_anchors.rbegin(); it != foot_anchors.rend(); ++it) {
+    dynamics.removeConstraint(&(*it)->constraint());
+  }
   for (auto it = joints.rbegin(); it != joints.rend(); ++it) {
     dynamics.removeConstraint(&(*it)->constraint());
   }
@@ -102,6 +105,12 @@ JointId World::Impl::add_joint(const JointSettings& j, bool disable_linked_colli
   if (controlled) controlled_joints.push_back(joint.get());
   joints.push_back(std::move(joint));
   return id;
+}
+
+std::size_t World::Impl::add_foot_anchor(BodyId foot, const FootAnchorSettings& grip) {
+  foot_anchors.push_back(std::make_unique<FootAnchor>(rigid(foot), grip));
+  dynamics.addConstraint(&foot_anchors.back()->constraint(), false);
+  return foot_anchors.size() - 1;
 }
 
 void World::Impl::scan_contacts() {

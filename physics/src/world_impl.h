@@ -7,6 +7,7 @@
 #include <btBulletDynamicsCommon.h>
 
 #include "driven_joint.h"
+#include "foot_anchor.h"
 #include "stagger/physics/ragdoll.h"
 #include "stagger/physics/world.h"
 
@@ -34,6 +35,7 @@ struct World::Impl {
   JointId add_joint(const JointSettings& joint, bool disable_linked_collisions,
                     bool controlled = true);
   void scan_contacts();
+  std::size_t add_foot_anchor(BodyId foot, const FootAnchorSettings& grip);
 
   WorldSettings settings;
   float dt;
@@ -51,6 +53,7 @@ struct World::Impl {
   std::vector<BodyRecord> bodies;
   std::vector<std::unique_ptr<DrivenJoint>> joints;
   std::vector<DrivenJoint*> controlled_joints;
+  std::vector<std::unique_ptr<FootAnchor>> foot_anchors;
   std::vector<std::unique_ptr<Ragdoll>> ragdolls;
 };
 

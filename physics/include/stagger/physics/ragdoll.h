@@ -68,6 +68,7 @@ class Ragdoll {
   void update_balance(float dt);
   void apply_ankle_strategy(float dt, Pose& pose);
   void update_upright();
+  void update_foot_anchors();
   void clamp_velocities();
 
   World& world_;
@@ -76,6 +77,7 @@ class Ragdoll {
   std::array<BodyId, kBodyPartCount> bodies_{};
   std::array<JointId, kJointCount> joints_{};
   std::array<JointId, 2> upright_{};  // world -> pelvis, world -> chest
+  std::array<std::size_t, 2> foot_anchors_{};  // left, right
   float yaw_ = 0;
 
   Pose target_;

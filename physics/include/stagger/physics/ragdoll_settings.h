@@ -42,6 +42,10 @@ struct RagdollSettings {
   int limp_solver_iterations = 20;
   float body_friction = 0.6f;   ///< [-]
   float foot_friction = 1.0f;   ///< [-] rough soles stop skating
+  /// Static friction for planted feet: a capped horizontal pull back to where the foot was
+  /// planted (Bullet's friction lets a loaded foot creep: 4 cm a minute when standing).
+  float stance_grip_n = 40.0f;   ///< [N] per foot at 75 kg, scaled with mass
+  float stance_slip_m = 0.02f;   ///< [m] a foot pushed farther than this is re-planted where it is
   float max_linear_speed = 12.0f;   ///< [m/s] clamp applied on state changes
   float max_angular_speed = 40.0f;  ///< [rad/s] clamp applied on state changes
 
