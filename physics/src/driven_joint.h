@@ -1,12 +1,15 @@
 #pragma once
-// A btGeneric6DofSpring2Constraint whose angular velocity motors implement a mass-independent,
-// implicitly integrated spring-damper toward a target rotation, with a capped torque.
+// A btGeneric6DofSpring2Constraint whose angular velocity motors make each joint follow a
+// reference motion: a spring-damper of the configured frequency and damping ratio, integrated
+// implicitly toward the target. The motor asks for the reference's velocity plus a pull onto the
+// reference's angle, so the joint moves like the spring when its target changes but holds its
+// pose stiffly against loads (gravity, the rest of the body) up to its torque cap.
 //
-// Why velocity motors with our own law instead of Bullet's servo or spring: the servo's response
-// is a fixed-rate ramp (not a frequency and damping ratio), and 6Dof2 springs cannot hold a
-// standing pose (research/bullet-ragdoll.md §6.4). A velocity motor asked for the velocity that an
-// implicit spring-damper would have after this step behaves like that spring wherever the torque
-// cap is not reached, and stays stable at any stiffness.
+// Why not Bullet's servo or spring: the servo's response is a fixed-rate ramp (no frequency or
+// damping ratio), and 6Dof2 springs cannot hold a standing pose (research/bullet-ragdoll.md §6.4).
+// Why not a spring on the measured state: with the velocity fed back, a joint's stiffness against
+// a load is its own (tiny) inertia times ω², and a 1.5 Hz drive on the pelvis let a standing body
+// fold at the hips.
 
 #include <memory>
 
@@ -49,11 +52,17 @@ class DrivenJoint {
   bool anchored_to_world() const { return anchored_to_world_; }
 
  private:
+  void resync_model(const btVector3& relative_omega);
+
   std::unique_ptr<btGeneric6DofSpring2Constraint> constraint_;
   DriveSettings drive_;
   bool driven_[3] = {false, false, false};
+  Quat target_rotation_;
+  bool has_target_rotation_ = false;
   btVector3 target_{0, 0, 0};
   btVector3 previous_target_{0, 0, 0};
+  float model_angle_[3] = {0, 0, 0};  // the reference motion, in Bullet's angle convention
+  float model_rate_[3] = {0, 0, 0};
   bool has_previous_target_ = false;
   float strength_ = 1.0f;
   bool limp_ = false;

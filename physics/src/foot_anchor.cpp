@@ -24,30 +24,39 @@ FootAnchor::FootAnchor(btRigidBody& foot, const FootAnchorSettings& settings)
   constraint_->setLinearUpperLimit(btVector3(0, 0, 0));
   constraint_->setAngularLowerLimit(btVector3(1, 1, 1));
   constraint_->setAngularUpperLimit(btVector3(0, 0, 0));
-  for (int axis : {0, 2}) {
-    constraint_->enableMotor(axis, true);
-    constraint_->setMaxMotorForce(axis, 0);
-  }
 }
 
 void FootAnchor::anchor_here() {
   constraint_->getFrameOffsetA().setOrigin(foot_.getCenterOfMassPosition());
   anchored_ = true;
+  set_pulling(false);
+}
+
+void FootAnchor::set_pulling(bool pulling) {
+  if (pulling == pulling_) return;
+  pulling_ = pulling;
+  for (int axis : {0, 2}) constraint_->enableMotor(axis, pulling);
 }
 
 void FootAnchor::update(bool planted) {
   if (!planted) {
     anchored_ = false;
-    for (int axis : {0, 2}) constraint_->setMaxMotorForce(axis, 0);
+    set_pulling(false);
     return;
   }
   if (!anchored_) anchor_here();
   btVector3 offset = foot_.getCenterOfMassPosition() - constraint_->getFrameOffsetA().getOrigin();
   offset.setY(0);
-  if (offset.length() > settings_.slip_m) {
+  const float distance = offset.length();
+  if (distance > settings_.slip_m) {
     anchor_here();
-    offset.setZero();
+    return;
   }
+  if (pulling_ ? distance < settings_.release_m : distance < settings_.engage_m) {
+    set_pulling(false);
+    return;
+  }
+  set_pulling(true);
   for (int axis : {0, 2}) {
     const float velocity = -offset[axis] / settings_.time_constant_s;
     constraint_->setTargetVelocity(axis, kLinearMotorSign * velocity);

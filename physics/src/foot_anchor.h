@@ -14,9 +14,11 @@
 namespace stagger::physics {
 
 struct FootAnchorSettings {
-  float max_force_n = 40.0f;    ///< [N] horizontal cap, far below what friction can carry
+  float max_force_n = 40.0f;     ///< [N] horizontal cap, far below what friction can carry
   float time_constant_s = 0.1f;  ///< [s] how fast the foot returns to its anchor
-  float slip_m = 0.02f;         ///< [m] farther than this, the anchor follows the foot
+  float engage_m = 0.002f;       ///< [m] creep that switches the pull on
+  float release_m = 0.0005f;     ///< [m] the pull switches off again this close to the anchor
+  float slip_m = 0.02f;          ///< [m] farther than this, the anchor follows the foot
 };
 
 class FootAnchor {
@@ -29,11 +31,13 @@ class FootAnchor {
 
  private:
   void anchor_here();
+  void set_pulling(bool pulling);
 
   std::unique_ptr<btGeneric6DofSpring2Constraint> constraint_;
   btRigidBody& foot_;
   FootAnchorSettings settings_;
   bool anchored_ = false;
+  bool pulling_ = false;  // motors on (they cost solver rows only while pulling)
 };
 
 }  // namespace stagger::physics

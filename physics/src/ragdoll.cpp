@@ -84,26 +84,22 @@ std::string_view name_of(ControlMode mode) {
 Ragdoll::Ragdoll(World& world, const RagdollSettings& settings, Vec3 feet_position, float yaw_rad)
     : world_(world), settings_(settings), blueprint_(make_blueprint(settings)), yaw_(yaw_rad) {
   World::Impl& impl = world_.impl();
-  const Quat facing = Quat::from_yaw(yaw_rad);
-
   const RagdollAssembly parts =
       assemble_ragdoll(impl, blueprint_, settings_, feet_position, yaw_rad, true);
   bodies_ = parts.bodies;
   joints_ = parts.joints;
-  // Uprighting drives: pelvis and chest against the static world, tilt axes only (yaw is free).
-  const BodyPart upright_parts[2] = {BodyPart::pelvis, BodyPart::chest};
-  for (std::size_t i = 0; i < 2; ++i) {
-    JointSettings upright;
-    upright.parent_is_world = true;
-    upright.child = bodies_[idx(upright_parts[i])];
-    upright.pivot = world_.body_state(upright.child).position;
-    upright.frame_rotation = facing;
-    upright.limits = {{1, 1, 1}, {0, 0, 0}};  // free on every axis
-    upright.drive = {settings_.upright.frequency_hz, settings_.upright.damping_ratio,
-                     settings_.upright.max_torque_nm * settings_.torque_scale()};
-    upright.drive_axes[1] = false;
-    upright_[i] = impl.add_joint(upright, false);
-  }
+  // Uprighting drive: the pelvis against the static world, tilt axes only (yaw is free). The torso
+  // stays upright through the spine drives, which hold it straight above the pelvis.
+  JointSettings upright;
+  upright.parent_is_world = true;
+  upright.child = bodies_[idx(BodyPart::pelvis)];
+  upright.pivot = world_.body_state(upright.child).position;
+  upright.frame_rotation = Quat::from_yaw(yaw_rad);
+  upright.limits = {{1, 1, 1}, {0, 0, 0}};  // free on every axis
+  upright.drive = {settings_.upright.frequency_hz, settings_.upright.damping_ratio,
+                   settings_.upright.max_torque_nm * settings_.torque_scale()};
+  upright.drive_axes[1] = false;
+  upright_ = impl.add_joint(upright, false);
 
   FootAnchorSettings grip;
   grip.max_force_n = settings_.stance_grip_n * settings_.mass_kg / 75.0f;
@@ -171,7 +167,7 @@ void Ragdoll::go_limp() {
     impl.joint(j).set_strength(settings_.limp_strength);
     impl.joint(j).set_solver_iterations(settings_.limp_solver_iterations);
   }
-  for (JointId j : upright_) impl.joint(j).set_strength(0.0f);
+  impl.joint(upright_).set_strength(0.0f);
   clamp_velocities();
   // A limp body may fall asleep once it comes to rest.
   for (BodyId b : bodies_) {
@@ -257,14 +253,11 @@ void Ragdoll::apply_ankle_strategy(float dt, Pose& pose) {
 }
 
 void Ragdoll::update_upright() {
-  // Keep the drives' world frames turned with the body, so only tilt is corrected.
-  World::Impl& impl = world_.impl();
-  for (JointId id : upright_) {
-    DrivenJoint& joint = impl.joint(id);
-    const float yaw = heading_yaw(from_bt(joint.constraint().getRigidBodyB().getOrientation()));
-    joint.constraint().getFrameOffsetA().setRotation(to_bt(Quat::from_yaw(yaw)));
-    joint.set_target(Quat::identity());
-  }
+  // Keep the drive's world frame turned with the body, so only tilt is corrected.
+  DrivenJoint& joint = world_.impl().joint(upright_);
+  const float yaw = heading_yaw(from_bt(joint.constraint().getRigidBodyB().getOrientation()));
+  joint.constraint().getFrameOffsetA().setRotation(to_bt(Quat::from_yaw(yaw)));
+  joint.set_target(Quat::identity());
 }
 
 void Ragdoll::update_foot_anchors() {

@@ -1,6 +1,7 @@
 #pragma once
-// Joint drives: each driven axis behaves like a spring-damper with the given natural frequency and
-// damping ratio (mass-independent, integrated implicitly), with its torque capped so a shove wins.
+// Joint drives: a joint moves toward a new target like a spring-damper with the given natural
+// frequency and damping ratio (mass-independent, integrated implicitly), holds its pose stiffly
+// against loads, and caps its torque so a shove wins.
 
 #include "stagger/core/math.h"
 
@@ -10,6 +11,9 @@ struct DriveSettings {
   float frequency_hz = 6.0f;      ///< [Hz] natural frequency of the joint's response to a target
   float damping_ratio = 1.0f;     ///< [-] 1 = critically damped; below 1 overshoots
   float max_torque_nm = 100.0f;   ///< [N·m] cap per driven axis; a larger external load wins
+  /// [rad] when a load drags the joint this far from its reference motion, the reference restarts
+  /// from where the joint is (it then springs back with the frequency and damping ratio above)
+  float max_lag_rad = 0.15f;
 };
 
 /// Angular limits per Euler axis of the joint frame (X first, then Y, then Z; the joint's Y range

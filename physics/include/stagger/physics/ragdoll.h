@@ -76,7 +76,7 @@ class Ragdoll {
   RagdollBlueprint blueprint_;
   std::array<BodyId, kBodyPartCount> bodies_{};
   std::array<JointId, kJointCount> joints_{};
-  std::array<JointId, 2> upright_{};  // world -> pelvis, world -> chest
+  JointId upright_{};  // world -> pelvis
   std::array<std::size_t, 2> foot_anchors_{};  // left, right
   float yaw_ = 0;
 

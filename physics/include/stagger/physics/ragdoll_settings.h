@@ -13,12 +13,12 @@
 
 namespace stagger::physics {
 
-/// Capped drive that keeps the pelvis and chest upright in world space (yaw left free); released
-/// when the ragdoll falls.
+/// Capped drive that keeps the pelvis upright in world space (yaw left free; the spine drives keep
+/// the torso straight above it); released when the ragdoll falls.
 struct UprightSettings {
   float frequency_hz = 1.5f;     ///< [Hz]
   float damping_ratio = 1.0f;    ///< [-]
-  float max_torque_nm = 60.0f;   ///< [N·m] per axis, per body (pelvis and chest), at 75 kg / 1.8 m
+  float max_torque_nm = 120.0f;  ///< [N·m] per tilt axis, at 75 kg / 1.8 m
 };
 
 struct RagdollSettings {
