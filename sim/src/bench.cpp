@@ -1,7 +1,7 @@
 #include "stagger/sim/bench.h"
 
 #include <algorithm>
-#include <chrono>
+#include <ctime>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
@@ -15,8 +15,16 @@ namespace {
 
 enum class Variant { ours, baseline };
 
+// CPU time of this thread: on a shared virtual machine, time stolen by other guests does not
+// count against either variant.
+double thread_cpu_us() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e6 + static_cast<double>(ts.tv_nsec) * 1e-3;
+}
+
 // One episode: a fresh world with `count` ragdolls on a 2 m grid (each its own island, as in
-// research/bullet-ragdoll.md §6.1). Returns the stepping time only, in microseconds.
+// research/bullet-ragdoll.md §6.1). Returns µs per ragdoll per step, stepping time only.
 double time_episode(Variant variant, int count, int steps) {
   physics::World world;
   world.add_static_box({{0, -0.5f, 0}, {200, 0.5f, 200}, {}, 0.9f});
@@ -30,17 +38,9 @@ double time_episode(Variant variant, int count, int steps) {
       physics::add_baseline_ragdoll(world, settings, feet, 0.0f);
     }
   }
-  const auto start = std::chrono::steady_clock::now();
+  const double start = thread_cpu_us();
   for (int s = 0; s < steps; ++s) world.step();
-  return std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
-}
-
-double per_ragdoll_step_us(Variant variant, int count, const BenchOptions& options) {
-  const int steps = static_cast<int>(std::lround(options.seconds * 240.0));
-  const int episodes = std::max(1, options.min_ragdoll_steps / std::max(1, count * steps));
-  double total = 0;
-  for (int e = 0; e < episodes; ++e) total += time_episode(variant, count, steps);
-  return total / (static_cast<double>(episodes) * count * steps);
+  return (thread_cpu_us() - start) / (static_cast<double>(count) * steps);
 }
 
 double median(std::vector<double> values) {
@@ -52,28 +52,36 @@ double median(std::vector<double> values) {
 }  // namespace
 
 std::vector<BenchRow> run_benchmark(const BenchOptions& options) {
-  const std::size_t n = options.counts.size();
-  std::vector<std::vector<double>> ours(n), base(n), ratios(n);
-  // Repetition -> count -> variant, interleaved, so slow phases of a shared machine hit both.
-  for (int rep = 0; rep < options.repetitions; ++rep) {
-    for (std::size_t i = 0; i < n; ++i) {
-      const double b = per_ragdoll_step_us(Variant::baseline, options.counts[i], options);
-      const double o = per_ragdoll_step_us(Variant::ours, options.counts[i], options);
-      base[i].push_back(b);
-      ours[i].push_back(o);
-      ratios[i].push_back(o / b);
-    }
-  }
+  const int steps = static_cast<int>(std::lround(options.seconds * 240.0));
   std::vector<BenchRow> rows;
-  for (std::size_t i = 0; i < n; ++i) {
-    rows.push_back({options.counts[i], median(ours[i]), median(base[i]), median(ratios[i])});
+  for (int count : options.counts) {
+    // Pairs of episodes, baseline and ours back to back (in alternating order), so that slow
+    // phases of a shared machine hit both; small N get more pairs for the same total work.
+    const int pairs_per_repetition = std::max(1, options.min_ragdoll_steps / std::max(1, count * steps));
+    const int pairs = std::max(9, options.repetitions * pairs_per_repetition);
+    std::vector<double> ours, base, ratios;
+    for (int p = 0; p < pairs; ++p) {
+      double b = 0;
+      double o = 0;
+      if (p % 2 == 0) {
+        b = time_episode(Variant::baseline, count, steps);
+        o = time_episode(Variant::ours, count, steps);
+      } else {
+        o = time_episode(Variant::ours, count, steps);
+        b = time_episode(Variant::baseline, count, steps);
+      }
+      base.push_back(b);
+      ours.push_back(o);
+      ratios.push_back(o / b);
+    }
+    rows.push_back({count, median(ours), median(base), median(ratios)});
   }
   return rows;
 }
 
 std::string bench_table(const std::vector<BenchRow>& rows) {
   std::ostringstream out;
-  out << "µs per ragdoll per physics step (240 Hz, 10 iterations, standing; median of repetitions)\n";
+  out << "CPU µs per ragdoll per physics step (240 Hz, 10 iterations, standing; medians over paired episodes)\n";
   out << "    N   stagger   raw Bullet baseline   ratio\n";
   char line[128];
   for (const BenchRow& r : rows) {

@@ -10,15 +10,15 @@ namespace stagger::sim {
 struct BenchOptions {
   std::vector<int> counts{1, 8, 32};  ///< ragdolls per world
   double seconds = 2.0;               ///< simulated time per measurement
-  int repetitions = 3;                ///< interleaved repetitions; the median is reported
-  int min_ragdoll_steps = 32 * 480;   ///< small N repeat the episode to time at least this much
+  int repetitions = 3;                ///< rounds of paired episodes; medians are reported
+  int min_ragdoll_steps = 32 * 480;   ///< ragdoll-steps per round: small N run more pairs
 };
 
 struct BenchRow {
   int count = 0;
   double ours_us = 0;      ///< [µs] per ragdoll per step, median
   double baseline_us = 0;  ///< [µs] per ragdoll per step, median
-  double ratio = 0;        ///< median of the per-repetition ratios ours / baseline
+  double ratio = 0;        ///< median of the per-pair ratios ours / baseline
 };
 
 std::vector<BenchRow> run_benchmark(const BenchOptions& options);
