@@ -101,6 +101,11 @@ void DrivenJoint::update_motors(float dt) {
   // standing ragdoll over 60 s: 0.3 and 0.15 made the closed loop of legs and ground fight itself
   // (shins buzzing at 5 cm/s, feet sliding 9 cm); 0.05 stands still (1.5 cm/s at most, 1 cm).
   constexpr float kTracking = 0.05f;
+  // [rad] gaps smaller than this are not pulled in. A velocity motor that cannot close its gap
+  // pushes with its whole cap, and the legs standing on the ground form a closed loop where tiny
+  // gaps cannot close: without the dead band the loop wound itself up until a foot slipped
+  // (stick-slip at 0.25 m/s every few seconds, or 30 cm of drift a minute without foot anchors).
+  constexpr float kDeadband = 0.01f;
 
   for (int i = 0; i < 3; ++i) {
     if (!driven_[i]) continue;
@@ -121,7 +126,9 @@ void DrivenJoint::update_motors(float dt) {
       const float target_rate = wrap_angle(target_[i] - previous_target_[i]) / h;
       model_rate_[i] = (model_rate_[i] + h * w * w * error + two_zeta_w_h * target_rate) / denominator;
       model_angle_[i] += h * model_rate_[i];
-      desired = model_rate_[i] + kTracking * wrap_angle(model_angle_[i] - angle) / h;
+      const float gap = wrap_angle(model_angle_[i] - angle);
+      const float beyond = std::fabs(gap) > kDeadband ? gap - std::copysign(kDeadband, gap) : 0.0f;
+      desired = model_rate_[i] + kTracking * beyond / h;
     }
     c.setTargetVelocity(3 + i, kMotorSign * desired);
     c.setMaxMotorForce(3 + i, cap);

@@ -18,7 +18,7 @@ namespace stagger::physics {
 struct UprightSettings {
   float frequency_hz = 1.5f;     ///< [Hz]
   float damping_ratio = 1.0f;    ///< [-]
-  float max_torque_nm = 120.0f;  ///< [N·m] per tilt axis, at 75 kg / 1.8 m
+  float max_torque_nm = 60.0f;  ///< [N·m] per tilt axis, at 75 kg / 1.8 m
 };
 
 struct RagdollSettings {
