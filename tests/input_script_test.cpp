@@ -52,12 +52,12 @@ TEST(InputScript, EveryProblemIsReportedNotOnlyTheFirst) {
       { "t": 1, "type": "push", "enemy": "a", "body": "tail", "impulse": [1, 0, 0] },
       { "t": 2, "type": "push", "enemy": "a", "body": "chest", "impulse": [1, 0], "force": 3 },
       { "t": 3, "type": "jump" },
-      { "t": 4, "type": "kill", "enemy": "a" } ] })");
+      { "t": 4, "type": "hand", "hand": "right" } ] })");
   EXPECT_NE(e.find("events[0] (push at t=1): unknown body"), std::string::npos) << e;
   EXPECT_NE(e.find("events[1] (push at t=2): `impulse` must be an array of three numbers"), std::string::npos) << e;
   EXPECT_NE(e.find("events[1] (push at t=2): unknown key `force`"), std::string::npos) << e;
   EXPECT_NE(e.find("events[2] (jump at t=3): unknown event type \"jump\""), std::string::npos) << e;
-  EXPECT_NE(e.find("events[3] (kill at t=4): event type `kill` is not supported by this version"), std::string::npos) << e;
+  EXPECT_NE(e.find("events[3] (hand at t=4): event type `hand` is not supported by this version"), std::string::npos) << e;
 }
 
 TEST(InputScript, MissingFieldsAndBadJson) {

@@ -38,7 +38,7 @@ TEST(Standing, SixtySecondsStillUprightAndInBalance) {
   EXPECT_LT(pelvis_deviation, 0.03f);
   EXPECT_LT(drift, 0.05f);
   EXPECT_LT(max_speed, 0.2f);
-  EXPECT_EQ(r.mode(), physics::ControlMode::active);
+  EXPECT_EQ(r.state(), physics::LocomotionState::standing);
   EXPECT_NEAR(rest_pelvis, 0.96f, 0.05f);  // standing, not crouching
 }
 

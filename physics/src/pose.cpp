@@ -31,6 +31,40 @@ Pose standing_pose() {
   return pose;
 }
 
+namespace {
+
+Quat about_x(float degrees) { return Quat::from_axis_angle({1, 0, 0}, deg_to_rad(degrees)); }
+
+void set_legs(Pose& pose, float hip, float knee, float ankle) {
+  pose[JointName::hip_l] = pose[JointName::hip_r] = about_x(hip);
+  pose[JointName::knee_l] = pose[JointName::knee_r] = about_x(knee);
+  pose[JointName::ankle_l] = pose[JointName::ankle_r] = about_x(ankle);
+}
+
+}  // namespace
+
+Pose tuck_pose(bool prone) {
+  Pose pose;
+  set_legs(pose, prone ? -90.0f : -100.0f, prone ? 110.0f : 120.0f, -30.0f);
+  pose[JointName::lumbar] = about_x(-30.0f);
+  pose[JointName::thoracic] = about_x(-20.0f);
+  const float shoulder = prone ? -60.0f : -70.0f;
+  const float elbow = prone ? -100.0f : -30.0f;
+  pose[JointName::shoulder_l] = pose[JointName::shoulder_r] = about_x(shoulder);
+  pose[JointName::elbow_l] = pose[JointName::elbow_r] = about_x(elbow);
+  return pose;
+}
+
+Pose crouch_pose() {
+  // Shins 40° forward, thighs 70° forward, pelvis leaning 5°: the feet stay flat under the hips.
+  Pose pose;
+  set_legs(pose, -75.0f, 110.0f, -40.0f);
+  pose[JointName::lumbar] = about_x(-15.0f);
+  pose[JointName::shoulder_l] = pose[JointName::shoulder_r] = about_x(-40.0f);
+  pose[JointName::elbow_l] = pose[JointName::elbow_r] = about_x(-30.0f);
+  return pose;
+}
+
 float max_angle_between(const Pose& a, const Pose& b) {
   float worst = 0;
   for (std::size_t i = 0; i < a.rotations.size(); ++i) {

@@ -73,10 +73,15 @@ RagdollAssembly assemble_ragdoll(World::Impl& impl, const RagdollBlueprint& blue
   return out;
 }
 
-std::string_view name_of(ControlMode mode) {
-  switch (mode) {
-    case ControlMode::active: return "active";
-    case ControlMode::limp: return "limp";
+std::string_view name_of(LocomotionState state) {
+  switch (state) {
+    case LocomotionState::standing: return "standing";
+    case LocomotionState::stepping: return "stepping";
+    case LocomotionState::walking: return "walking";
+    case LocomotionState::falling: return "falling";
+    case LocomotionState::down: return "down";
+    case LocomotionState::getting_up: return "getting_up";
+    case LocomotionState::dead: return "dead";
   }
   return "?";
 }
@@ -106,6 +111,7 @@ Ragdoll::Ragdoll(World& world, const RagdollSettings& settings, Vec3 feet_positi
   grip.slip_m = settings_.stance_slip_m;
   foot_anchors_ = {impl.add_foot_anchor(bodies_[idx(BodyPart::foot_l)], grip),
                    impl.add_foot_anchor(bodies_[idx(BodyPart::foot_r)], grip)};
+  pelvis_assist_ = impl.add_pull(bodies_[idx(BodyPart::pelvis)]);
 
   blend_from_ = blend_to_ = target_ = standing_pose();
   for (int j = 0; j < kJointCount; ++j) {
@@ -119,6 +125,9 @@ BodyState Ragdoll::body_state(BodyPart part) const { return world_.body_state(bo
 void Ragdoll::apply_impulse(BodyPart part, Vec3 impulse) {
   world_.apply_impulse(body(part), impulse);
   const float magnitude = length(impulse);
+  if (state_ == LocomotionState::getting_up && magnitude >= settings_.get_up.knockdown_ns) {
+    finish_get_up(false);
+  }
   const HitReactionSettings& hit = settings_.hit;
   const float depth = hit_depth(magnitude, hit);
   if (depth <= 0) return;
@@ -158,22 +167,67 @@ void Ragdoll::blend_to_pose(const Pose& pose, float seconds) {
   blend_elapsed_ = 0;
 }
 
-void Ragdoll::go_limp() {
-  if (mode_ == ControlMode::limp) return;
-  mode_ = ControlMode::limp;
+void Ragdoll::set_drives_active(bool active) {
   World::Impl& impl = world_.impl();
   for (JointId j : joints_) {
-    impl.joint(j).set_limp(true);
-    impl.joint(j).set_strength(settings_.limp_strength);
-    impl.joint(j).set_solver_iterations(settings_.limp_solver_iterations);
+    impl.joint(j).set_limp(!active);
+    impl.joint(j).set_strength(active ? 1.0f : settings_.limp_strength);
+    // Extra joint iterations keep joints together when a limp body hits the ground, but while
+    // standing they would outrun the contacts and make the feet creep.
+    impl.joint(j).set_solver_iterations(active ? 0 : settings_.limp_solver_iterations);
   }
-  impl.joint(upright_).set_strength(0.0f);
-  clamp_velocities();
-  // A limp body may fall asleep once it comes to rest.
+  impl.joint(upright_).set_strength(active ? 1.0f : 0.0f);
+  impl.pulls[pelvis_assist_]->release();
   for (BodyId b : bodies_) {
-    impl.rigid(b).forceActivationState(ACTIVE_TAG);
-    impl.rigid(b).setDeactivationTime(0);
+    btRigidBody& rigid = impl.rigid(b);
+    if (active) {
+      rigid.forceActivationState(DISABLE_DEACTIVATION);
+    } else {
+      // A limp body may fall asleep once it comes to rest.
+      rigid.forceActivationState(ACTIVE_TAG);
+      rigid.setDeactivationTime(0);
+    }
   }
+}
+
+void Ragdoll::fall() {
+  if (state_ == LocomotionState::falling || state_ == LocomotionState::down ||
+      state_ == LocomotionState::dead) {
+    return;
+  }
+  state_ = LocomotionState::falling;
+  state_time_s_ = still_time_s_ = 0;
+  rising_ = false;
+  set_drives_active(false);
+  clamp_velocities();
+}
+
+void Ragdoll::kill() {
+  if (state_ == LocomotionState::dead) return;
+  if (is_upright(state_) || state_ == LocomotionState::getting_up) clamp_velocities();
+  state_ = LocomotionState::dead;
+  state_time_s_ = 0;
+  rising_ = false;
+  set_drives_active(false);
+}
+
+Pose Ragdoll::current_pose() const {
+  // Every joint frame shares its bodies' build orientation, so a joint's rotation is simply the
+  // child's orientation relative to the parent's.
+  Pose pose;
+  for (int j = 0; j < kJointCount; ++j) {
+    const JointName joint = joint_at(j);
+    const Quat parent = body_state(joint_parent(joint)).rotation;
+    const Quat child = body_state(child_of(joint)).rotation;
+    pose.rotations[static_cast<std::size_t>(j)] = normalized(parent.conjugate() * child);
+  }
+  return pose;
+}
+
+float Ragdoll::max_body_speed() const {
+  float fastest = 0;
+  for (BodyId id : bodies_) fastest = std::max(fastest, length(world_.body_state(id).linear_velocity));
+  return fastest;
 }
 
 float Ragdoll::strength(BodyPart part) const { return strength_[idx(part)].strength(settings_.hit); }
@@ -195,15 +249,127 @@ bool Ragdoll::foot_contact(BodyPart foot) const {
 void Ragdoll::before_step(float dt) {
   for (auto& s : strength_) s.advance(dt);
   for (auto& t : twist_) t.advance(dt, settings_.hit);
+  state_time_s_ += dt;
+  resistance_time_s_ = std::max(0.0f, resistance_time_s_ - dt);
   update_foot_anchors();
-  if (mode_ != ControlMode::active) return;
+  if (state_ == LocomotionState::getting_up) update_get_up(dt);
+  if (!is_upright(state_) && state_ != LocomotionState::getting_up) return;
   update_targets(dt);
   update_upright();
 }
 
 void Ragdoll::after_step(float dt) {
   update_balance(dt);
-  if (mode_ == ControlMode::active && past_fall_threshold(balance_, settings_.balance)) go_limp();
+  switch (state_) {
+    case LocomotionState::standing:
+    case LocomotionState::stepping:
+    case LocomotionState::walking: {
+      // Just after getting up it takes more to knock the body down again.
+      BalanceSettings thresholds = settings_.balance;
+      if (resistance_time_s_ > 0) {
+        thresholds.fall_error_m *= settings_.get_up.resistance;
+        thresholds.fall_tilt_rad = std::min(thresholds.fall_tilt_rad * settings_.get_up.resistance,
+                                            deg_to_rad(80.0f));
+      }
+      if (past_fall_threshold(balance_, thresholds)) fall();
+      break;
+    }
+    case LocomotionState::getting_up: {
+      const GetUpSettings& g = settings_.get_up;
+      const float standing = blueprint_.bodies[idx(BodyPart::pelvis)].center.y;
+      const bool up = rising_ && state_time_s_ >= g.tuck_s + g.rise_s &&
+                      pelvis_height() > 0.92f * standing && balance_.tilt_rad < deg_to_rad(15.0f) &&
+                      foot_contact(BodyPart::foot_l) && foot_contact(BodyPart::foot_r);
+      if (up) {
+        finish_get_up(true);
+      } else if (state_time_s_ > g.timeout_s) {
+        finish_get_up(false);
+      }
+      break;
+    }
+    case LocomotionState::falling:
+    case LocomotionState::down: update_fallen(dt); break;
+    case LocomotionState::dead: break;
+  }
+}
+
+void Ragdoll::update_fallen(float dt) {
+  const GetUpSettings& g = settings_.get_up;
+  still_time_s_ = max_body_speed() < g.still_speed ? still_time_s_ + dt : 0.0f;
+  if (state_ == LocomotionState::falling && still_time_s_ >= g.still_time_s) {
+    state_ = LocomotionState::down;
+    state_time_s_ = 0;
+  }
+  if (state_ == LocomotionState::down && !stays_down() && state_time_s_ >= g.down_time_s) {
+    start_get_up();
+  }
+}
+
+void Ragdoll::start_get_up() {
+  const Quat pelvis = body_state(BodyPart::pelvis).rotation;
+  // Face down when the belly (pelvis +Z) points at the ground. A body lying face up stands up
+  // facing its feet; one lying face down pushes up and faces where its head was.
+  prone_ = pelvis.rotate({0, 0, 1}).y < 0;
+  Vec3 head_direction = horizontal(pelvis.rotate({0, 1, 0}));
+  if (length(head_direction) < 1e-3f) head_direction = horizontal(pelvis.rotate({0, 0, 1}));
+  const Vec3 facing = prone_ ? head_direction : -head_direction;
+  get_up_yaw_ = std::atan2(facing.x, facing.z);
+
+  state_ = LocomotionState::getting_up;
+  state_time_s_ = 0;
+  rising_ = false;
+  set_drives_active(true);
+  world_.impl().joint(upright_).set_strength(0.0f);
+  target_ = current_pose();
+  blend_to_pose(tuck_pose(prone_), settings_.get_up.tuck_s);
+}
+
+void Ragdoll::update_get_up(float /*dt*/) {
+  // Stages: 1. tuck (blend from the lying pose); 2. rise: the joints blend to a crouch, then to
+  // standing, while a capped lift carries the pelvis to standing height and the uprighting drive,
+  // boosted, turns it upright; 3. after_step declares success once up, or failure on timeout.
+  const GetUpSettings& g = settings_.get_up;
+  World::Impl& impl = world_.impl();
+  const float t = state_time_s_;
+  if (t < g.tuck_s) return;
+  WorldPull& lift = *impl.pulls[pelvis_assist_];
+  if (!rising_) {
+    rising_ = true;
+    get_up_anchor_ = body_state(BodyPart::pelvis).position;
+    blend_to_pose(crouch_pose(), 0.5f * g.rise_s);
+  }
+  const float u = std::clamp((t - g.tuck_s) / g.rise_s, 0.0f, 1.0f);
+  if (u >= 0.5f && max_angle_between(blend_to_, standing_pose()) > 1e-4f) {
+    blend_to_pose(standing_pose(), 0.5f * g.rise_s);
+  }
+  const float standing = blueprint_.bodies[idx(BodyPart::pelvis)].center.y;
+  const float sole = balance_.com.y - balance_.com_height_m;
+  const float height = get_up_anchor_.y + (sole + standing - get_up_anchor_.y) * smoothstep(u);
+  lift.set_target({get_up_anchor_.x, height, get_up_anchor_.z});
+  const float weight = mass() * kGravity;
+  const float ramp = std::min(1.0f, (t - g.tuck_s) / 0.2f);
+  lift.pull({g.hold_ratio * weight, g.lift_ratio * weight * ramp, g.hold_ratio * weight}, 0.15f, 1.5f);
+  impl.joint(upright_).set_strength(g.upright_boost * std::min(1.0f, 2.0f * u));
+}
+
+void Ragdoll::finish_get_up(bool stood) {
+  World::Impl& impl = world_.impl();
+  impl.pulls[pelvis_assist_]->release();
+  rising_ = false;
+  if (!stood) {
+    ++failed_get_ups_;
+    fall();
+    return;
+  }
+  ++get_ups_;
+  failed_get_ups_ = 0;
+  state_ = LocomotionState::standing;
+  state_time_s_ = 0;
+  resistance_time_s_ = settings_.get_up.resistance_s;
+  ankle_integral_ = {};
+  impl.joint(upright_).set_strength(1.0f);
+  yaw_ = get_up_yaw_;
+  blend_to_pose(standing_pose(), 0.3f);
 }
 
 void Ragdoll::update_targets(float dt) {
@@ -219,7 +385,7 @@ void Ragdoll::update_targets(float dt) {
     if (!joint || !twist_[static_cast<std::size_t>(p)].active()) continue;
     pose[*joint] = pose[*joint] * Quat::from_rotation_vector(twist_[static_cast<std::size_t>(p)].rotation_vector());
   }
-  apply_ankle_strategy(dt, pose);
+  if (is_upright(state_)) apply_ankle_strategy(dt, pose);
 
   World::Impl& impl = world_.impl();
   for (int j = 0; j < kJointCount; ++j) {
@@ -255,16 +421,18 @@ void Ragdoll::apply_ankle_strategy(float dt, Pose& pose) {
 void Ragdoll::update_upright() {
   // Keep the drive's world frame turned with the body, so only tilt is corrected.
   DrivenJoint& joint = world_.impl().joint(upright_);
-  const float yaw = heading_yaw(from_bt(joint.constraint().getRigidBodyB().getOrientation()));
+  const float yaw = state_ == LocomotionState::getting_up
+                        ? get_up_yaw_
+                        : heading_yaw(from_bt(joint.constraint().getRigidBodyB().getOrientation()));
   joint.constraint().getFrameOffsetA().setRotation(to_bt(Quat::from_yaw(yaw)));
   joint.set_target(Quat::identity());
 }
 
 void Ragdoll::update_foot_anchors() {
   World::Impl& impl = world_.impl();
-  const bool active = mode_ == ControlMode::active;
-  impl.foot_anchors[foot_anchors_[0]]->update(active && foot_contact(BodyPart::foot_l));
-  impl.foot_anchors[foot_anchors_[1]]->update(active && foot_contact(BodyPart::foot_r));
+  const bool upright = is_upright(state_);
+  impl.foot_anchors[foot_anchors_[0]]->update(upright && foot_contact(BodyPart::foot_l));
+  impl.foot_anchors[foot_anchors_[1]]->update(upright && foot_contact(BodyPart::foot_r));
 }
 
 void Ragdoll::update_balance(float dt) {

@@ -57,6 +57,7 @@ World::Impl::Impl(const WorldSettings& s) : settings(s), dt(1.0f / s.physics_hz)
 }
 
 World::Impl::~Impl() {
+  for (auto it = pulls.rbegin(); it != pulls.rend(); ++it) dynamics.removeConstraint(&(*it)->constraint());
   for (auto it = foot_anchors.rbegin(); it != foot_anchors.rend(); ++it) {
     dynamics.removeConstraint(&(*it)->constraint());
   }
@@ -111,6 +112,12 @@ std::size_t World::Impl::add_foot_anchor(BodyId foot, const FootAnchorSettings& 
   foot_anchors.push_back(std::make_unique<FootAnchor>(rigid(foot), grip));
   dynamics.addConstraint(&foot_anchors.back()->constraint(), false);
   return foot_anchors.size() - 1;
+}
+
+std::size_t World::Impl::add_pull(BodyId body) {
+  pulls.push_back(std::make_unique<WorldPull>(rigid(body)));
+  dynamics.addConstraint(&pulls.back()->constraint(), false);
+  return pulls.size() - 1;
 }
 
 void World::Impl::scan_contacts() {

@@ -7,7 +7,7 @@
 #include <btBulletDynamicsCommon.h>
 
 #include "driven_joint.h"
-#include "foot_anchor.h"
+#include "world_pull.h"
 #include "stagger/physics/ragdoll.h"
 #include "stagger/physics/world.h"
 
@@ -36,6 +36,7 @@ struct World::Impl {
                     bool controlled = true);
   void scan_contacts();
   std::size_t add_foot_anchor(BodyId foot, const FootAnchorSettings& grip);
+  std::size_t add_pull(BodyId body);
 
   WorldSettings settings;
   float dt;
@@ -54,6 +55,7 @@ struct World::Impl {
   std::vector<std::unique_ptr<DrivenJoint>> joints;
   std::vector<DrivenJoint*> controlled_joints;
   std::vector<std::unique_ptr<FootAnchor>> foot_anchors;
+  std::vector<std::unique_ptr<WorldPull>> pulls;
   std::vector<std::unique_ptr<Ragdoll>> ragdolls;
 };
 

@@ -14,7 +14,7 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::string_view kSupportedTypes = "push";
+constexpr std::string_view kSupportedTypes = "push, kill";
 constexpr std::string_view kKnownTypes[] = {"push", "hand", "player", "kill"};
 
 std::string format_time(double t) {
@@ -105,6 +105,25 @@ void parse_push(const json& event, std::size_t index, EventChecker& check,
   if (check.ok_so_far()) pushes.push_back(push);
 }
 
+void parse_kill(const json& event, std::size_t index, EventChecker& check,
+                std::vector<KillEvent>& kills, double t) {
+  KillEvent kill;
+  kill.t = t;
+  kill.event_index = index;
+  for (const auto& [key, value] : event.items()) {
+    if (key == "t" || key == "type") continue;
+    if (key == "enemy" && value.is_string() && !value.get<std::string>().empty()) {
+      kill.enemy = value.get<std::string>();
+    } else if (key == "enemy") {
+      check.error("`enemy` must be a non-empty string");
+    } else {
+      check.error("unknown key `" + key + "` in a kill event (expected t, type, enemy)");
+    }
+  }
+  if (!event.contains("enemy")) check.error("missing `enemy`");
+  if (check.ok_so_far()) kills.push_back(kill);
+}
+
 void parse_event(const json& event, std::size_t index, std::string_view source,
                  std::vector<std::string>& errors, InputScript& script) {
   EventChecker check(source, index, errors);
@@ -139,6 +158,10 @@ void parse_event(const json& event, std::size_t index, std::string_view source,
   }
   if (type == "push") {
     parse_push(event, index, check, script.pushes, t);
+    return;
+  }
+  if (type == "kill") {
+    parse_kill(event, index, check, script.kills, t);
     return;
   }
   const bool known = std::find(std::begin(kKnownTypes), std::end(kKnownTypes), type) != std::end(kKnownTypes);
@@ -228,6 +251,8 @@ Result<InputScript> parse_input_script(std::string_view json_text, std::string_v
   if (!errors.empty()) return Error{join_lines(errors)};
   std::stable_sort(script.pushes.begin(), script.pushes.end(),
                    [](const PushEvent& a, const PushEvent& b) { return a.t < b.t; });
+  std::stable_sort(script.kills.begin(), script.kills.end(),
+                   [](const KillEvent& a, const KillEvent& b) { return a.t < b.t; });
   return script;
 }
 
@@ -244,15 +269,17 @@ std::string check_against_scene(const InputScript& script, const SceneDescriptio
   std::vector<std::string> errors;
   std::string names;
   for (const auto& e : scene.enemies) names += (names.empty() ? "" : ", ") + e.name;
-  for (const PushEvent& push : script.pushes) {
+  const auto check = [&](const std::string& enemy, std::size_t index, const char* type, double t) {
     const bool found = std::any_of(scene.enemies.begin(), scene.enemies.end(),
-                                   [&](const EnemySpawn& e) { return e.name == push.enemy; });
+                                   [&](const EnemySpawn& e) { return e.name == enemy; });
     if (!found) {
-      errors.push_back(std::string(source) + ": events[" + std::to_string(push.event_index) +
-                       "] (push at t=" + format_time(push.t) + "): unknown enemy `" + push.enemy +
+      errors.push_back(std::string(source) + ": events[" + std::to_string(index) + "] (" + type +
+                       " at t=" + format_time(t) + "): unknown enemy `" + enemy +
                        "` (the scene has: " + names + ")");
     }
-  }
+  };
+  for (const PushEvent& push : script.pushes) check(push.enemy, push.event_index, "push", push.t);
+  for (const KillEvent& kill : script.kills) check(kill.enemy, kill.event_index, "kill", kill.t);
   return join_lines(errors);
 }
 

@@ -28,6 +28,8 @@ std::string report_json(const SimulationResult& r) {
     nlohmann::ordered_json o;
     o["name"] = e.name;
     o["falls"] = e.falls;
+    o["get_ups"] = e.get_ups;
+    o["stays_down"] = e.stays_down;
     o["pushes"] = e.pushes;
     o["time_down_s"] = e.time_down_s;
     o["final_state"] = e.final_state;
@@ -52,11 +54,12 @@ std::string summary_text(const SimulationResult& r) {
   out << line;
   for (const EnemyStats& e : r.enemies) {
     std::snprintf(line, sizeof(line),
-                  "  %-12s %-9s %-14s falls %d  pushes %d  down %.2f s  max balance error %.3f m  "
-                  "min pelvis height %.3f m\n",
-                  e.name.c_str(), e.final_state.c_str(), e.balance_state.c_str(), e.falls, e.pushes,
+                  "  %-12s %-10s %-14s falls %d  get-ups %d  pushes %d  down %.2f s  "
+                  "max balance error %.3f m  min pelvis height %.3f m%s\n",
+                  e.name.c_str(), e.final_state.c_str(), e.balance_state.c_str(), e.falls, e.get_ups, e.pushes,
                   e.time_down_s, static_cast<double>(e.max_balance_error_m),
-                  static_cast<double>(e.min_pelvis_height_m));
+                  static_cast<double>(e.min_pelvis_height_m),
+                  e.stays_down ? "  (stays down: get-ups kept failing)" : "");
     out << line;
   }
   out << "state_hash " << state_hash_hex(r.state_hash) << (r.finite ? "" : "  (NON-FINITE STATE)") << "\n";

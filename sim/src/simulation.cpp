@@ -39,6 +39,10 @@ void Simulation::apply_due_events() {
   // An event at time t applies at the start of the first step that begins at or after t.
   const double now = scene_.world().time();
   const double half_step = 0.5 * static_cast<double>(scene_.world().dt());
+  while (next_kill_ < script_.kills.size() && script_.kills[next_kill_].t <= now + half_step) {
+    const KillEvent& kill = script_.kills[next_kill_++];
+    if (Enemy* enemy = scene_.find_enemy(kill.enemy)) enemy->ragdoll->kill();
+  }
   while (next_push_ < script_.pushes.size() && script_.pushes[next_push_].t <= now + half_step) {
     const PushEvent& push = script_.pushes[next_push_++];
     for (std::size_t i = 0; i < scene_.enemies().size(); ++i) {
@@ -77,17 +81,19 @@ void Simulation::record_stats() {
     const physics::Ragdoll& r = *scene_.enemies()[i].ragdoll;
     EnemyStats& s = stats_[i];
     const auto& balance = r.balance();
-    const bool down = r.mode() == physics::ControlMode::limp;
-    if (down && !was_fallen_[i]) ++s.falls;
-    was_fallen_[i] = down;
-    if (balance.state == physics::BalanceState::fallen && scene_.world().step_count() > 0) {
-      s.time_down_s += static_cast<double>(dt);
-    }
+    const physics::LocomotionState state = r.state();
+    const bool falling = state == physics::LocomotionState::falling;
+    if (falling && !was_fallen_[i]) ++s.falls;
+    was_fallen_[i] = falling;
+    const bool down = !physics::is_upright(state) && state != physics::LocomotionState::dead;
+    if (down && scene_.world().step_count() > 0) s.time_down_s += static_cast<double>(dt);
+    s.get_ups = r.get_ups();
+    s.stays_down = r.stays_down();
     s.max_balance_error_m = std::max(s.max_balance_error_m, balance.error_m);
     s.min_pelvis_height_m = std::min(s.min_pelvis_height_m, r.pelvis_height());
     s.max_joint_separation_m = std::max(s.max_joint_separation_m, r.max_joint_separation());
     s.balance_state = std::string(physics::name_of(balance.state));
-    s.final_state = down ? "fallen" : "standing";
+    s.final_state = std::string(physics::name_of(state));
   }
 }
 

@@ -24,6 +24,13 @@ Pose blend(const Pose& from, const Pose& to, float t);
 /// Relaxed standing pose: slightly bent knees, arms hanging a little away from the body.
 Pose standing_pose();
 
+/// Knees drawn up, back curled, arms reaching forward: the first pose of getting up, lying face
+/// down (`prone`, arms under the chest) or face up.
+Pose tuck_pose(bool prone);
+
+/// A deep crouch with the feet under the hips, the middle of getting up.
+Pose crouch_pose();
+
 /// Largest per-joint angle between two poses [rad].
 float max_angle_between(const Pose& a, const Pose& b);
 

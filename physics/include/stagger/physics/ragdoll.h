@@ -14,12 +14,22 @@
 
 namespace stagger::physics {
 
-/// What the drives are doing. Stepping, walking and getting up arrive with the gait controller.
-enum class ControlMode : std::uint8_t {
-  active,  ///< drives track the target pose; balance and uprighting on
-  limp,    ///< drives reduced to joint friction after a fall; the body may sleep
+/// What the body is doing, for the rest of the program (ai, reports, rendering).
+enum class LocomotionState : std::uint8_t {
+  standing,    ///< drives hold the pose; balance, uprighting and foot anchors on
+  stepping,    ///< a balance step (arrives with the stepping controller)
+  walking,     ///< following a locomotion intent (arrives with the gait)
+  falling,     ///< drives released to joint friction; collapsing under gravity
+  down,        ///< lying still, about to get up (or staying down after too many failures)
+  getting_up,  ///< drives on, blending through the get-up poses with capped assistance
+  dead,        ///< limp for good; comes to rest and sleeps
 };
-std::string_view name_of(ControlMode mode);
+std::string_view name_of(LocomotionState state);
+/// True in the states where the drives hold the body up.
+constexpr bool is_upright(LocomotionState s) {
+  return s == LocomotionState::standing || s == LocomotionState::stepping ||
+         s == LocomotionState::walking;
+}
 
 class Ragdoll {
  public:
@@ -47,9 +57,19 @@ class Ragdoll {
 
   /// Balance measured after the last step.
   const BalanceReadout& balance() const { return balance_; }
-  ControlMode mode() const { return mode_; }
-  /// Releases the drives (the fall response); the ragdoll collapses under gravity.
-  void go_limp();
+  LocomotionState state() const { return state_; }
+  /// Releases the drives (the fall response); the ragdoll collapses, lies still, then gets up.
+  void fall();
+  /// Limp for good: a corpse that comes to rest and sleeps.
+  void kill();
+  int get_ups() const { return get_ups_; }              ///< successful get-ups so far
+  int failed_get_ups() const { return failed_get_ups_; }  ///< since the last success
+  /// After `GetUpSettings::max_attempts` failures in a row the enemy stays down.
+  bool stays_down() const { return failed_get_ups_ >= settings_.get_up.max_attempts; }
+  /// Whether the last get-up started lying face down.
+  bool got_up_from_prone() const { return prone_; }
+  /// The pose the joints are in now (child relative to parent).
+  Pose current_pose() const;
 
   /// Strength multiplier of a body part after hits, in [0, 1].
   float strength(BodyPart part) const;
@@ -66,6 +86,12 @@ class Ragdoll {
  private:
   void update_targets(float dt);
   void update_balance(float dt);
+  void update_fallen(float dt);
+  void start_get_up();
+  void update_get_up(float dt);
+  void finish_get_up(bool stood);
+  void set_drives_active(bool active);
+  float max_body_speed() const;
   void apply_ankle_strategy(float dt, Pose& pose);
   void update_upright();
   void update_foot_anchors();
@@ -78,6 +104,7 @@ class Ragdoll {
   std::array<JointId, kJointCount> joints_{};
   JointId upright_{};  // world -> pelvis
   std::array<std::size_t, 2> foot_anchors_{};  // left, right
+  std::size_t pelvis_assist_ = 0;  // the get-up lift
   float yaw_ = 0;
 
   Pose target_;
@@ -92,7 +119,16 @@ class Ragdoll {
 
   std::array<StrengthEnvelope, kBodyPartCount> strength_{};
   std::array<TwistSpring, kBodyPartCount> twist_{};
-  ControlMode mode_ = ControlMode::active;
+  LocomotionState state_ = LocomotionState::standing;
+  float state_time_s_ = 0;    // time in the current state
+  float still_time_s_ = 0;    // time lying still (falling, down)
+  float resistance_time_s_ = 0;  // harder to knock down until this runs out
+  float get_up_yaw_ = 0;
+  Vec3 get_up_anchor_;        // pelvis position when the rise began
+  bool prone_ = false;
+  bool rising_ = false;
+  int get_ups_ = 0;
+  int failed_get_ups_ = 0;
 };
 
 }  // namespace stagger::physics

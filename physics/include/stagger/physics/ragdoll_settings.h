@@ -21,6 +21,23 @@ struct UprightSettings {
   float max_torque_nm = 60.0f;  ///< [N·m] per tilt axis, at 75 kg / 1.8 m
 };
 
+/// Getting up after a fall: lie still, tuck, rise with capped assistance, stand.
+struct GetUpSettings {
+  float still_speed = 0.25f;    ///< [m/s] every body slower than this counts as lying still
+  float still_time_s = 0.8f;    ///< [s] lying still this long before getting up
+  float down_time_s = 0.4f;     ///< [s] pause on the ground before the attempt starts
+  float tuck_s = 0.6f;          ///< [s] blend from the lying pose into the tuck
+  float rise_s = 1.4f;          ///< [s] rise from the tuck to standing
+  float timeout_s = 4.5f;       ///< [s] an attempt that has not stood by then failed
+  int max_attempts = 3;         ///< failures in a row before the enemy stays down
+  float lift_ratio = 0.9f;      ///< [-] cap of the pelvis lift, as a fraction of body weight
+  float hold_ratio = 0.3f;      ///< [-] cap of the horizontal hold, as a fraction of body weight
+  float upright_boost = 4.0f;   ///< [-] uprighting cap multiplier while rising
+  float knockdown_ns = 60.0f;   ///< [N·s] a blow this strong ends an attempt (a fall)
+  float resistance_s = 1.5f;    ///< [s] after standing up, falling takes `resistance` times ...
+  float resistance = 2.0f;      ///< [-] ... the usual balance error and tilt
+};
+
 struct RagdollSettings {
   float height_m = 1.8f;  ///< [m] standing height, soles to crown
   float mass_kg = 75.0f;  ///< [kg] total mass
@@ -52,6 +69,7 @@ struct RagdollSettings {
   BalanceSettings balance;
   UprightSettings upright;
   HitReactionSettings hit;
+  GetUpSettings get_up;
 
   /// Scale factor for torques: (mass / 75 kg) × (height / 1.8 m).
   float torque_scale() const { return (mass_kg / 75.0f) * (height_m / 1.8f); }

@@ -1,6 +1,6 @@
 #pragma once
 // Headless input scripts (design.md §6): timed events read from JSON, validated before anything is
-// simulated. This version supports `push`; other event types are rejected by name.
+// simulated. This version supports `push` and `kill`; `hand` and `player` are rejected by name.
 
 #include <string>
 #include <string_view>
@@ -20,8 +20,16 @@ struct PushEvent {
   std::size_t event_index = 0;  ///< position in the file's `events` array, for messages
 };
 
+/// Limp for good: the enemy becomes a corpse.
+struct KillEvent {
+  double t = 0;              ///< [s]
+  std::string enemy;
+  std::size_t event_index = 0;
+};
+
 struct InputScript {
   std::vector<PushEvent> pushes;  ///< sorted by time (stable: equal times keep file order)
+  std::vector<KillEvent> kills;   ///< sorted by time
 };
 
 /// Parses a script. `source` names it in error messages. Every problem is reported, one per line.

@@ -14,13 +14,15 @@ namespace stagger::sim {
 struct EnemyStats {
   std::string name;
   int falls = 0;                 ///< times the ragdoll went down (drives released)
+  int get_ups = 0;               ///< times it stood up again
+  bool stays_down = false;       ///< gave up after too many failed get-ups
   int pushes = 0;                ///< scripted pushes received
-  double time_down_s = 0;        ///< [s] time spent fallen
+  double time_down_s = 0;        ///< [s] time spent falling, lying and getting up
   float max_balance_error_m = 0;  ///< [m]
   float min_pelvis_height_m = 1e9f;  ///< [m] pelvis centre above the soles
   float max_joint_separation_m = 0;  ///< [m]
   std::string balance_state;     ///< at the end
-  std::string final_state;       ///< `standing` or `fallen` (more states arrive with the gait)
+  std::string final_state;       ///< locomotion state at the end (`standing`, `down`, `dead`, ...)
 };
 
 struct SimulationResult {
@@ -57,6 +59,7 @@ class Simulation {
   Scene scene_;
   InputScript script_;
   std::size_t next_push_ = 0;
+  std::size_t next_kill_ = 0;
   std::vector<EnemyStats> stats_;
   std::vector<bool> was_fallen_;
   double wall_ms_ = 0;
