@@ -24,8 +24,8 @@ Pose standing_pose() {
   pose[JointName::knee_r] = Quat::from_axis_angle(x, deg_to_rad(8.0f));
   pose[JointName::ankle_l] = Quat::from_axis_angle(x, deg_to_rad(-4.0f));
   pose[JointName::ankle_r] = Quat::from_axis_angle(x, deg_to_rad(-4.0f));
-  pose[JointName::shoulder_l] = Quat::from_axis_angle(z, deg_to_rad(6.0f));
-  pose[JointName::shoulder_r] = Quat::from_axis_angle(z, deg_to_rad(-6.0f));
+  pose[JointName::shoulder_l] = Quat::from_axis_angle(z, deg_to_rad(10.0f));
+  pose[JointName::shoulder_r] = Quat::from_axis_angle(z, deg_to_rad(-10.0f));
   pose[JointName::elbow_l] = Quat::from_axis_angle(x, deg_to_rad(-10.0f));
   pose[JointName::elbow_r] = Quat::from_axis_angle(x, deg_to_rad(-10.0f));
   return pose;

@@ -385,7 +385,14 @@ void Ragdoll::update_targets(float dt) {
     if (!joint || !twist_[static_cast<std::size_t>(p)].active()) continue;
     pose[*joint] = pose[*joint] * Quat::from_rotation_vector(twist_[static_cast<std::size_t>(p)].rotation_vector());
   }
-  if (is_upright(state_)) apply_ankle_strategy(dt, pose);
+  if (is_upright(state_)) {
+    const bool both_planted = foot_contact(BodyPart::foot_l) && foot_contact(BodyPart::foot_r);
+    if (both_planted) {
+      plant_legs(dt, pose);
+    } else {
+      apply_ankle_strategy(dt, pose);
+    }
+  }
 
   World::Impl& impl = world_.impl();
   for (int j = 0; j < kJointCount; ++j) {
@@ -394,6 +401,109 @@ void Ragdoll::update_targets(float dt) {
     joint.set_target(pose.rotations[static_cast<std::size_t>(j)]);
     joint.set_strength(std::min(strength(child_of(name)), strength(joint_parent(name))));
   }
+}
+
+namespace {
+
+// Orientation of a limb segment in the build convention (bone along -Y, hinge axis X), given the
+// direction from its distal to its proximal end and the forward direction of its leg's plane.
+Quat segment_rotation(Vec3 up_along_bone, Vec3 forward) {
+  const Vec3 y = normalized(up_along_bone);
+  Vec3 x = cross(y, forward);
+  if (length(x) < 1e-4f) x = cross(y, Vec3{0, 0, 1});
+  x = normalized(x);
+  const Vec3 z = cross(x, y);
+  // Rotation matrix columns x, y, z -> quaternion.
+  const float trace = x.x + y.y + z.z;
+  Quat q;
+  if (trace > 0) {
+    const float s = 0.5f / std::sqrt(trace + 1.0f);
+    q = {0.25f / s, (y.z - z.y) * s, (z.x - x.z) * s, (x.y - y.x) * s};
+  } else if (x.x > y.y && x.x > z.z) {
+    const float s = 2.0f * std::sqrt(1.0f + x.x - y.y - z.z);
+    q = {(y.z - z.y) / s, 0.25f * s, (y.x + x.y) / s, (z.x + x.z) / s};
+  } else if (y.y > z.z) {
+    const float s = 2.0f * std::sqrt(1.0f + y.y - x.x - z.z);
+    q = {(z.x - x.z) / s, (y.x + x.y) / s, 0.25f * s, (z.y + y.z) / s};
+  } else {
+    const float s = 2.0f * std::sqrt(1.0f + z.z - x.x - y.y);
+    q = {(x.y - y.x) / s, (z.x + x.z) / s, (z.y + y.z) / s, 0.25f * s};
+  }
+  return normalized(q);
+}
+
+}  // namespace
+
+void Ragdoll::plant_legs(float dt, Pose& pose) {
+  // Both feet planted: the legs and the ground form a closed loop, and leg targets taken from a
+  // pose would not match where the feet really are; the drives would then fight each other
+  // through the ground until a foot slipped. Instead each leg's hip, knee and ankle targets come
+  // from inverse kinematics between a desired pelvis (upright, at standing height) and the foot
+  // where it stands, so the loop closes by construction.
+  //
+  // Ankle strategy: the desired pelvis sits over the middle of the feet, shifted against the
+  // capture-point error (a proportional part and a slow integral), which moves the centre of
+  // mass back over the feet.
+  const BalanceSettings& s = settings_.balance;
+  const float scale = settings_.height_m / 1.8f;
+  const Vec3 up{0, 1, 0};
+  const Vec3 forward = balance_.forward;
+  const float limit = s.max_pelvis_shift_m * scale;
+  integral_shift_ += balance_.error * (s.ankle_integral_per_s * dt);
+  integral_shift_ = horizontal(integral_shift_);
+  if (length(integral_shift_) > limit) integral_shift_ = normalized(integral_shift_) * limit;
+  Vec3 shift = -(balance_.error * s.ankle_gain_m + integral_shift_);
+  if (length(shift) > limit) shift = normalized(shift) * limit;
+
+  const auto& joints = blueprint_.joints;
+  const auto& bodies = blueprint_.bodies;
+  const JointBlueprint& hip_l = joints[idx(JointName::hip_l)];
+  const JointBlueprint& knee_l = joints[idx(JointName::knee_l)];
+  const JointBlueprint& ankle_l = joints[idx(JointName::ankle_l)];
+  const float thigh = length(knee_l.pivot - hip_l.pivot);
+  const float shin = length(ankle_l.pivot - knee_l.pivot);
+  const Vec3 pelvis_center = bodies[idx(BodyPart::pelvis)].center;
+  const float bend = deg_to_rad(s.stance_knee_bend_deg) * 0.5f;
+  const float pelvis_above_sole = ankle_l.pivot.y + (thigh + shin) * std::cos(bend) + (pelvis_center.y - hip_l.pivot.y);
+  // The pelvis faces where the feet point: taking its own heading would leave yaw unheld.
+  const Vec3 feet_forward = horizontal(body_state(BodyPart::foot_l).rotation.rotate({0, 0, 1}) +
+                                       body_state(BodyPart::foot_r).rotation.rotate({0, 0, 1}));
+  const Vec3 facing = length(feet_forward) > 1e-3f ? normalized(feet_forward) : forward;
+  const Quat pelvis_rotation = Quat::from_yaw(std::atan2(facing.x, facing.z));
+  Vec3 pelvis = balance_.support_mid + shift;
+  pelvis.y = balance_.support_mid.y + pelvis_above_sole;
+
+  struct Leg {
+    JointName hip, knee, ankle;
+    BodyPart foot;
+  };
+  for (const Leg& leg : {Leg{JointName::hip_l, JointName::knee_l, JointName::ankle_l, BodyPart::foot_l},
+                         Leg{JointName::hip_r, JointName::knee_r, JointName::ankle_r, BodyPart::foot_r}}) {
+    const Vec3 hip = pelvis + pelvis_rotation.rotate(joints[idx(leg.hip)].pivot - pelvis_center);
+    // The foot as it should stand: where it is, flat on the ground, turned as it is turned.
+    const BodyState foot = body_state(leg.foot);
+    const Vec3 foot_forward = normalized(horizontal(foot.rotation.rotate({0, 0, 1})));
+    const Quat flat_foot = Quat::from_yaw(std::atan2(foot_forward.x, foot_forward.z));
+    Vec3 foot_center = foot.position;
+    foot_center.y = balance_.support_mid.y + bodies[idx(leg.foot)].half_extents.y;
+    const Vec3 ankle = foot_center + flat_foot.rotate(joints[idx(leg.ankle)].pivot - bodies[idx(leg.foot)].center);
+    // Two-bone IK in the plane of the leg, the knee bending forward.
+    Vec3 reach = ankle - hip;
+    const float distance = std::clamp(length(reach), 0.2f * (thigh + shin), 0.9999f * (thigh + shin));
+    const Vec3 u = normalized(reach);
+    Vec3 w = foot_forward - u * dot(foot_forward, u);
+    w = length(w) > 1e-4f ? normalized(w) : normalized(cross(cross(u, foot_forward), u));
+    const float cos_hip = std::clamp((thigh * thigh + distance * distance - shin * shin) / (2 * thigh * distance), -1.0f, 1.0f);
+    const float angle = std::acos(cos_hip);
+    const Vec3 knee = hip + (u * std::cos(angle) + w * std::sin(angle)) * thigh;
+    const Vec3 ankle_reached = hip + u * distance;
+    const Quat thigh_rotation = segment_rotation(hip - knee, foot_forward);
+    const Quat shin_rotation = segment_rotation(knee - ankle_reached, foot_forward);
+    pose[leg.hip] = normalized(pelvis_rotation.conjugate() * thigh_rotation);
+    pose[leg.knee] = normalized(thigh_rotation.conjugate() * shin_rotation);
+    pose[leg.ankle] = normalized(shin_rotation.conjugate() * flat_foot);
+  }
+  (void)up;
 }
 
 void Ragdoll::apply_ankle_strategy(float dt, Pose& pose) {

@@ -29,6 +29,11 @@ struct BalanceSettings {
   float ankle_gain = 2.5f;          ///< [-] ankle angle per radian of capture-point lean (error / height)
   float ankle_integral_per_s = 1.0f;  ///< [1/s] slow integral that removes the steady lean error
   float max_ankle_offset_rad = deg_to_rad(12.0f);  ///< [rad] cap on the ankle correction
+  /// With both feet planted the ankle strategy moves the pelvis target instead (leg inverse
+  /// kinematics keeps the loop through the ground consistent):
+  float ankle_gain_m = 0.8f;          ///< [m per m] pelvis shift per metre of capture-point error
+  float max_pelvis_shift_m = 0.08f;   ///< [m] at 1.8 m, from over the middle of the feet
+  float stance_knee_bend_deg = 8.0f;  ///< [deg] knee bend of the planted stance
 };
 
 /// What the balance measurement needs from the body, in world space.

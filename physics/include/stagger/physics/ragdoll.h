@@ -93,6 +93,7 @@ class Ragdoll {
   void set_drives_active(bool active);
   float max_body_speed() const;
   void apply_ankle_strategy(float dt, Pose& pose);
+  void plant_legs(float dt, Pose& pose);
   void update_upright();
   void update_foot_anchors();
   void clamp_velocities();
@@ -116,6 +117,7 @@ class Ragdoll {
   BalanceReadout balance_;
   float airtime_s_ = 0;
   Vec3 ankle_integral_;  // x: about the left axis (pitch), z: about forward (roll)
+  Vec3 integral_shift_;  // [m] slow part of the planted ankle strategy
 
   std::array<StrengthEnvelope, kBodyPartCount> strength_{};
   std::array<TwistSpring, kBodyPartCount> twist_{};
