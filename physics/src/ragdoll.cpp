@@ -197,6 +197,7 @@ void Ragdoll::fall() {
   }
   state_ = LocomotionState::falling;
   state_time_s_ = still_time_s_ = 0;
+  assist_fade_s_ = 0;
   rising_ = false;
   set_drives_active(false);
   clamp_velocities();
@@ -208,6 +209,7 @@ void Ragdoll::kill() {
   state_ = LocomotionState::dead;
   state_time_s_ = 0;
   rising_ = false;
+  assist_fade_s_ = 0;
   set_drives_active(false);
 }
 
@@ -253,6 +255,7 @@ void Ragdoll::before_step(float dt) {
   resistance_time_s_ = std::max(0.0f, resistance_time_s_ - dt);
   update_foot_anchors();
   if (state_ == LocomotionState::getting_up) update_get_up(dt);
+  if (assist_fade_s_ > 0 && is_upright(state_)) fade_assistance(dt);
   if (!is_upright(state_) && state_ != LocomotionState::getting_up) return;
   update_targets(dt);
   update_upright();
@@ -278,8 +281,9 @@ void Ragdoll::after_step(float dt) {
       const GetUpSettings& g = settings_.get_up;
       const float standing = blueprint_.bodies[idx(BodyPart::pelvis)].center.y;
       const bool up = rising_ && state_time_s_ >= g.tuck_s + g.rise_s &&
-                      pelvis_height() > 0.92f * standing && balance_.tilt_rad < deg_to_rad(15.0f) &&
-                      foot_contact(BodyPart::foot_l) && foot_contact(BodyPart::foot_r);
+                      pelvis_height() > 0.92f * standing && balance_.tilt_rad < deg_to_rad(8.0f) &&
+                      balance_.error_m < 0.5f * settings_.balance.fall_error_m &&
+                      (foot_contact(BodyPart::foot_l) || foot_contact(BodyPart::foot_r));
       if (up) {
         finish_get_up(true);
       } else if (state_time_s_ > g.timeout_s) {
@@ -345,16 +349,39 @@ void Ragdoll::update_get_up(float /*dt*/) {
   const float standing = blueprint_.bodies[idx(BodyPart::pelvis)].center.y;
   const float sole = balance_.com.y - balance_.com_height_m;
   const float height = get_up_anchor_.y + (sole + standing - get_up_anchor_.y) * smoothstep(u);
-  lift.set_target({get_up_anchor_.x, height, get_up_anchor_.z});
+  // In the second half of the rise the hold moves the pelvis over the feet, which the legs have
+  // drawn under the body by then.
+  const float over_feet = smoothstep(2.0f * u - 1.0f);
+  const Vec3 over = balance_.support_mid;
+  lift.set_target({get_up_anchor_.x + (over.x - get_up_anchor_.x) * over_feet, height,
+                   get_up_anchor_.z + (over.z - get_up_anchor_.z) * over_feet});
   const float weight = mass() * kGravity;
   const float ramp = std::min(1.0f, (t - g.tuck_s) / 0.2f);
   lift.pull({g.hold_ratio * weight, g.lift_ratio * weight * ramp, g.hold_ratio * weight}, 0.15f, 1.5f);
   impl.joint(upright_).set_strength(g.upright_boost * std::min(1.0f, 2.0f * u));
 }
 
+void Ragdoll::fade_assistance(float dt) {
+  // After a get-up the lift and the boosted uprighting let go over a moment, not at once.
+  World::Impl& impl = world_.impl();
+  assist_fade_s_ = std::max(0.0f, assist_fade_s_ - dt);
+  const float left = assist_fade_s_ / kAssistFadeS;
+  const GetUpSettings& g = settings_.get_up;
+  if (left <= 0) {
+    impl.pulls[pelvis_assist_]->release();
+    impl.joint(upright_).set_strength(1.0f);
+    return;
+  }
+  const float weight = mass() * kGravity;
+  WorldPull& lift = *impl.pulls[pelvis_assist_];
+  lift.set_target(body_state(BodyPart::pelvis).position);
+  lift.pull({g.hold_ratio * weight * left, g.lift_ratio * weight * left, g.hold_ratio * weight * left}, 0.15f, 1.5f);
+  impl.joint(upright_).set_strength(1.0f + (g.upright_boost - 1.0f) * left);
+}
+
 void Ragdoll::finish_get_up(bool stood) {
   World::Impl& impl = world_.impl();
-  impl.pulls[pelvis_assist_]->release();
+  if (!stood) impl.pulls[pelvis_assist_]->release();
   rising_ = false;
   if (!stood) {
     ++failed_get_ups_;
@@ -363,11 +390,12 @@ void Ragdoll::finish_get_up(bool stood) {
   }
   ++get_ups_;
   failed_get_ups_ = 0;
+  assist_fade_s_ = kAssistFadeS;
   state_ = LocomotionState::standing;
   state_time_s_ = 0;
   resistance_time_s_ = settings_.get_up.resistance_s;
   ankle_integral_ = {};
-  impl.joint(upright_).set_strength(1.0f);
+  integral_shift_ = {};
   yaw_ = get_up_yaw_;
   blend_to_pose(standing_pose(), 0.3f);
 }

@@ -90,6 +90,8 @@ class Ragdoll {
   void start_get_up();
   void update_get_up(float dt);
   void finish_get_up(bool stood);
+  void fade_assistance(float dt);
+  static constexpr float kAssistFadeS = 0.5f;  // [s]
   void set_drives_active(bool active);
   float max_body_speed() const;
   void apply_ankle_strategy(float dt, Pose& pose);
@@ -129,6 +131,7 @@ class Ragdoll {
   Vec3 get_up_anchor_;        // pelvis position when the rise began
   bool prone_ = false;
   bool rising_ = false;
+  float assist_fade_s_ = 0;   // get-up assistance still letting go
   int get_ups_ = 0;
   int failed_get_ups_ = 0;
 };

@@ -31,7 +31,7 @@ struct GetUpSettings {
   float timeout_s = 4.5f;       ///< [s] an attempt that has not stood by then failed
   int max_attempts = 3;         ///< failures in a row before the enemy stays down
   float lift_ratio = 0.9f;      ///< [-] cap of the pelvis lift, as a fraction of body weight
-  float hold_ratio = 0.3f;      ///< [-] cap of the horizontal hold, as a fraction of body weight
+  float hold_ratio = 0.7f;      ///< [-] cap of the horizontal hold, as a fraction of body weight
   float upright_boost = 4.0f;   ///< [-] uprighting cap multiplier while rising
   float knockdown_ns = 60.0f;   ///< [N·s] a blow this strong ends an attempt (a fall)
   float resistance_s = 1.5f;    ///< [s] after standing up, falling takes `resistance` times ...
