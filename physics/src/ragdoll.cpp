@@ -235,7 +235,15 @@ float Ragdoll::max_body_speed() const {
 float Ragdoll::strength(BodyPart part) const { return strength_[idx(part)].strength(settings_.hit); }
 
 float Ragdoll::pelvis_height() const {
-  return body_state(BodyPart::pelvis).position.y - (balance_.com.y - balance_.com_height_m);
+  // Above the lowest point of the body: the soles when standing, the ground when lying.
+  float lowest = balance_.com.y - balance_.com_height_m;
+  for (BodyId id : bodies_) {
+    btVector3 min;
+    btVector3 max;
+    world_.impl().rigid(id).getAabb(min, max);
+    lowest = std::min(lowest, min.y());
+  }
+  return body_state(BodyPart::pelvis).position.y - lowest;
 }
 
 float Ragdoll::max_joint_separation() const {

@@ -73,7 +73,7 @@ class Ragdoll {
 
   /// Strength multiplier of a body part after hits, in [0, 1].
   float strength(BodyPart part) const;
-  /// Pelvis centre height above the soles [m].
+  /// Pelvis centre height above the lowest point of the body (soles, or the ground when lying) [m].
   float pelvis_height() const;
   /// Largest joint separation of this ragdoll [m].
   float max_joint_separation() const;
