@@ -57,3 +57,23 @@ INSTANTIATE_TEST_SUITE_P(EightDirections, ChestPush, ::testing::Range(0, 8),
 
 }  // namespace
 }  // namespace stagger
+
+namespace stagger {
+namespace {
+
+TEST(HitReaction, SmallBlowsToHeadOrTorsoNeverFell) {
+  // Blows of 10 N·s to the head, chest and spine from eight directions: the struck part twists
+  // away and springs back, and the body stays up.
+  for (physics::BodyPart part : {physics::BodyPart::head, physics::BodyPart::chest, physics::BodyPart::spine}) {
+    for (int d = 0; d < 8; ++d) {
+      sim::Simulation s(sim::builtin_scene(1),
+                        test::push_script("dummy", part, test::horizontal_direction(d) * 10.0f, 1.0));
+      test::run_steps(s, 4 * 240);
+      EXPECT_EQ(s.result().enemies[0].falls, 0) << physics::name_of(part) << " from direction " << d;
+      EXPECT_EQ(s.result().enemies[0].final_state, "standing");
+    }
+  }
+}
+
+}  // namespace
+}  // namespace stagger

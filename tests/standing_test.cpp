@@ -44,3 +44,38 @@ TEST(Standing, SixtySecondsStillUprightAndInBalance) {
 
 }  // namespace
 }  // namespace stagger
+
+namespace stagger {
+namespace {
+
+class StandingAtHeading : public ::testing::TestWithParam<int> {};
+
+TEST_P(StandingAtHeading, StandsStillForAMinuteWhicheverWayItFaces) {
+  // Standing must not depend on luck in the solver's ordering: turn and move the ragdoll.
+  const int k = GetParam();
+  sim::SceneDescription scene = sim::builtin_scene(1);
+  scene.enemies[0].yaw_rad = 0.7f * static_cast<float>(k);
+  scene.enemies[0].position = {0.37f * static_cast<float>(k), 0.0f, -0.21f * static_cast<float>(k)};
+  sim::Simulation s(scene, {});
+  const physics::Ragdoll& r = *s.scene().enemies()[0].ragdoll;
+  test::run_steps(s, 2 * 240);
+  const Vec3 rest = r.balance().com;
+  float drift = 0;
+  float max_speed = 0;
+  bool always_in_balance = true;
+  test::run_steps(s, 58 * 240, [&] {
+    drift = std::max(drift, length(horizontal(r.balance().com - rest)));
+    for (int b = 0; b < physics::kBodyPartCount; ++b) {
+      max_speed = std::max(max_speed, length(r.body_state(physics::body_part_at(b)).linear_velocity));
+    }
+    always_in_balance &= r.balance().state == physics::BalanceState::in_balance;
+  });
+  EXPECT_LT(drift, 0.05f);
+  EXPECT_LT(max_speed, 0.2f);
+  EXPECT_TRUE(always_in_balance);
+}
+
+INSTANTIATE_TEST_SUITE_P(EightHeadings, StandingAtHeading, ::testing::Range(0, 8));
+
+}  // namespace
+}  // namespace stagger
