@@ -68,6 +68,14 @@ bool read_vec3(const json& value, Vec3& out) {
   return true;
 }
 
+void read_enemy(const json& value, EventChecker& check, std::string& enemy) {
+  if (value.is_string() && !value.get<std::string>().empty()) {
+    enemy = value.get<std::string>();
+  } else {
+    check.error("`enemy` must be a non-empty string");
+  }
+}
+
 void parse_push(const json& event, std::size_t index, EventChecker& check,
                 std::vector<PushEvent>& pushes, double t) {
   PushEvent push;
@@ -76,11 +84,7 @@ void parse_push(const json& event, std::size_t index, EventChecker& check,
   for (const auto& [key, value] : event.items()) {
     if (key == "t" || key == "type") continue;
     if (key == "enemy") {
-      if (!value.is_string() || value.get<std::string>().empty()) {
-        check.error("`enemy` must be a non-empty string");
-      } else {
-        push.enemy = value.get<std::string>();
-      }
+      read_enemy(value, check, push.enemy);
     } else if (key == "body") {
       const auto part = value.is_string() ? physics::body_part_from_name(value.get<std::string>())
                                           : std::nullopt;
@@ -112,10 +116,8 @@ void parse_kill(const json& event, std::size_t index, EventChecker& check,
   kill.event_index = index;
   for (const auto& [key, value] : event.items()) {
     if (key == "t" || key == "type") continue;
-    if (key == "enemy" && value.is_string() && !value.get<std::string>().empty()) {
-      kill.enemy = value.get<std::string>();
-    } else if (key == "enemy") {
-      check.error("`enemy` must be a non-empty string");
+    if (key == "enemy") {
+      read_enemy(value, check, kill.enemy);
     } else {
       check.error("unknown key `" + key + "` in a kill event (expected t, type, enemy)");
     }
