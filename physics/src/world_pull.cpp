@@ -25,6 +25,8 @@ WorldPull::WorldPull(btRigidBody& body) : body_(body) {
   constraint_->setLinearUpperLimit(btVector3(0, 0, 0));
   constraint_->setAngularLowerLimit(btVector3(1, 1, 1));
   constraint_->setAngularUpperLimit(btVector3(0, 0, 0));
+  // A disabled constraint costs the solver nothing, not even its per-step setup.
+  constraint_->setEnabled(false);
 }
 
 Vec3 WorldPull::target() const { return from_bt(constraint_->getFrameOffsetA().getOrigin()); }
@@ -34,6 +36,7 @@ void WorldPull::set_target(Vec3 point) { constraint_->getFrameOffsetA().setOrigi
 void WorldPull::pull(Vec3 max_force, float time_constant_s, float max_speed) {
   const btVector3 gap = constraint_->getFrameOffsetA().getOrigin() - body_.getCenterOfMassPosition();
   const float caps[3] = {max_force.x, max_force.y, max_force.z};
+  constraint_->setEnabled(caps[0] > 0 || caps[1] > 0 || caps[2] > 0);
   for (int axis = 0; axis < 3; ++axis) {
     const bool on = caps[axis] > 0;
     if (on != enabled_[axis]) {
