@@ -46,8 +46,6 @@ class DrivenJoint {
   void update_motors(float dt);
 
   Vec3 angles() const;
-  /// Target Euler angles in the usual convention [rad].
-  Vec3 target_angles() const { return {-target_.x(), -target_.y(), -target_.z()}; }
   float separation() const;
   bool anchored_to_world() const { return anchored_to_world_; }
 
