@@ -74,3 +74,18 @@ TEST(Balance, FallThresholds) {
 
 }  // namespace
 }  // namespace stagger::physics
+
+namespace stagger::physics {
+namespace {
+
+TEST(Balance, LongAirtimeIsAFall) {
+  BalanceSettings s;
+  BalanceInputs in = standing_inputs();
+  in.airtime_s = s.fall_airtime_s * 0.5f;
+  EXPECT_FALSE(past_fall_threshold(measure_balance(in, s), s));
+  in.airtime_s = s.fall_airtime_s * 1.5f;
+  EXPECT_TRUE(past_fall_threshold(measure_balance(in, s), s));
+}
+
+}  // namespace
+}  // namespace stagger::physics

@@ -81,3 +81,22 @@ TEST(GetUp, KilledRagdollStaysDownAndSleeps) {
 
 }  // namespace
 }  // namespace stagger
+
+namespace stagger {
+namespace {
+
+TEST(GetUp, ADropFromAMetreIsAFallAndItGetsUp) {
+  sim::SceneDescription scene = sim::builtin_scene(1);
+  scene.spawn_height_m = 1.0f;  // about 0.45 s in the air
+  sim::Simulation s(scene, {});
+  const physics::Ragdoll& r = *s.scene().enemies()[0].ragdoll;
+  bool was_in_air = false;
+  test::run_steps(s, 240 * 10, [&] { was_in_air |= r.balance().state == physics::BalanceState::in_air; });
+  EXPECT_TRUE(was_in_air);
+  EXPECT_EQ(s.result().enemies[0].falls, 1);
+  EXPECT_EQ(r.get_ups(), 1);
+  EXPECT_EQ(r.state(), LocomotionState::standing);
+}
+
+}  // namespace
+}  // namespace stagger

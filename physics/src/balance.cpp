@@ -61,6 +61,7 @@ BalanceReadout measure_balance(const BalanceInputs& in, const BalanceSettings& s
 
   const float up_dot = std::clamp(in.pelvis_rotation.rotate({0, 1, 0}).y, -1.0f, 1.0f);
   out.tilt_rad = std::acos(up_dot);
+  out.airtime_s = in.airtime_s;
 
   const bool low = out.com_height_m < s.fallen_height_ratio * in.rest_com_height;
   if (in.airtime_s >= s.in_air_time_s && !low) {
@@ -76,7 +77,8 @@ BalanceReadout measure_balance(const BalanceInputs& in, const BalanceSettings& s
 }
 
 bool past_fall_threshold(const BalanceReadout& r, const BalanceSettings& s) {
-  return r.state == BalanceState::fallen || r.error_m > s.fall_error_m || r.tilt_rad > s.fall_tilt_rad;
+  return r.state == BalanceState::fallen || r.error_m > s.fall_error_m ||
+         r.tilt_rad > s.fall_tilt_rad || r.airtime_s > s.fall_airtime_s;
 }
 
 }  // namespace stagger::physics

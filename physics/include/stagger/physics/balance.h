@@ -23,6 +23,7 @@ struct BalanceSettings {
   float fallen_tilt_rad = deg_to_rad(60.0f);  ///< [rad] pelvis tilt from vertical counted as fallen
   float fallen_height_ratio = 0.5f;  ///< [-] CoM height below this fraction of its rest height = fallen
   float in_air_time_s = 0.2f;        ///< [s] both feet off the ground this long = in_air
+  float fall_airtime_s = 0.35f;      ///< [s] airborne this long (a drop of about 0.6 m) = a fall
   float lean_dead_zone_m = 0.02f;    ///< [m] below this error the lean direction is `none`
 
   // Ankle strategy: the ankles tilt the body to bring the capture point back over the feet.
@@ -59,6 +60,7 @@ struct BalanceReadout {
   float error_left_m = 0;     ///< [m] error along the character's left (+ = leaning left)
   float com_height_m = 0;    ///< [m] CoM above the soles
   float tilt_rad = 0;        ///< [rad] pelvis tilt from vertical
+  float airtime_s = 0;       ///< [s] since a foot last touched anything
   Vec3 forward{0, 0, 1};     ///< heading: pelvis forward flattened to the ground plane
   Lean lean = Lean::none;
   BalanceState state = BalanceState::in_balance;
@@ -67,7 +69,8 @@ struct BalanceReadout {
 /// Measures balance for one step. Priority: in_air, fallen, out_of_balance, in_balance.
 BalanceReadout measure_balance(const BalanceInputs& in, const BalanceSettings& settings);
 
-/// True when the readout says the ragdoll cannot recover by ankles and hips alone.
+/// True when the readout says the ragdoll cannot recover by ankles and hips alone: too large a
+/// capture-point error, too much tilt, already down, or too long in the air.
 bool past_fall_threshold(const BalanceReadout& readout, const BalanceSettings& settings);
 
 }  // namespace stagger::physics
