@@ -12,21 +12,6 @@ namespace {
 constexpr std::size_t idx(BodyPart part) { return static_cast<std::size_t>(index_of(part)); }
 constexpr std::size_t idx(JointName joint) { return static_cast<std::size_t>(index_of(joint)); }
 
-BodySettings::Shape to_body_shape(ShapeKind kind) {
-  switch (kind) {
-    case ShapeKind::capsule_y: return BodySettings::Shape::capsule_y;
-    case ShapeKind::capsule_x: return BodySettings::Shape::capsule_x;
-    case ShapeKind::box: return BodySettings::Shape::box;
-    case ShapeKind::sphere: return BodySettings::Shape::sphere;
-  }
-  return BodySettings::Shape::capsule_y;
-}
-
-float heading_yaw(Quat rotation) {
-  const Vec3 forward = rotation.rotate({0, 0, 1});
-  return std::atan2(forward.x, forward.z);
-}
-
 // The torso joint that twists when a body part is struck (the pelvis has none).
 std::optional<JointName> twist_joint_for(BodyPart part) {
   switch (part) {
@@ -48,7 +33,7 @@ RagdollAssembly assemble_ragdoll(World::Impl& impl, const RagdollBlueprint& blue
   // Bodies and joints are inserted in enum order: a fixed insertion order keeps runs identical.
   for (const BodyBlueprint& b : blueprint.bodies) {
     BodySettings body;
-    body.shape = to_body_shape(b.shape);
+    body.shape = b.shape;
     body.radius = b.radius;
     body.half_length = b.half_length;
     body.half_extents = b.half_extents;
@@ -325,7 +310,7 @@ void Ragdoll::start_get_up() {
   Vec3 head_direction = horizontal(pelvis.rotate({0, 1, 0}));
   if (length(head_direction) < 1e-3f) head_direction = horizontal(pelvis.rotate({0, 0, 1}));
   const Vec3 facing = prone_ ? head_direction : -head_direction;
-  get_up_yaw_ = std::atan2(facing.x, facing.z);
+  get_up_yaw_ = yaw_of(facing);
 
   state_ = LocomotionState::getting_up;
   state_time_s_ = 0;
@@ -505,7 +490,7 @@ void Ragdoll::plant_legs(float dt, Pose& pose) {
   const Vec3 feet_forward = horizontal(body_state(BodyPart::foot_l).rotation.rotate({0, 0, 1}) +
                                        body_state(BodyPart::foot_r).rotation.rotate({0, 0, 1}));
   const Vec3 facing = length(feet_forward) > 1e-3f ? normalized(feet_forward) : forward;
-  const Quat pelvis_rotation = Quat::from_yaw(std::atan2(facing.x, facing.z));
+  const Quat pelvis_rotation = Quat::from_yaw(yaw_of(facing));
   Vec3 pelvis = balance_.support_mid + shift;
   pelvis.y = balance_.support_mid.y + pelvis_above_sole;
 
@@ -519,7 +504,7 @@ void Ragdoll::plant_legs(float dt, Pose& pose) {
     // The foot as it should stand: where it is, flat on the ground, turned as it is turned.
     const BodyState foot = body_state(leg.foot);
     const Vec3 foot_forward = normalized(horizontal(foot.rotation.rotate({0, 0, 1})));
-    const Quat flat_foot = Quat::from_yaw(std::atan2(foot_forward.x, foot_forward.z));
+    const Quat flat_foot = Quat::from_yaw(yaw_of(foot_forward));
     Vec3 foot_center = foot.position;
     foot_center.y = balance_.support_mid.y + bodies[idx(leg.foot)].half_extents.y;
     const Vec3 ankle = foot_center + flat_foot.rotate(joints[idx(leg.ankle)].pivot - bodies[idx(leg.foot)].center);
@@ -569,7 +554,7 @@ void Ragdoll::update_upright() {
   DrivenJoint& joint = world_.impl().joint(upright_);
   const float yaw = state_ == LocomotionState::getting_up
                         ? get_up_yaw_
-                        : heading_yaw(from_bt(joint.constraint().getRigidBodyB().getOrientation()));
+                        : yaw_of(from_bt(joint.constraint().getRigidBodyB().getOrientation()).rotate({0, 0, 1}));
   joint.constraint().getFrameOffsetA().setRotation(to_bt(Quat::from_yaw(yaw)));
   joint.set_target(Quat::identity());
 }
@@ -609,7 +594,7 @@ void Ragdoll::update_balance(float dt) {
   in.rest_com_height = blueprint_.rest_com_height;
   in.airtime_s = airtime_s_;
   balance_ = measure_balance(in, settings_.balance);
-  yaw_ = std::atan2(balance_.forward.x, balance_.forward.z);
+  yaw_ = yaw_of(balance_.forward);
 }
 
 void Ragdoll::clamp_velocities() {

@@ -82,8 +82,7 @@ void FootAnchor::update(bool planted) {
     pull_.release();
     return;
   }
-  // Only horizontal: the foot's height is the ground's business.
-  pull_.set_target({pull_.target().x, pull_.body().getCenterOfMassPosition().y(), pull_.target().z});
+  // Only horizontal (no Y cap): the foot's height is the ground's business.
   pull_.pull({settings_.max_force_n, 0, settings_.max_force_n}, settings_.time_constant_s, 1.0f);
 }
 

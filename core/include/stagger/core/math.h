@@ -45,6 +45,9 @@ inline bool is_finite(Vec3 v) {
 }
 constexpr Vec3 lerp(Vec3 a, Vec3 b, float t) { return a + (b - a) * t; }
 
+/// Yaw [rad] of a direction about +Y: 0 along +Z, +pi/2 along +X (Quat::from_yaw's inverse).
+inline float yaw_of(Vec3 direction) { return std::atan2(direction.x, direction.z); }
+
 /// Unit quaternion (w + xi + yj + zk) for rotations.
 struct Quat {
   float w = 1, x = 0, y = 0, z = 0;

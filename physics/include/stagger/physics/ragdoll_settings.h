@@ -10,6 +10,7 @@
 #include "stagger/physics/drive.h"
 #include "stagger/physics/hit_reaction.h"
 #include "stagger/physics/skeleton.h"
+#include "stagger/physics/world.h"
 
 namespace stagger::physics {
 
@@ -75,7 +76,8 @@ struct RagdollSettings {
   float torque_scale() const { return (mass_kg / 75.0f) * (height_m / 1.8f); }
 };
 
-enum class ShapeKind : std::uint8_t { capsule_y, capsule_x, box, sphere };
+/// The ragdoll's shapes are the world's body shapes.
+using ShapeKind = BodySettings::Shape;
 
 /// One rigid body of the ragdoll in its build pose (soles at y = 0, facing +Z, centred on x = 0).
 struct BodyBlueprint {
