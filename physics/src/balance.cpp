@@ -45,7 +45,7 @@ BalanceReadout measure_balance(const BalanceInputs& in, const BalanceSettings& s
   // Capture point: where the CoM would come to rest over, as a linear inverted pendulum.
   const float h = std::max(out.com_height_m, 0.05f);
   const float time_constant = std::sqrt(h / kGravity);
-  out.extrapolated_com = horizontal(in.com + in.com_velocity * time_constant);
+  out.extrapolated_com = horizontal(in.com + (in.com_velocity - in.commanded_velocity) * time_constant);
   out.extrapolated_com.y = in.sole_height;
   out.support_mid = (in.left_foot + in.right_foot) * 0.5f;
   out.support_mid.y = in.sole_height;

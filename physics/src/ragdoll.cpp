@@ -22,6 +22,12 @@ std::optional<JointName> twist_joint_for(BodyPart part) {
   }
 }
 
+// Thigh, shin and foot of leg 0 (left) or 1 (right).
+bool in_leg(BodyPart part, int leg) {
+  const int first = index_of(leg == 0 ? BodyPart::thigh_l : BodyPart::thigh_r);
+  return index_of(part) >= first && index_of(part) < first + 3;
+}
+
 }  // namespace
 
 RagdollAssembly assemble_ragdoll(World::Impl& impl, const RagdollBlueprint& blueprint,
@@ -180,6 +186,7 @@ void Ragdoll::fall() {
       state_ == LocomotionState::dead) {
     return;
   }
+  cancel_steps();
   state_ = LocomotionState::falling;
   state_time_s_ = still_time_s_ = 0;
   assist_fade_s_ = 0;
@@ -191,6 +198,7 @@ void Ragdoll::fall() {
 void Ragdoll::kill() {
   if (state_ == LocomotionState::dead) return;
   if (is_upright(state_) || state_ == LocomotionState::getting_up) clamp_velocities();
+  cancel_steps();
   state_ = LocomotionState::dead;
   state_time_s_ = 0;
   rising_ = false;
@@ -242,6 +250,7 @@ bool Ragdoll::foot_contact(BodyPart foot) const {
 }
 
 void Ragdoll::before_step(float dt) {
+  age_s_ += dt;
   for (auto& s : strength_) s.advance(dt);
   for (auto& t : twist_) t.advance(dt, settings_.hit);
   state_time_s_ += dt;
@@ -389,6 +398,7 @@ void Ragdoll::finish_get_up(bool stood) {
   resistance_time_s_ = settings_.get_up.resistance_s;
   ankle_integral_ = {};
   integral_shift_ = {};
+  cancel_steps();
   yaw_ = get_up_yaw_;
   blend_to_pose(standing_pose(), 0.3f);
 }
@@ -406,14 +416,7 @@ void Ragdoll::update_targets(float dt) {
     if (!joint || !twist_[static_cast<std::size_t>(p)].active()) continue;
     pose[*joint] = pose[*joint] * Quat::from_rotation_vector(twist_[static_cast<std::size_t>(p)].rotation_vector());
   }
-  if (is_upright(state_)) {
-    const bool both_planted = foot_contact(BodyPart::foot_l) && foot_contact(BodyPart::foot_r);
-    if (both_planted) {
-      plant_legs(dt, pose);
-    } else {
-      apply_ankle_strategy(dt, pose);
-    }
-  }
+  if (is_upright(state_)) update_legs(dt, pose);
 
   World::Impl& impl = world_.impl();
   for (int j = 0; j < kJointCount; ++j) {
@@ -424,36 +427,39 @@ void Ragdoll::update_targets(float dt) {
   }
 }
 
-namespace {
-
-// Orientation of a limb segment in the build convention (bone along -Y, hinge axis X), given the
-// direction from its distal to its proximal end and the forward direction of its leg's plane.
-Quat segment_rotation(Vec3 up_along_bone, Vec3 forward) {
-  const Vec3 y = normalized(up_along_bone);
-  Vec3 x = cross(y, forward);
-  if (length(x) < 1e-4f) x = cross(y, Vec3{0, 0, 1});
-  x = normalized(x);
-  const Vec3 z = cross(x, y);
-  // Rotation matrix columns x, y, z -> quaternion.
-  const float trace = x.x + y.y + z.z;
-  Quat q;
-  if (trace > 0) {
-    const float s = 0.5f / std::sqrt(trace + 1.0f);
-    q = {0.25f / s, (y.z - z.y) * s, (z.x - x.z) * s, (x.y - y.x) * s};
-  } else if (x.x > y.y && x.x > z.z) {
-    const float s = 2.0f * std::sqrt(1.0f + x.x - y.y - z.z);
-    q = {(y.z - z.y) / s, 0.25f * s, (y.x + x.y) / s, (z.x + x.z) / s};
-  } else if (y.y > z.z) {
-    const float s = 2.0f * std::sqrt(1.0f + y.y - x.x - z.z);
-    q = {(z.x - x.z) / s, (y.x + x.y) / s, 0.25f * s, (z.y + y.z) / s};
-  } else {
-    const float s = 2.0f * std::sqrt(1.0f + z.z - x.x - y.y);
-    q = {(x.y - y.x) / s, (z.x + x.z) / s, (z.y + y.z) / s, 0.25f * s};
-  }
-  return normalized(q);
+float Ragdoll::pelvis_above_sole() const {
+  // Pelvis centre above the soles with straight-down legs bent a little at the knees.
+  const auto& joints = blueprint_.joints;
+  const JointBlueprint& hip = joints[idx(JointName::hip_l)];
+  const JointBlueprint& knee = joints[idx(JointName::knee_l)];
+  const JointBlueprint& ankle = joints[idx(JointName::ankle_l)];
+  const float leg = length(knee.pivot - hip.pivot) + length(ankle.pivot - knee.pivot);
+  const float bend = deg_to_rad(settings_.balance.stance_knee_bend_deg) * 0.5f;
+  return ankle.pivot.y + leg * std::cos(bend) + (blueprint_.bodies[idx(BodyPart::pelvis)].center.y - hip.pivot.y);
 }
 
-}  // namespace
+Vec3 Ragdoll::standing_pelvis_goal(float dt) {
+  // Ankle strategy: the desired pelvis sits over the middle of the feet, shifted against the
+  // capture-point error (a proportional part and a slow integral), which moves the centre of
+  // mass back over the feet. After a step the goal moves there at a limited speed from where the
+  // pelvis is, so the legs do not kick.
+  const BalanceSettings& s = settings_.balance;
+  const float limit = s.max_pelvis_shift_m * settings_.height_m / 1.8f;
+  integral_shift_ += balance_.error * (s.ankle_integral_per_s * dt);
+  integral_shift_ = horizontal(integral_shift_);
+  if (length(integral_shift_) > limit) integral_shift_ = normalized(integral_shift_) * limit;
+  Vec3 shift = -(balance_.error * s.ankle_gain_m + integral_shift_);
+  if (length(shift) > limit) shift = normalized(shift) * limit;
+  const Vec3 goal = horizontal(balance_.support_mid + shift);
+  if (!pelvis_goal_set_) {
+    pelvis_goal_ = horizontal(body_state(BodyPart::pelvis).position);
+    pelvis_goal_set_ = true;
+  }
+  const Vec3 move = goal - pelvis_goal_;
+  const float most = settings_.step.pelvis_goal_speed * dt;
+  pelvis_goal_ = length(move) > most ? pelvis_goal_ + normalized(move) * most : goal;
+  return pelvis_goal_;
+}
 
 void Ragdoll::plant_legs(float dt, Pose& pose) {
   // Both feet planted: the legs and the ground form a closed loop, and leg targets taken from a
@@ -461,70 +467,30 @@ void Ragdoll::plant_legs(float dt, Pose& pose) {
   // through the ground until a foot slipped. Instead each leg's hip, knee and ankle targets come
   // from inverse kinematics between a desired pelvis (upright, at standing height) and the foot
   // where it stands, so the loop closes by construction.
-  //
-  // Ankle strategy: the desired pelvis sits over the middle of the feet, shifted against the
-  // capture-point error (a proportional part and a slow integral), which moves the centre of
-  // mass back over the feet.
-  const BalanceSettings& s = settings_.balance;
-  const float scale = settings_.height_m / 1.8f;
-  const Vec3 up{0, 1, 0};
-  const Vec3 forward = balance_.forward;
-  const float limit = s.max_pelvis_shift_m * scale;
-  integral_shift_ += balance_.error * (s.ankle_integral_per_s * dt);
-  integral_shift_ = horizontal(integral_shift_);
-  if (length(integral_shift_) > limit) integral_shift_ = normalized(integral_shift_) * limit;
-  Vec3 shift = -(balance_.error * s.ankle_gain_m + integral_shift_);
-  if (length(shift) > limit) shift = normalized(shift) * limit;
-
-  const auto& joints = blueprint_.joints;
-  const auto& bodies = blueprint_.bodies;
-  const JointBlueprint& hip_l = joints[idx(JointName::hip_l)];
-  const JointBlueprint& knee_l = joints[idx(JointName::knee_l)];
-  const JointBlueprint& ankle_l = joints[idx(JointName::ankle_l)];
-  const float thigh = length(knee_l.pivot - hip_l.pivot);
-  const float shin = length(ankle_l.pivot - knee_l.pivot);
-  const Vec3 pelvis_center = bodies[idx(BodyPart::pelvis)].center;
-  const float bend = deg_to_rad(s.stance_knee_bend_deg) * 0.5f;
-  const float pelvis_above_sole = ankle_l.pivot.y + (thigh + shin) * std::cos(bend) + (pelvis_center.y - hip_l.pivot.y);
+  Vec3 feet[2];
+  Quat feet_rotation[2];
+  for (int leg = 0; leg < 2; ++leg) planted_foot(leg, feet[leg], feet_rotation[leg]);
   // The pelvis faces where the feet point: taking its own heading would leave yaw unheld.
-  const Vec3 feet_forward = horizontal(body_state(BodyPart::foot_l).rotation.rotate({0, 0, 1}) +
-                                       body_state(BodyPart::foot_r).rotation.rotate({0, 0, 1}));
-  const Vec3 facing = length(feet_forward) > 1e-3f ? normalized(feet_forward) : forward;
+  const Vec3 feet_forward =
+      horizontal(feet_rotation[0].rotate({0, 0, 1}) + feet_rotation[1].rotate({0, 0, 1}));
+  const Vec3 facing = length(feet_forward) > 1e-3f ? normalized(feet_forward) : balance_.forward;
   const Quat pelvis_rotation = Quat::from_yaw(yaw_of(facing));
-  Vec3 pelvis = balance_.support_mid + shift;
-  pelvis.y = balance_.support_mid.y + pelvis_above_sole;
-
-  struct Leg {
-    JointName hip, knee, ankle;
-    BodyPart foot;
-  };
-  for (const Leg& leg : {Leg{JointName::hip_l, JointName::knee_l, JointName::ankle_l, BodyPart::foot_l},
-                         Leg{JointName::hip_r, JointName::knee_r, JointName::ankle_r, BodyPart::foot_r}}) {
-    const Vec3 hip = pelvis + pelvis_rotation.rotate(joints[idx(leg.hip)].pivot - pelvis_center);
-    // The foot as it should stand: where it is, flat on the ground, turned as it is turned.
-    const BodyState foot = body_state(leg.foot);
-    const Vec3 foot_forward = normalized(horizontal(foot.rotation.rotate({0, 0, 1})));
-    const Quat flat_foot = Quat::from_yaw(yaw_of(foot_forward));
-    Vec3 foot_center = foot.position;
-    foot_center.y = balance_.support_mid.y + bodies[idx(leg.foot)].half_extents.y;
-    const Vec3 ankle = foot_center + flat_foot.rotate(joints[idx(leg.ankle)].pivot - bodies[idx(leg.foot)].center);
-    // Two-bone IK in the plane of the leg, the knee bending forward.
-    Vec3 reach = ankle - hip;
-    const float distance = std::clamp(length(reach), 0.2f * (thigh + shin), 0.9999f * (thigh + shin));
-    const Vec3 u = normalized(reach);
-    Vec3 w = foot_forward - u * dot(foot_forward, u);
-    w = length(w) > 1e-4f ? normalized(w) : normalized(cross(cross(u, foot_forward), u));
-    const float cos_hip = std::clamp((thigh * thigh + distance * distance - shin * shin) / (2 * thigh * distance), -1.0f, 1.0f);
-    const float angle = std::acos(cos_hip);
-    const Vec3 knee = hip + (u * std::cos(angle) + w * std::sin(angle)) * thigh;
-    const Vec3 ankle_reached = hip + u * distance;
-    const Quat thigh_rotation = segment_rotation(hip - knee, foot_forward);
-    const Quat shin_rotation = segment_rotation(knee - ankle_reached, foot_forward);
-    pose[leg.hip] = normalized(pelvis_rotation.conjugate() * thigh_rotation);
-    pose[leg.knee] = normalized(thigh_rotation.conjugate() * shin_rotation);
-    pose[leg.ankle] = normalized(shin_rotation.conjugate() * flat_foot);
+  Vec3 pelvis;
+  if (walking_intent()) {
+    // Walking: the legs push the pelvis ahead at the commanded velocity.
+    pelvis = moving_pelvis_goal(dt);
+    pelvis_goal_set_ = false;
+  } else {
+    pelvis = standing_pelvis_goal(dt);
+    pelvis_ref_ = horizontal(body_state(BodyPart::pelvis).position);
   }
-  (void)up;
+  const float half_height = blueprint_.bodies[idx(BodyPart::foot_l)].half_extents.y;
+  pelvis.y = 0.5f * (feet[0].y + feet[1].y) - half_height + pelvis_above_sole();
+  for (int leg = 0; leg < 2; ++leg) {
+    pelvis.y = std::min(pelvis.y, reachable_pelvis_height(leg, pelvis, pelvis_rotation, feet[leg], feet_rotation[leg]));
+  }
+  pelvis_target_ = pelvis;
+  for (int leg = 0; leg < 2; ++leg) solve_leg_targets(leg, pelvis, pelvis_rotation, feet[leg], feet_rotation[leg], pose);
 }
 
 void Ragdoll::apply_ankle_strategy(float dt, Pose& pose) {
@@ -562,23 +528,34 @@ void Ragdoll::update_upright() {
 void Ragdoll::update_foot_anchors() {
   World::Impl& impl = world_.impl();
   const bool upright = is_upright(state_);
-  impl.foot_anchors[foot_anchors_[0]]->update(upright && foot_contact(BodyPart::foot_l));
-  impl.foot_anchors[foot_anchors_[1]]->update(upright && foot_contact(BodyPart::foot_r));
+  // The swing foot is let go; the stance foot is held (the "rough" foot).
+  const bool swing_l = swing_.active && swing_.leg == 0;
+  const bool swing_r = swing_.active && swing_.leg == 1;
+  impl.foot_anchors[foot_anchors_[0]]->update(upright && !swing_l && foot_contact(BodyPart::foot_l));
+  impl.foot_anchors[foot_anchors_[1]]->update(upright && !swing_r && foot_contact(BodyPart::foot_r));
 }
 
 void Ragdoll::update_balance(float dt) {
+  // Mid-step the swing leg is left out: its momentum is on loan (it stops when the foot lands),
+  // and counted in it would push the capture point, and so the foot's own target, ahead of itself.
   Vec3 com;
   Vec3 velocity;
-  for (BodyId id : bodies_) {
-    const BodyState s = world_.body_state(id);
-    const float m = 1.0f / world_.impl().rigid(id).getInvMass();
+  float total = 0;
+  for (int p = 0; p < kBodyPartCount; ++p) {
+    const BodyPart part = body_part_at(p);
+    if (swing_.active && in_leg(part, swing_.leg)) continue;
+    const BodyState s = body_state(part);
+    const float m = blueprint_.bodies[static_cast<std::size_t>(p)].mass;
     com += s.position * m;
     velocity += s.linear_velocity * m;
+    total += m;
   }
-  com = com / mass();
-  velocity = velocity / mass();
+  com = com / total;
+  velocity = velocity / total;
 
   const bool touching = foot_contact(BodyPart::foot_l) || foot_contact(BodyPart::foot_r);
+  off_ground_s_[0] = foot_contact(BodyPart::foot_l) ? 0.0f : off_ground_s_[0] + dt;
+  off_ground_s_[1] = foot_contact(BodyPart::foot_r) ? 0.0f : off_ground_s_[1] + dt;
   airtime_s_ = touching ? 0.0f : airtime_s_ + dt;
 
   const BodyState left = body_state(BodyPart::foot_l);
@@ -587,8 +564,10 @@ void Ragdoll::update_balance(float dt) {
   BalanceInputs in;
   in.com = com;
   in.com_velocity = velocity;
-  in.left_foot = left.position;
-  in.right_foot = right.position;
+  in.commanded_velocity = commanded_velocity();
+  // Mid-step, the support is judged against where the swing foot will land.
+  in.left_foot = swing_.active && swing_.leg == 0 ? swing_.target : left.position;
+  in.right_foot = swing_.active && swing_.leg == 1 ? swing_.target : right.position;
   in.sole_height = std::min(left.position.y, right.position.y) - half_height;
   in.pelvis_rotation = body_state(BodyPart::pelvis).rotation;
   in.rest_com_height = blueprint_.rest_com_height;

@@ -140,6 +140,21 @@ void World::Impl::scan_contacts() {
   }
 }
 
+GroundHit World::Impl::probe_ground(Vec3 at, float above, float below) const {
+  const btVector3 from = to_bt(at + Vec3{0, above, 0});
+  const btVector3 to = to_bt(at - Vec3{0, below, 0});
+  btCollisionWorld::ClosestRayResultCallback ray(from, to);
+  ray.m_collisionFilterMask = btBroadphaseProxy::StaticFilter;  // ground, never bodies
+  dynamics.rayTest(from, to, ray);
+  GroundHit out;
+  if (!ray.hasHit()) return out;
+  out.hit = true;
+  out.point = from_bt(ray.m_hitPointWorld);
+  out.normal = normalized(from_bt(ray.m_hitNormalWorld));
+  if (out.normal.y < 0) out.normal = -out.normal;
+  return out;
+}
+
 World::World(const WorldSettings& settings) : impl_(std::make_unique<Impl>(settings)) {}
 World::~World() = default;
 

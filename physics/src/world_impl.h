@@ -20,6 +20,13 @@ struct BodyRecord {
   int owner = -1;         ///< ragdoll group (or -1), for the contact scan
 };
 
+/// The static ground under a point, from a vertical ray.
+struct GroundHit {
+  bool hit = false;
+  Vec3 point;             ///< [m]
+  Vec3 normal{0, 1, 0};
+};
+
 struct World::Impl {
   explicit Impl(const WorldSettings& s);
   ~Impl();
@@ -37,6 +44,8 @@ struct World::Impl {
   void scan_contacts();
   std::size_t add_foot_anchor(BodyId foot, const FootAnchorSettings& grip);
   std::size_t add_pull(BodyId body);
+  /// Static geometry hit by a ray from `above` metres over `at` to `below` metres under it.
+  GroundHit probe_ground(Vec3 at, float above, float below) const;
 
   WorldSettings settings;
   float dt;

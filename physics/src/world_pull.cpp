@@ -33,9 +33,10 @@ Vec3 WorldPull::target() const { return from_bt(constraint_->getFrameOffsetA().g
 
 void WorldPull::set_target(Vec3 point) { constraint_->getFrameOffsetA().setOrigin(to_bt(point)); }
 
-void WorldPull::pull(Vec3 max_force, float time_constant_s, float max_speed) {
+void WorldPull::pull(Vec3 max_force, float time_constant_s, float max_speed, Vec3 target_velocity) {
   const btVector3 gap = constraint_->getFrameOffsetA().getOrigin() - body_.getCenterOfMassPosition();
   const float caps[3] = {max_force.x, max_force.y, max_force.z};
+  const float feed[3] = {target_velocity.x, target_velocity.y, target_velocity.z};
   constraint_->setEnabled(caps[0] > 0 || caps[1] > 0 || caps[2] > 0);
   for (int axis = 0; axis < 3; ++axis) {
     const bool on = caps[axis] > 0;
@@ -44,7 +45,7 @@ void WorldPull::pull(Vec3 max_force, float time_constant_s, float max_speed) {
       enabled_[axis] = on;
     }
     if (!on) continue;
-    const float velocity = std::clamp(gap[axis] / time_constant_s, -max_speed, max_speed);
+    const float velocity = feed[axis] + std::clamp(gap[axis] / time_constant_s, -max_speed, max_speed);
     constraint_->setTargetVelocity(axis, kLinearMotorSign * velocity);
     constraint_->setMaxMotorForce(axis, caps[axis]);
   }

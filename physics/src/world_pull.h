@@ -25,9 +25,10 @@ class WorldPull {
 
   Vec3 target() const;
   void set_target(Vec3 point);
-  /// Pulls toward the target, closing the gap with `time_constant_s`, at most `max_speed` [m/s],
-  /// with at most `max_force` [N] per world axis (0 leaves that axis free).
-  void pull(Vec3 max_force, float time_constant_s, float max_speed);
+  /// Pulls toward the target, closing the gap with `time_constant_s`, at most `max_speed` [m/s]
+  /// on top of `target_velocity` (a moving target), with at most `max_force` [N] per world axis
+  /// (0 leaves that axis free).
+  void pull(Vec3 max_force, float time_constant_s, float max_speed, Vec3 target_velocity = {});
   /// Switches every motor off (no solver rows).
   void release();
 

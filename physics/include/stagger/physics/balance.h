@@ -41,6 +41,8 @@ struct BalanceSettings {
 struct BalanceInputs {
   Vec3 com;                ///< [m] whole-body centre of mass
   Vec3 com_velocity;       ///< [m/s]
+  /// [m/s] velocity the body is asked to walk at: subtracted, it is not a stumble
+  Vec3 commanded_velocity;
   Vec3 left_foot;          ///< [m] centre of the left foot
   Vec3 right_foot;         ///< [m] centre of the right foot
   float sole_height = 0;   ///< [m] height of the lower sole (the ground under the feet)

@@ -8,6 +8,7 @@
 
 #include "stagger/physics/balance.h"
 #include "stagger/physics/hit_reaction.h"
+#include "stagger/physics/locomotion.h"
 #include "stagger/physics/pose.h"
 #include "stagger/physics/ragdoll_settings.h"
 #include "stagger/physics/world.h"
@@ -17,8 +18,8 @@ namespace stagger::physics {
 /// What the body is doing, for the rest of the program (ai, reports, rendering).
 enum class LocomotionState : std::uint8_t {
   standing,    ///< drives hold the pose; balance, uprighting and foot anchors on
-  stepping,    ///< a balance step (arrives with the stepping controller)
-  walking,     ///< following a locomotion intent (arrives with the gait)
+  stepping,    ///< a balance step: a foot in the air to catch a lean
+  walking,     ///< following a locomotion intent with a cyclic gait
   falling,     ///< drives released to joint friction; collapsing under gravity
   down,        ///< lying still, about to get up (or staying down after too many failures)
   getting_up,  ///< drives on, blending through the get-up poses with capped assistance
@@ -54,6 +55,16 @@ class Ragdoll {
   void blend_to_pose(const Pose& pose, float seconds);
   /// The target the drives track this step (blend and base pose, before balance corrections).
   const Pose& target_pose() const { return target_; }
+
+  /// What the legs should do: the default (idle) intent stands still where it is.
+  void set_intent(const LocomotionIntent& intent);
+  const LocomotionIntent& intent() const { return intent_; }
+  /// Balance steps taken so far (steps of the walking gait and closing steps not counted).
+  int recovery_steps() const { return recovery_steps_; }
+  /// Every step taken so far (balance, walking and closing steps).
+  int steps_taken() const { return steps_taken_; }
+  /// The commanded horizontal velocity in effect [m/s] (zero when idle or not upright).
+  Vec3 commanded_velocity() const;
 
   /// Balance measured after the last step.
   const BalanceReadout& balance() const { return balance_; }
@@ -96,6 +107,49 @@ class Ragdoll {
   float max_body_speed() const;
   void apply_ankle_strategy(float dt, Pose& pose);
   void plant_legs(float dt, Pose& pose);
+  Vec3 standing_pelvis_goal(float dt);
+  float pelvis_above_sole() const;
+
+  // Stepping (ragdoll_step.cpp): balance steps, closing steps and the walking gait.
+  struct Swing {
+    bool active = false;
+    int leg = 0;              // 0 left, 1 right
+    enum class Kind : std::uint8_t { balance, gait, closing } kind = Kind::balance;
+    float elapsed_s = 0;
+    float lift_s = 0;         // start phase
+    float plant_s = 0;        // end phase
+    Vec3 start;               // foot centre at lift-off
+    float start_yaw = 0;
+    Vec3 target;              // foot centre where it will land
+    Vec3 ground_normal{0, 1, 0};
+    float target_yaw = 0;
+  };
+  void update_legs(float dt, Pose& pose);
+  void maybe_start_step(float dt);
+  int choose_recovery_leg() const;
+  int choose_closing_leg() const;
+  void start_step(int leg, Swing::Kind kind);
+  /// Where the legs hold the pelvis (horizontal) while stepping or walking.
+  Vec3 moving_pelvis_goal(float dt);
+  void aim_swing();
+  void update_swing(float dt, Pose& pose);
+  void land_swing();
+  void cancel_steps();
+  void hold_pelvis();
+  bool walking_intent() const;
+  float desired_yaw() const;
+  /// Joint targets of one leg: hip from the pelvis given, foot centre and orientation given.
+  void solve_leg_targets(int leg, Vec3 pelvis, Quat pelvis_rotation, Vec3 foot_center, Quat foot_rotation,
+                         Pose& pose) const;
+  float reachable_pelvis_height(int leg, Vec3 pelvis, Quat pelvis_rotation, Vec3 foot_center,
+                                Quat foot_rotation) const;
+  /// The foot as it stands: where it is, flat on the ground under it.
+  void planted_foot(int leg, Vec3& center, Quat& rotation) const;
+  Vec3 foot_center_on_ground(Vec3 at, Vec3* normal) const;
+  void set_swing_friction(int leg, bool slippery);
+  /// A foot that touched the ground within the last moment (contacts flicker as a foot rocks).
+  bool planted(int leg) const { return off_ground_s_[static_cast<std::size_t>(leg)] < kPlantedGraceS; }
+  static constexpr float kPlantedGraceS = 0.1f;  // [s]
   void update_upright();
   void update_foot_anchors();
   void clamp_velocities();
@@ -134,6 +188,21 @@ class Ragdoll {
   float assist_fade_s_ = 0;   // get-up assistance still letting go
   int get_ups_ = 0;
   int failed_get_ups_ = 0;
+
+  LocomotionIntent intent_;
+  Swing swing_;
+  int last_swing_leg_ = -1;
+  float since_touchdown_s_ = 1.0f;  // double support time since the last step landed
+  float calm_s_ = 0;                // standing calmly with the feet apart
+  bool recovering_ = false;         // balance steps continue until back in balance
+  Vec3 pelvis_goal_;                // rate-limited standing pelvis goal (horizontal)
+  Vec3 pelvis_ref_;                 // pelvis reference while stepping or walking (horizontal)
+  Vec3 pelvis_target_;              // where the legs put the pelvis this step
+  bool pelvis_goal_set_ = false;
+  int recovery_steps_ = 0;
+  int steps_taken_ = 0;
+  std::array<float, 2> off_ground_s_{};  // per foot: time since it last touched anything
+  float age_s_ = 0;                      // since the ragdoll was created
 };
 
 }  // namespace stagger::physics

@@ -9,6 +9,7 @@
 #include "stagger/physics/balance.h"
 #include "stagger/physics/drive.h"
 #include "stagger/physics/hit_reaction.h"
+#include "stagger/physics/locomotion.h"
 #include "stagger/physics/skeleton.h"
 #include "stagger/physics/world.h"
 
@@ -68,6 +69,7 @@ struct RagdollSettings {
   float max_angular_speed = 40.0f;  ///< [rad/s] clamp applied on state changes
 
   BalanceSettings balance;
+  StepSettings step;
   UprightSettings upright;
   HitReactionSettings hit;
   GetUpSettings get_up;

@@ -1,0 +1,59 @@
+#pragma once
+// What the rest of the program asks of a ragdoll's legs (the seam between ai and physics), and how
+// the legs take steps: balance steps after a shove and the cyclic steps of walking share one
+// stepping controller.
+
+#include <cstdint>
+#include <string_view>
+
+#include "stagger/core/math.h"
+
+namespace stagger::physics {
+
+enum class Gait : std::uint8_t { idle, walk, run };
+std::string_view name_of(Gait gait);
+
+/// Where the ragdoll should go. The commanded velocity is subtracted from the balance error, so
+/// walking on purpose does not count as stumbling.
+struct LocomotionIntent {
+  Vec3 velocity;            ///< [m/s] desired horizontal velocity (y ignored)
+  float facing_rad = 0;     ///< [rad] desired heading, 0 faces +Z
+  bool has_facing = false;  ///< false: face where it walks (or keep the heading when idle)
+  Gait gait = Gait::idle;   ///< idle stands still whatever the velocity
+};
+
+/// One step: the swing foot lifts (start phase) and is placed (end phase), each phase with its
+/// own duration and easing. Lengths are for a 1.8 m body and scale with height.
+struct StepSettings {
+  float step_error_m = 0.055f;     ///< [m] capture-point error that starts a balance step
+  float continue_error_m = 0.04f;  ///< [m] after a step lands, keep stepping above this error
+  float lift_s = 0.14f;            ///< [s] start phase: the foot rises and starts to move
+  float plant_s = 0.16f;           ///< [s] end phase: the foot moves to its target and sets down
+  float run_time_scale = 0.75f;    ///< [-] phase durations when running
+  float clearance_m = 0.08f;       ///< [m] swing foot height at the end of the lift
+  float stance_width_m = 0.2f;     ///< [m] nominal distance between the feet, sideways
+  float min_width_m = 0.12f;       ///< [m] the swing foot never lands closer than this sideways
+  float max_step_m = 0.75f;        ///< [m] longest step from the stance foot
+  float max_turn_deg = 35.0f;      ///< [deg] most the feet turn in one step
+  /// Foot placement, SIMBICON-style in world space: the foot lands at the capture point predicted
+  /// for touchdown, + c_d·(CoM offset) + c_v·(velocity error); the capture point carries both.
+  float placement_cd = 0.0f;     ///< [-] extra gain on the CoM offset from the stance foot
+  float placement_cv = 0.05f;    ///< [s] extra gain on the velocity error (beyond sqrt(h/g))
+  float swing_friction = 0.1f;   ///< [-] slippery swing foot
+  float upright_boost = 5.0f;    ///< [-] uprighting cap multiplier while stepping or walking
+  /// Assistance while stepping or walking (as BIMOS-AR's pelvis support or PuppetMaster's pins):
+  /// a pull of the pelvis toward where the legs are putting it, capped so a shove still wins.
+  float hold_ratio = 0.2f;       ///< [-] horizontal cap, as a fraction of body weight
+  float support_ratio = 0.0f;    ///< [-] vertical cap, as a fraction of body weight
+  float hold_time_constant_s = 0.15f;  ///< [s]
+  float hold_after_step_s = 1.0f;  ///< [s] the assistance stays on this long after a step lands
+  float settle_s = 0.3f;         ///< [s] calm this long before feet apart are brought together
+  float close_feet_m = 0.08f;    ///< [m] feet this far from their nominal stance get a closing step
+  float pelvis_goal_speed = 0.4f;  ///< [m/s] how fast the standing pelvis goal may move
+  float max_pelvis_lead_m = 0.08f;  ///< [m] walking: the legs' pelvis reference runs at the
+                                    ///< commanded velocity at most this far from the real pelvis
+  float max_walk_speed = 1.6f;   ///< [m/s] commanded speeds are clamped to this
+  float max_run_speed = 2.5f;    ///< [m/s]
+};
+
+}  // namespace stagger::physics

@@ -1,0 +1,429 @@
+// Stepping: balance steps after a shove, closing steps that bring the feet back under the body,
+// and the walking gait. One controller for all three:
+//
+//   1. decide (both feet down): a capture-point error past the step threshold starts a balance
+//      step with the leg that best catches the lean; a walking intent starts the next step of the
+//      gait; feet left apart after a recovery get a closing step once the body is calm.
+//   2. swing: the swing foot (slippery, its anchor released) follows a lift phase and a plant
+//      phase with easing curves toward a target re-aimed every physics step from the capture
+//      point predicted for touchdown (SIMBICON's d/v feedback, in world space); its hip, knee and
+//      ankle targets come from leg IK hung from the real pelvis. The stance leg (rough, anchored)
+//      holds the pelvis upright at standing height above it, pushed ahead at the commanded
+//      velocity when walking.
+//   3. land: on contact after the lift (or when the plant phase has run out) the feet swap roles;
+//      a balance step is followed by another, with the other leg, until back in balance.
+
+#include <algorithm>
+#include <cmath>
+
+#include "leg_ik.h"
+#include "stagger/physics/ragdoll.h"
+#include "world_impl.h"
+
+namespace stagger::physics {
+namespace {
+
+struct LegParts {
+  JointName hip, knee, ankle;
+  BodyPart foot;
+};
+constexpr LegParts kLegs[2] = {{JointName::hip_l, JointName::knee_l, JointName::ankle_l, BodyPart::foot_l},
+                               {JointName::hip_r, JointName::knee_r, JointName::ankle_r, BodyPart::foot_r}};
+
+constexpr std::size_t idx(BodyPart part) { return static_cast<std::size_t>(index_of(part)); }
+constexpr std::size_t idx(JointName joint) { return static_cast<std::size_t>(index_of(joint)); }
+
+Vec3 forward_of(float yaw) { return {std::sin(yaw), 0.0f, std::cos(yaw)}; }
+Vec3 left_of(Vec3 forward) { return {forward.z, 0.0f, -forward.x}; }
+
+float wrap_angle(float a) {
+  while (a > kPi) a -= 2 * kPi;
+  while (a < -kPi) a += 2 * kPi;
+  return a;
+}
+
+float ease_in(float u) { return u * u; }
+constexpr float kSpawnSettleS = 0.5f;  // [s]
+constexpr float kPlantReach = 0.7f;    // [-] part of the plant phase that carries the foot over its target
+float ease_out(float u) { return 1.0f - (1.0f - u) * (1.0f - u); }
+
+}  // namespace
+
+std::string_view name_of(Gait gait) {
+  switch (gait) {
+    case Gait::idle: return "idle";
+    case Gait::walk: return "walk";
+    case Gait::run: return "run";
+  }
+  return "?";
+}
+
+void Ragdoll::set_intent(const LocomotionIntent& intent) { intent_ = intent; }
+
+Vec3 Ragdoll::commanded_velocity() const {
+  if (intent_.gait == Gait::idle || !is_upright(state_)) return {};
+  const float most = intent_.gait == Gait::run ? settings_.step.max_run_speed : settings_.step.max_walk_speed;
+  Vec3 v = horizontal(intent_.velocity);
+  if (length(v) > most) v = normalized(v) * most;
+  return v;
+}
+
+float Ragdoll::desired_yaw() const {
+  if (intent_.gait != Gait::idle) {
+    if (intent_.has_facing) return intent_.facing_rad;
+    const Vec3 v = commanded_velocity();
+    if (length(v) > 0.05f) return yaw_of(v);
+  }
+  return yaw_;
+}
+
+bool Ragdoll::walking_intent() const {
+  if (intent_.gait == Gait::idle) return false;
+  return length(commanded_velocity()) > 0.05f || std::fabs(wrap_angle(desired_yaw() - yaw_)) > deg_to_rad(10.0f);
+}
+
+Vec3 Ragdoll::foot_center_on_ground(Vec3 at, Vec3* normal) const {
+  // The foot centre sits half a foot above the ground under `at` (or level with `at` where there
+  // is no ground within reach).
+  const float half_height = blueprint_.bodies[idx(BodyPart::foot_l)].half_extents.y;
+  const GroundHit ground = world_.impl().probe_ground(at, 0.4f, 0.8f);
+  if (normal) *normal = ground.hit ? ground.normal : Vec3{0, 1, 0};
+  Vec3 out = at;
+  if (ground.hit) out.y = ground.point.y + half_height;
+  return out;
+}
+
+void Ragdoll::planted_foot(int leg, Vec3& center, Quat& rotation) const {
+  const BodyState foot = body_state(kLegs[leg].foot);
+  const Vec3 forward = normalized(horizontal(foot.rotation.rotate({0, 0, 1})));
+  // Where it is, to the millimetre: a target a little above or below the real foot would leave a
+  // gap in the loop through the ground that the drives cannot close. A foot that has rocked off
+  // the ground is put back down on it.
+  Vec3 normal;
+  const Vec3 on_ground = foot_center_on_ground(foot.position, &normal);
+  center = foot.position;
+  center.y = std::min(center.y, on_ground.y);
+  rotation = foot_on_ground(forward, normal);
+}
+
+void Ragdoll::solve_leg_targets(int leg, Vec3 pelvis, Quat pelvis_rotation, Vec3 foot_center, Quat foot_rotation,
+                                Pose& pose) const {
+  const auto& joints = blueprint_.joints;
+  const auto& bodies = blueprint_.bodies;
+  const LegParts& parts = kLegs[leg];
+  const JointBlueprint& hip = joints[idx(parts.hip)];
+  const JointBlueprint& knee = joints[idx(parts.knee)];
+  const JointBlueprint& ankle = joints[idx(parts.ankle)];
+  const Vec3 hip_at = pelvis + pelvis_rotation.rotate(hip.pivot - bodies[idx(BodyPart::pelvis)].center);
+  const Vec3 ankle_at = foot_center + foot_rotation.rotate(ankle.pivot - bodies[idx(parts.foot)].center);
+  const Vec3 knee_forward = normalized(horizontal(foot_rotation.rotate({0, 0, 1})));
+  const LegTargets t = solve_leg(hip_at, pelvis_rotation, ankle_at, foot_rotation, knee_forward,
+                                 length(knee.pivot - hip.pivot), length(ankle.pivot - knee.pivot));
+  pose[parts.hip] = t.hip;
+  pose[parts.knee] = t.knee;
+  pose[parts.ankle] = t.ankle;
+}
+
+float Ragdoll::reachable_pelvis_height(int leg, Vec3 pelvis, Quat pelvis_rotation, Vec3 foot_center,
+                                       Quat foot_rotation) const {
+  // The highest pelvis (centre) at which this leg still bends its knee by the stance bend: with
+  // the feet apart or staggered a pelvis at the nominal height would ask a leg to reach farther
+  // than it can, and a leg that cannot reach lifts or drags its foot.
+  const auto& joints = blueprint_.joints;
+  const auto& bodies = blueprint_.bodies;
+  const LegParts& parts = kLegs[leg];
+  const JointBlueprint& hip = joints[idx(parts.hip)];
+  const JointBlueprint& knee = joints[idx(parts.knee)];
+  const JointBlueprint& ankle = joints[idx(parts.ankle)];
+  const Vec3 hip_offset = pelvis_rotation.rotate(hip.pivot - bodies[idx(BodyPart::pelvis)].center);
+  const Vec3 ankle_at = foot_center + foot_rotation.rotate(ankle.pivot - bodies[idx(parts.foot)].center);
+  const float reach = (length(knee.pivot - hip.pivot) + length(ankle.pivot - knee.pivot)) *
+                      std::cos(0.5f * deg_to_rad(settings_.balance.stance_knee_bend_deg));
+  const float apart = length(horizontal(pelvis + hip_offset - ankle_at));
+  const float rise = std::sqrt(std::max(reach * reach - apart * apart, 0.25f * reach * reach));
+  return ankle_at.y + rise - hip_offset.y;
+}
+
+void Ragdoll::set_swing_friction(int leg, bool slippery) {
+  world_.impl().rigid(body(kLegs[leg].foot)).setFriction(slippery ? settings_.step.swing_friction
+                                                                   : settings_.foot_friction);
+}
+
+void Ragdoll::update_legs(float dt, Pose& pose) {
+  if (!swing_.active) maybe_start_step(dt);
+  if (swing_.active) {
+    update_swing(dt, pose);
+  } else if (planted(0) && planted(1)) {
+    plant_legs(dt, pose);
+  } else {
+    apply_ankle_strategy(dt, pose);
+  }
+  if (assist_fade_s_ <= 0) hold_pelvis();
+  if (swing_.active) {
+    state_ = swing_.kind == Swing::Kind::gait ? LocomotionState::walking : LocomotionState::stepping;
+  } else {
+    state_ = walking_intent() ? LocomotionState::walking : LocomotionState::standing;
+  }
+}
+
+void Ragdoll::maybe_start_step(float dt) {
+  const StepSettings& s = settings_.step;
+  since_touchdown_s_ += dt;
+  const bool left = planted(0);
+  const bool right = planted(1);
+  // A new body first settles on its feet (the drop from its spawn height is not a stumble).
+  if ((!left && !right) || age_s_ < kSpawnSettleS) return;
+  if (walking_intent()) {
+    if (since_touchdown_s_ < 0.02f) return;
+    int leg = last_swing_leg_ < 0 ? 0 : 1 - last_swing_leg_;
+    if (last_swing_leg_ < 0) {
+      // First step: the foot on the side of the turn, or the one trailing along the velocity.
+      const float turn = wrap_angle(desired_yaw() - yaw_);
+      const Vec3 v = commanded_velocity();
+      const Vec3 lateral = left_of(balance_.forward);
+      if (std::fabs(turn) > deg_to_rad(20.0f)) {
+        leg = turn > 0 ? 0 : 1;
+      } else if (std::fabs(dot(v, lateral)) > 0.5f * length(v)) {
+        leg = dot(v, lateral) > 0 ? 0 : 1;
+      } else {
+        leg = dot(body_state(BodyPart::foot_l).position - body_state(BodyPart::foot_r).position, v) < 0 ? 0 : 1;
+      }
+    }
+    if (!planted(1 - leg)) leg = 1 - leg;
+    start_step(leg, Swing::Kind::gait);
+    return;
+  }
+  const float threshold = recovering_ ? s.continue_error_m : s.step_error_m;
+  if (balance_.error_m > threshold * settings_.height_m / 1.8f && since_touchdown_s_ > 0.03f) {
+    const int leg = choose_recovery_leg();
+    if (planted(1 - leg)) {
+      start_step(leg, Swing::Kind::balance);
+      return;
+    }
+  }
+  if (recovering_ && balance_.error_m < s.continue_error_m) recovering_ = false;
+  // Feet left apart by a recovery (or a stop) are brought back together once the body is calm.
+  const int closing = choose_closing_leg();
+  calm_s_ = closing >= 0 && balance_.error_m < 0.5f * s.step_error_m && left && right ? calm_s_ + dt : 0.0f;
+  if (calm_s_ >= s.settle_s) {
+    calm_s_ = 0;
+    start_step(closing, Swing::Kind::closing);
+  }
+}
+
+int Ragdoll::choose_recovery_leg() const {
+  // A sideways lean is caught by the foot on that side; a lean forward or back by the foot that
+  // trails along it (alternating when the feet are level); a second step uses the other leg.
+  const Vec3 e = balance_.error;
+  const Vec3 lateral_axis = left_of(balance_.forward);
+  const float lateral = dot(e, lateral_axis);
+  int leg;
+  if (std::fabs(lateral) >= 0.5f * balance_.error_m) {
+    leg = lateral > 0 ? 0 : 1;
+  } else {
+    const float l = dot(body_state(BodyPart::foot_l).position - balance_.support_mid, e);
+    const float r = dot(body_state(BodyPart::foot_r).position - balance_.support_mid, e);
+    if (std::fabs(l - r) > 0.03f) {
+      leg = l < r ? 0 : 1;
+    } else {
+      leg = last_swing_leg_ == 0 ? 1 : 0;
+    }
+  }
+  if (recovering_ && leg == last_swing_leg_) leg = 1 - leg;
+  return leg;
+}
+
+int Ragdoll::choose_closing_leg() const {
+  // The foot farther from where it belongs beside the other one (nominal width, side by side);
+  // -1 when the stance is close enough to nominal.
+  const StepSettings& s = settings_.step;
+  const float scale = settings_.height_m / 1.8f;
+  const Vec3 forward = balance_.forward;
+  const Vec3 lateral_axis = left_of(forward);
+  const Vec3 l = horizontal(body_state(BodyPart::foot_l).position);
+  const Vec3 r = horizontal(body_state(BodyPart::foot_r).position);
+  const Vec3 nominal_l = r + lateral_axis * (s.stance_width_m * scale);
+  const float off = length(l - nominal_l);
+  if (off < s.close_feet_m * scale) return -1;
+  // Move the foot whose move brings the feet midpoint closer to the centre of mass.
+  const Vec3 com = horizontal(balance_.com);
+  const Vec3 mid_if_l = (nominal_l + r) * 0.5f;
+  const Vec3 mid_if_r = (l + (l - lateral_axis * (s.stance_width_m * scale))) * 0.5f;
+  return length(mid_if_l - com) <= length(mid_if_r - com) ? 0 : 1;
+}
+
+void Ragdoll::start_step(int leg, Swing::Kind kind) {
+  const StepSettings& s = settings_.step;
+  const float time_scale = intent_.gait == Gait::run ? s.run_time_scale : 1.0f;
+  swing_ = {};
+  swing_.active = true;
+  swing_.leg = leg;
+  swing_.kind = kind;
+  swing_.lift_s = s.lift_s * time_scale;
+  swing_.plant_s = s.plant_s * time_scale;
+  const BodyState foot = body_state(kLegs[leg].foot);
+  swing_.start = foot.position;
+  swing_.start_yaw = yaw_of(foot.rotation.rotate({0, 0, 1}));
+  if (kind != Swing::Kind::gait) pelvis_ref_ = horizontal(body_state(BodyPart::pelvis).position);
+  if (kind == Swing::Kind::balance) {
+    recovering_ = true;
+    ++recovery_steps_;
+  }
+  ++steps_taken_;
+  calm_s_ = 0;
+  set_swing_friction(leg, true);
+  aim_swing();
+}
+
+void Ragdoll::aim_swing() {
+  // Foot placement in world space: the capture point predicted for touchdown (CoM + v·t_left,
+  // plus the velocity error × sqrt(h/g)), half a step ahead at the commanded velocity, and half
+  // the stance width out to the swing leg's side, never across the stance foot.
+  const StepSettings& s = settings_.step;
+  const float scale = settings_.height_m / 1.8f;
+  const int stance_leg = 1 - swing_.leg;
+  const BodyState stance = body_state(kLegs[stance_leg].foot);
+  const float stance_yaw = yaw_of(stance.rotation.rotate({0, 0, 1}));
+  const float turn = std::clamp(wrap_angle(desired_yaw() - stance_yaw), -deg_to_rad(s.max_turn_deg),
+                                deg_to_rad(s.max_turn_deg));
+  swing_.target_yaw = stance_yaw + turn;
+  const Vec3 forward = forward_of(swing_.target_yaw);
+  const Vec3 lateral_axis = left_of(forward) * (swing_.leg == 0 ? 1.0f : -1.0f);
+
+  const Vec3 stance_at = horizontal(stance.position);
+  if (swing_.kind == Swing::Kind::closing) {
+    // Beside the stance foot at the nominal width.
+    Vec3 target = stance_at + lateral_axis * (s.stance_width_m * scale);
+    target.y = swing_.start.y;
+    swing_.target = foot_center_on_ground(target, &swing_.ground_normal);
+    return;
+  }
+  const float duration = swing_.lift_s + swing_.plant_s;
+  const float left = std::max(0.0f, duration - swing_.elapsed_s);
+  const float time_constant = std::sqrt(std::max(balance_.com_height_m, 0.3f) / kGravity);
+  const Vec3 v = horizontal(balance_.com_velocity);
+  const Vec3 commanded = commanded_velocity();
+  const Vec3 com = horizontal(balance_.com);
+  Vec3 target = com + v * left + (v - commanded) * (time_constant + s.placement_cv) +
+                commanded * (0.5f * duration) + (com - stance_at) * s.placement_cd +
+                lateral_axis * (0.5f * s.stance_width_m * scale);
+  // Never across or too close beside the stance foot; never farther than a long step.
+  const float side = dot(target - stance_at, lateral_axis);
+  if (side < s.min_width_m * scale) target = target + lateral_axis * (s.min_width_m * scale - side);
+  const Vec3 step = target - stance_at;
+  if (length(step) > s.max_step_m * scale) target = stance_at + normalized(step) * (s.max_step_m * scale);
+  target.y = swing_.start.y;
+  swing_.target = foot_center_on_ground(target, &swing_.ground_normal);
+}
+
+void Ragdoll::update_swing(float dt, Pose& pose) {
+  const StepSettings& s = settings_.step;
+  swing_.elapsed_s += dt;
+  const float t = swing_.elapsed_s;
+  const float duration = swing_.lift_s + swing_.plant_s;
+  // Re-aim while there is time to get there; the last part of the plant phase goes straight in.
+  if (t < 0.75f * duration) aim_swing();
+
+  // Lift: the foot rises and starts toward the target (easing in); plant: it reaches the target
+  // and sets down (easing out). Past the plan it presses down until it touches.
+  float progress;
+  float height;
+  const float clearance = s.clearance_m * settings_.height_m / 1.8f;
+  if (t < swing_.lift_s) {
+    const float u = t / swing_.lift_s;
+    progress = 0.5f * ease_in(u);
+    height = clearance * smoothstep(u);
+  } else {
+    // The foot is over its target a little before it sets down: the drives lag their targets.
+    const float u = std::min(1.0f, (t - swing_.lift_s) / swing_.plant_s);
+    progress = 0.5f + 0.5f * ease_out(std::min(1.0f, u / kPlantReach));
+    height = clearance * (1.0f - smoothstep(u));
+  }
+  if (t > duration) height = -0.02f * std::min(1.0f, (t - duration) / 0.1f);
+  Vec3 foot = swing_.start + (swing_.target - swing_.start) * progress;
+  foot.y = swing_.start.y + (swing_.target.y - swing_.start.y) * std::min(1.0f, 2.0f * progress) + height;
+  const float yaw = swing_.start_yaw + wrap_angle(swing_.target_yaw - swing_.start_yaw) * progress;
+  const Vec3 normal = normalized(Vec3{0, 1, 0} + (swing_.ground_normal - Vec3{0, 1, 0}) * progress);
+  const Quat foot_rotation = foot_on_ground(forward_of(yaw), normal);
+
+  // Stance leg: the pelvis upright at standing height above the stance foot, where it is (pushed
+  // ahead at the commanded velocity), facing between the two feet.
+  const int stance_leg = 1 - swing_.leg;
+  Vec3 stance_center;
+  Quat stance_rotation;
+  planted_foot(stance_leg, stance_center, stance_rotation);
+  const float stance_yaw = yaw_of(stance_rotation.rotate({0, 0, 1}));
+  const Quat pelvis_rotation = Quat::from_yaw(stance_yaw + 0.5f * wrap_angle(yaw - stance_yaw));
+  const float half_height = blueprint_.bodies[idx(BodyPart::foot_l)].half_extents.y;
+  const BodyState pelvis_now = body_state(BodyPart::pelvis);
+  Vec3 pelvis = moving_pelvis_goal(dt);
+  pelvis.y = std::min(stance_center.y - half_height + pelvis_above_sole(),
+                      reachable_pelvis_height(stance_leg, pelvis, pelvis_rotation, stance_center, stance_rotation));
+  pelvis_target_ = pelvis;
+  solve_leg_targets(stance_leg, pelvis, pelvis_rotation, stance_center, stance_rotation, pose);
+  // Swing leg: hung from the real pelvis, so the foot goes where it is aimed in the world.
+  solve_leg_targets(swing_.leg, pelvis_now.position, pelvis_now.rotation, foot, foot_rotation, pose);
+
+  const bool touched = foot_contact(kLegs[swing_.leg].foot) && t >= swing_.lift_s;
+  if (touched || t > duration + 0.15f) land_swing();
+}
+
+Vec3 Ragdoll::moving_pelvis_goal(float dt) {
+  // Walking: a reference that moves at the commanded velocity, never more than a little ahead
+  // of (or behind) the real pelvis. A balance or closing step holds the pelvis where the step
+  // began. (A reference taken from where the pelvis is each step turned the drives' tracking of
+  // the moving reference into positive feedback: a 20 N·s push sped up to 0.75 m/s mid-step.)
+  const Vec3 actual = horizontal(body_state(BodyPart::pelvis).position);
+  if (swing_.active && swing_.kind == Swing::Kind::balance) return pelvis_ref_;
+  if (swing_.active && swing_.kind == Swing::Kind::closing) {
+    // Carried over to the middle of the feet as they will stand.
+    const Vec3 stance = horizontal(body_state(kLegs[1 - swing_.leg].foot).position);
+    const Vec3 mid = (stance + horizontal(swing_.target)) * 0.5f;
+    const float u = smoothstep(swing_.elapsed_s / (swing_.lift_s + swing_.plant_s));
+    return pelvis_ref_ + (mid - pelvis_ref_) * u;
+  }
+  const float lead = settings_.step.max_pelvis_lead_m * settings_.height_m / 1.8f;
+  pelvis_ref_ = pelvis_ref_ + commanded_velocity() * dt;
+  const Vec3 gap = pelvis_ref_ - actual;
+  if (length(gap) > lead) pelvis_ref_ = actual + normalized(gap) * lead;
+  return pelvis_ref_;
+}
+
+void Ragdoll::hold_pelvis() {
+  // Single support and walking lean on a stronger uprighting drive (the "strong hip drive") and
+  // a capped hold of the pelvis on the legs' own pelvis target, moving at the commanded velocity.
+  // Standing on both feet needs neither, once it has settled after its last step.
+  World::Impl& impl = world_.impl();
+  const bool moving = swing_.active || walking_intent() || since_touchdown_s_ < settings_.step.hold_after_step_s;
+  impl.joint(upright_).set_strength(moving ? settings_.step.upright_boost : 1.0f);
+  WorldPull& hold = *impl.pulls[pelvis_assist_];
+  if (!moving) {
+    hold.release();
+    return;
+  }
+  const float weight = mass() * kGravity;
+  const StepSettings& s = settings_.step;
+  hold.set_target(pelvis_target_);
+  hold.pull({s.hold_ratio * weight, s.support_ratio * weight, s.hold_ratio * weight}, s.hold_time_constant_s, 1.0f,
+            commanded_velocity());
+}
+
+void Ragdoll::cancel_steps() {
+  if (swing_.active) set_swing_friction(swing_.leg, false);
+  swing_.active = false;
+  recovering_ = false;
+  last_swing_leg_ = -1;
+  pelvis_goal_set_ = false;
+  calm_s_ = 0;
+}
+
+void Ragdoll::land_swing() {
+  set_swing_friction(swing_.leg, false);
+  last_swing_leg_ = swing_.leg;
+  swing_.active = false;
+  since_touchdown_s_ = 0;
+  pelvis_goal_set_ = false;
+  integral_shift_ = {};
+}
+
+}  // namespace stagger::physics
