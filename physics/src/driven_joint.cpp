@@ -69,6 +69,17 @@ void DrivenJoint::set_target(Quat local_rotation) {
   target_ = euler_xyz(btMatrix3x3(to_bt(normalized(local_rotation))));
 }
 
+void DrivenJoint::set_axis_driven(int axis, bool on) {
+  const auto i = static_cast<std::size_t>(axis);
+  if (driven_[i] == on) return;
+  driven_[i] = on;
+  constraint_->enableMotor(3 + axis, on);
+  constraint_->setServo(3 + axis, false);
+  constraint_->calculateTransforms();
+  model_angle_[i] = constraint_->getAngle(axis);
+  model_rate_[i] = 0;
+}
+
 void DrivenJoint::hold_with_bullet_servos(Quat local_rotation, float servo_speed) {
   set_target(local_rotation);
   for (int i = 0; i < 3; ++i) {

@@ -39,6 +39,10 @@ class DrivenJoint {
     constraint_->setOverrideNumSolverIterations(iterations > 0 ? iterations : -1);
   }
 
+  /// Switches one rotation axis's motor on or off (0 X, 1 Y, 2 Z). A motor switched on starts its
+  /// reference motion from where the joint is.
+  void set_axis_driven(int axis, bool on);
+
   /// Hands the joint to Bullet's own servo motors, holding `local_rotation` (benchmark baseline).
   void hold_with_bullet_servos(Quat local_rotation, float servo_speed);
 

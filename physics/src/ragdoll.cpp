@@ -489,6 +489,7 @@ void Ragdoll::plant_legs(float dt, Pose& pose) {
   for (int leg = 0; leg < 2; ++leg) {
     pelvis.y = std::min(pelvis.y, reachable_pelvis_height(leg, pelvis, pelvis_rotation, feet[leg], feet_rotation[leg]));
   }
+  pelvis.y = smooth_pelvis_height(pelvis.y, dt);
   pelvis_target_ = pelvis;
   for (int leg = 0; leg < 2; ++leg) solve_leg_targets(leg, pelvis, pelvis_rotation, feet[leg], feet_rotation[leg], pose);
 }
@@ -518,9 +519,11 @@ void Ragdoll::apply_ankle_strategy(float dt, Pose& pose) {
 void Ragdoll::update_upright() {
   // Keep the drive's world frame turned with the body, so only tilt is corrected.
   DrivenJoint& joint = world_.impl().joint(upright_);
-  const float yaw = state_ == LocomotionState::getting_up
-                        ? get_up_yaw_
-                        : yaw_of(from_bt(joint.constraint().getRigidBodyB().getOrientation()).rotate({0, 0, 1}));
+  // While stepping or walking it also holds the heading (a stance foot alone does not stop the
+  // body spinning: each swing turned it by up to 40°).
+  float yaw = yaw_of(from_bt(joint.constraint().getRigidBodyB().getOrientation()).rotate({0, 0, 1}));
+  if (state_ == LocomotionState::getting_up) yaw = get_up_yaw_;
+  if (holding_heading_) yaw = heading_;
   joint.constraint().getFrameOffsetA().setRotation(to_bt(Quat::from_yaw(yaw)));
   joint.set_target(Quat::identity());
 }
@@ -565,9 +568,18 @@ void Ragdoll::update_balance(float dt) {
   in.com = com;
   in.com_velocity = velocity;
   in.commanded_velocity = commanded_velocity();
-  // Mid-step, the support is judged against where the swing foot will land.
-  in.left_foot = swing_.active && swing_.leg == 0 ? swing_.target : left.position;
-  in.right_foot = swing_.active && swing_.leg == 1 ? swing_.target : right.position;
+  // During a balance step the support is judged against where the swing foot will land: the step
+  // is placed to catch the capture point, and the lean it is catching is not yet a fall.
+  // While walking, the swing foot counts where it will land, less the ground the commanded
+  // velocity covers until then (the body keeps walking meanwhile).
+  Vec3 planned = swing_.target;
+  if (swing_.active && swing_.kind == Swing::Kind::gait) {
+    const float left_s = std::max(0.0f, swing_.lift_s + swing_.plant_s - swing_.elapsed_s);
+    planned = planned - commanded_velocity() * left_s;
+  }
+  const bool planning = swing_.active && swing_.kind != Swing::Kind::closing;
+  in.left_foot = planning && swing_.leg == 0 ? planned : left.position;
+  in.right_foot = planning && swing_.leg == 1 ? planned : right.position;
   in.sole_height = std::min(left.position.y, right.position.y) - half_height;
   in.pelvis_rotation = body_state(BodyPart::pelvis).rotation;
   in.rest_com_height = blueprint_.rest_com_height;

@@ -15,6 +15,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 #include "leg_ik.h"
 #include "stagger/physics/ragdoll.h"
@@ -60,26 +62,50 @@ std::string_view name_of(Gait gait) {
 
 void Ragdoll::set_intent(const LocomotionIntent& intent) { intent_ = intent; }
 
-Vec3 Ragdoll::commanded_velocity() const {
-  if (intent_.gait == Gait::idle || !is_upright(state_)) return {};
+Vec3 Ragdoll::intended_velocity() const {
+  if (intent_.gait == Gait::idle) return {};
   const float most = intent_.gait == Gait::run ? settings_.step.max_run_speed : settings_.step.max_walk_speed;
   Vec3 v = horizontal(intent_.velocity);
   if (length(v) > most) v = normalized(v) * most;
   return v;
 }
 
+Vec3 Ragdoll::commanded_velocity() const { return is_upright(state_) ? commanded_ : Vec3{}; }
+
+void Ragdoll::turn_heading(float dt) {
+  // The heading the body holds while it steps turns toward the desired one at a limited rate.
+  if (!holding_heading_) {
+    heading_ = yaw_;
+    return;
+  }
+  const float most = deg_to_rad(settings_.step.max_turn_rate_deg) * dt;
+  heading_ = wrap_angle(heading_ + std::clamp(wrap_angle(desired_yaw() - heading_), -most, most));
+}
+
+void Ragdoll::ramp_commanded_velocity(float dt) {
+  // The intent's velocity is reached with a limited acceleration: a body asked to walk at once
+  // would otherwise be "behind" its command by the whole speed.
+  if (age_s_ < kSpawnSettleS) return;
+  const Vec3 change = intended_velocity() - commanded_;
+  const float most = settings_.step.max_accel * dt;
+  commanded_ = length(change) > most ? commanded_ + normalized(change) * most : intended_velocity();
+}
+
 float Ragdoll::desired_yaw() const {
   if (intent_.gait != Gait::idle) {
     if (intent_.has_facing) return intent_.facing_rad;
-    const Vec3 v = commanded_velocity();
+    const Vec3 v = intended_velocity();
     if (length(v) > 0.05f) return yaw_of(v);
   }
   return yaw_;
 }
 
 bool Ragdoll::walking_intent() const {
-  if (intent_.gait == Gait::idle) return false;
-  return length(commanded_velocity()) > 0.05f || std::fabs(wrap_angle(desired_yaw() - yaw_)) > deg_to_rad(10.0f);
+  // After the intent stops, the gait carries on until the body has come to a stop.
+  const bool stopping = last_swing_leg_ >= 0 && last_kind_ == Swing::Kind::gait &&
+                        length(horizontal(balance_.com_velocity)) > settings_.step.stop_speed;
+  if (stopping) return true;
+  return length(intended_velocity()) > 0.05f || length(commanded_) > 0.05f || std::fabs(wrap_angle(desired_yaw() - yaw_)) > deg_to_rad(10.0f);
 }
 
 Vec3 Ragdoll::foot_center_on_ground(Vec3 at, Vec3* normal) const {
@@ -144,12 +170,26 @@ float Ragdoll::reachable_pelvis_height(int leg, Vec3 pelvis, Quat pelvis_rotatio
   return ankle_at.y + rise - hip_offset.y;
 }
 
+float Ragdoll::smooth_pelvis_height(float goal, float dt) {
+  // The pelvis height the legs aim for changes at a limited rate: a target that jumps when a foot
+  // lifts or lands makes the stance leg kick the body into the air.
+  if (!pelvis_height_set_) {
+    pelvis_height_ = body_state(BodyPart::pelvis).position.y;
+    pelvis_height_set_ = true;
+  }
+  const float most = settings_.step.pelvis_height_speed * dt;
+  pelvis_height_ += std::clamp(goal - pelvis_height_, -most, most);
+  return pelvis_height_;
+}
+
 void Ragdoll::set_swing_friction(int leg, bool slippery) {
   world_.impl().rigid(body(kLegs[leg].foot)).setFriction(slippery ? settings_.step.swing_friction
                                                                    : settings_.foot_friction);
 }
 
 void Ragdoll::update_legs(float dt, Pose& pose) {
+  ramp_commanded_velocity(dt);
+  turn_heading(dt);
   if (!swing_.active) maybe_start_step(dt);
   if (swing_.active) {
     update_swing(dt, pose);
@@ -284,7 +324,7 @@ void Ragdoll::aim_swing() {
   const int stance_leg = 1 - swing_.leg;
   const BodyState stance = body_state(kLegs[stance_leg].foot);
   const float stance_yaw = yaw_of(stance.rotation.rotate({0, 0, 1}));
-  const float turn = std::clamp(wrap_angle(desired_yaw() - stance_yaw), -deg_to_rad(s.max_turn_deg),
+  const float turn = std::clamp(wrap_angle(heading_ - stance_yaw), -deg_to_rad(s.max_turn_deg),
                                 deg_to_rad(s.max_turn_deg));
   swing_.target_yaw = stance_yaw + turn;
   const Vec3 forward = forward_of(swing_.target_yaw);
@@ -314,6 +354,10 @@ void Ragdoll::aim_swing() {
   if (length(step) > s.max_step_m * scale) target = stance_at + normalized(step) * (s.max_step_m * scale);
   target.y = swing_.start.y;
   swing_.target = foot_center_on_ground(target, &swing_.ground_normal);
+  if (std::getenv("AIMDBG") && swing_.elapsed_s < 0.75f * duration && swing_.elapsed_s + 0.0042f >= 0.75f * duration) {
+    std::printf("AIM t %.2f leg %d com(%.2f %.2f) v(%.2f %.2f) cmd(%.2f %.2f) stance(%.2f %.2f) yaw %.0f tgt(%.2f %.2f) side %.2f\n", world_.time(), swing_.leg,
+      double(com.x), double(com.z), double(v.x), double(v.z), double(commanded.x), double(commanded.z), double(stance_at.x), double(stance_at.z), double(swing_.target_yaw * 57.3f), double(target.x), double(target.z), double(side));
+  }
 }
 
 void Ragdoll::update_swing(float dt, Pose& pose) {
@@ -352,13 +396,21 @@ void Ragdoll::update_swing(float dt, Pose& pose) {
   Vec3 stance_center;
   Quat stance_rotation;
   planted_foot(stance_leg, stance_center, stance_rotation);
-  const float stance_yaw = yaw_of(stance_rotation.rotate({0, 0, 1}));
-  const Quat pelvis_rotation = Quat::from_yaw(stance_yaw + 0.5f * wrap_angle(yaw - stance_yaw));
+  const Quat pelvis_rotation = Quat::from_yaw(heading_);
   const float half_height = blueprint_.bodies[idx(BodyPart::foot_l)].half_extents.y;
   const BodyState pelvis_now = body_state(BodyPart::pelvis);
   Vec3 pelvis = moving_pelvis_goal(dt);
-  pelvis.y = std::min(stance_center.y - half_height + pelvis_above_sole(),
-                      reachable_pelvis_height(stance_leg, pelvis, pelvis_rotation, stance_center, stance_rotation));
+  if (swing_.kind == Swing::Kind::gait) {
+    // Weight over the stance foot: the pelvis sways toward it while the other foot is in the air.
+    static const float sway = std::getenv("SWAY") ? float(std::atof(std::getenv("SWAY"))) : 0.0f;
+    const Vec3 lateral = left_of(forward_of(yaw_of(stance_rotation.rotate({0, 0, 1}))));
+    const float toward = dot(horizontal(stance_center) - pelvis, lateral);
+    pelvis = pelvis + lateral * (toward * sway * std::sin(kPi * std::min(1.0f, t / duration)));
+  }
+  pelvis.y = smooth_pelvis_height(
+      std::min(stance_center.y - half_height + pelvis_above_sole(),
+               reachable_pelvis_height(stance_leg, pelvis, pelvis_rotation, stance_center, stance_rotation)),
+      dt);
   pelvis_target_ = pelvis;
   solve_leg_targets(stance_leg, pelvis, pelvis_rotation, stance_center, stance_rotation, pose);
   // Swing leg: hung from the real pelvis, so the foot goes where it is aimed in the world.
@@ -396,6 +448,8 @@ void Ragdoll::hold_pelvis() {
   World::Impl& impl = world_.impl();
   const bool moving = swing_.active || walking_intent() || since_touchdown_s_ < settings_.step.hold_after_step_s;
   impl.joint(upright_).set_strength(moving ? settings_.step.upright_boost : 1.0f);
+  holding_heading_ = moving;
+  impl.joint(upright_).set_axis_driven(1, moving);
   WorldPull& hold = *impl.pulls[pelvis_assist_];
   if (!moving) {
     hold.release();
@@ -414,10 +468,23 @@ void Ragdoll::cancel_steps() {
   recovering_ = false;
   last_swing_leg_ = -1;
   pelvis_goal_set_ = false;
+  pelvis_height_set_ = false;
+  holding_heading_ = false;
+  world_.impl().joint(upright_).set_axis_driven(1, false);
   calm_s_ = 0;
+  commanded_ = {};
 }
 
 void Ragdoll::land_swing() {
+  last_kind_ = swing_.kind;
+  if (std::getenv("STEPDBG")) {
+    const Vec3 f = body_state(kLegs[swing_.leg].foot).position;
+    const Vec3 p = body_state(BodyPart::pelvis).position;
+    std::printf("YAW tgt %.0f landed %.0f other %.0f\n", double(swing_.target_yaw*57.3f), double(yaw_of(body_state(kLegs[swing_.leg].foot).rotation.rotate({0,0,1}))*57.3f), double(yaw_of(body_state(kLegs[1-swing_.leg].foot).rotation.rotate({0,0,1}))*57.3f));
+    std::printf("LAND t %.3f leg %d kind %d dur %.2f start(%.2f %.2f) target(%.2f %.2f %.2f) foot(%.2f %.2f %.2f) pelvis(%.2f %.2f %.2f) com(%.2f %.2f) v(%.2f %.2f) cmd %.2f\n",
+                world_.time(), swing_.leg, int(swing_.kind), double(swing_.elapsed_s), double(swing_.start.x), double(swing_.start.z), double(swing_.target.x), double(swing_.target.y), double(swing_.target.z),
+                double(f.x), double(f.y), double(f.z), double(p.x), double(p.y), double(p.z), double(balance_.com.x), double(balance_.com.z), double(balance_.com_velocity.x), double(balance_.com_velocity.z), double(commanded_.z));
+  }
   set_swing_friction(swing_.leg, false);
   last_swing_leg_ = swing_.leg;
   swing_.active = false;

@@ -35,6 +35,7 @@ struct StepSettings {
   float min_width_m = 0.12f;       ///< [m] the swing foot never lands closer than this sideways
   float max_step_m = 0.75f;        ///< [m] longest step from the stance foot
   float max_turn_deg = 35.0f;      ///< [deg] most the feet turn in one step
+  float max_turn_rate_deg = 120.0f;  ///< [deg/s] how fast the held heading turns
   /// Foot placement, SIMBICON-style in world space: the foot lands at the capture point predicted
   /// for touchdown, + c_d·(CoM offset) + c_v·(velocity error); the capture point carries both.
   float placement_cd = 0.0f;     ///< [-] extra gain on the CoM offset from the stance foot
@@ -50,10 +51,13 @@ struct StepSettings {
   float settle_s = 0.3f;         ///< [s] calm this long before feet apart are brought together
   float close_feet_m = 0.08f;    ///< [m] feet this far from their nominal stance get a closing step
   float pelvis_goal_speed = 0.4f;  ///< [m/s] how fast the standing pelvis goal may move
+  float pelvis_height_speed = 0.3f;  ///< [m/s] how fast the legs' pelvis height goal may change
   float max_pelvis_lead_m = 0.08f;  ///< [m] walking: the legs' pelvis reference runs at the
                                     ///< commanded velocity at most this far from the real pelvis
   float max_walk_speed = 1.6f;   ///< [m/s] commanded speeds are clamped to this
   float max_run_speed = 2.5f;    ///< [m/s]
+  float max_accel = 1.5f;        ///< [m/s²] the commanded velocity ramps to the intent's
+  float stop_speed = 0.2f;       ///< [m/s] after walking, the gait steps on until this slow
 };
 
 }  // namespace stagger::physics

@@ -136,7 +136,11 @@ class Ragdoll {
   void land_swing();
   void cancel_steps();
   void hold_pelvis();
+  float smooth_pelvis_height(float goal, float dt);
   bool walking_intent() const;
+  Vec3 intended_velocity() const;
+  void ramp_commanded_velocity(float dt);
+  void turn_heading(float dt);
   float desired_yaw() const;
   /// Joint targets of one leg: hip from the pelvis given, foot centre and orientation given.
   void solve_leg_targets(int leg, Vec3 pelvis, Quat pelvis_rotation, Vec3 foot_center, Quat foot_rotation,
@@ -190,14 +194,20 @@ class Ragdoll {
   int failed_get_ups_ = 0;
 
   LocomotionIntent intent_;
+  Vec3 commanded_;                  // velocity the legs are asked for now, ramped to the intent
+  float heading_ = 0;               // heading held while stepping or walking [rad]
+  bool holding_heading_ = false;
   Swing swing_;
   int last_swing_leg_ = -1;
+  Swing::Kind last_kind_ = Swing::Kind::balance;
   float since_touchdown_s_ = 1.0f;  // double support time since the last step landed
   float calm_s_ = 0;                // standing calmly with the feet apart
   bool recovering_ = false;         // balance steps continue until back in balance
   Vec3 pelvis_goal_;                // rate-limited standing pelvis goal (horizontal)
   Vec3 pelvis_ref_;                 // pelvis reference while stepping or walking (horizontal)
   Vec3 pelvis_target_;              // where the legs put the pelvis this step
+  float pelvis_height_ = 0;         // rate-limited pelvis height goal
+  bool pelvis_height_set_ = false;
   bool pelvis_goal_set_ = false;
   int recovery_steps_ = 0;
   int steps_taken_ = 0;
