@@ -276,6 +276,9 @@ void Ragdoll::after_step(float dt) {
         thresholds.fall_tilt_rad = std::min(thresholds.fall_tilt_rad * settings_.get_up.resistance,
                                             deg_to_rad(80.0f));
       }
+      // Walking, the capture point runs up to half a step from the feet as the body vaults over
+      // the stance foot; that much is the gait, not a stumble.
+      thresholds.fall_error_m += length(commanded_velocity()) * 0.5f * (settings_.step.lift_s + settings_.step.plant_s);
       if (past_fall_threshold(balance_, thresholds)) fall();
       break;
     }
@@ -474,7 +477,7 @@ void Ragdoll::plant_legs(float dt, Pose& pose) {
   const Vec3 feet_forward =
       horizontal(feet_rotation[0].rotate({0, 0, 1}) + feet_rotation[1].rotate({0, 0, 1}));
   const Vec3 facing = length(feet_forward) > 1e-3f ? normalized(feet_forward) : balance_.forward;
-  const Quat pelvis_rotation = Quat::from_yaw(yaw_of(facing));
+  const Quat pelvis_rotation = legs_pelvis_yaw(yaw_of(facing));
   Vec3 pelvis;
   if (walking_intent()) {
     // Walking: the legs push the pelvis ahead at the commanded velocity.

@@ -80,15 +80,41 @@ void Ragdoll::turn_heading(float dt) {
   }
   const float most = deg_to_rad(settings_.step.max_turn_rate_deg) * dt;
   heading_ = wrap_angle(heading_ + std::clamp(wrap_angle(desired_yaw() - heading_), -most, most));
+  // The pelvis turns no farther than the hips can twist above the feet on the ground: a heading
+  // dragged past that makes the stance foot spin and slide. The feet turn it step by step.
+  const float twist = deg_to_rad(settings_.step.max_hip_twist_deg);
+  for (int leg = 0; leg < 2; ++leg) {
+    if ((swing_.active && swing_.leg == leg) || !planted(leg)) continue;
+    const float foot_yaw = yaw_of(body_state(kLegs[leg].foot).rotation.rotate({0, 0, 1}));
+    heading_ = wrap_angle(foot_yaw + std::clamp(wrap_angle(heading_ - foot_yaw), -twist, twist));
+  }
+  if (std::getenv("HDBG") && world_.step_count() % 6 == 0) {
+    std::printf("H t %.3f heading %.1f desired %.1f Lyaw %.1f Ryaw %.1f planted %d %d swing %d leg %d pelvis %.1f cmd(%.2f %.2f)\n", world_.time(), double(heading_ * 57.3f), double(desired_yaw() * 57.3f),
+                double(yaw_of(body_state(BodyPart::foot_l).rotation.rotate({0, 0, 1})) * 57.3f), double(yaw_of(body_state(BodyPart::foot_r).rotation.rotate({0, 0, 1})) * 57.3f),
+                planted(0), planted(1), swing_.active, swing_.leg, double(yaw_of(body_state(BodyPart::pelvis).rotation.rotate({0, 0, 1})) * 57.3f), double(commanded_.x), double(commanded_.z));
+  }
 }
 
 void Ragdoll::ramp_commanded_velocity(float dt) {
   // The intent's velocity is reached with a limited acceleration: a body asked to walk at once
   // would otherwise be "behind" its command by the whole speed.
   if (age_s_ < kSpawnSettleS) return;
-  const Vec3 change = intended_velocity() - commanded_;
+  Vec3 wanted = intended_velocity();
+  if (!intent_.has_facing && length(wanted) > 0.05f) {
+    // Walking where it faces: the body walks along its heading and turns toward where it is
+    // asked to go, slowing down (to a turn on the spot) the farther it has to turn.
+    const float off = wrap_angle(yaw_of(wanted) - heading_);
+    wanted = forward_of(heading_) * (length(wanted) * std::max(0.0f, std::cos(off)));
+  }
+  const Vec3 change = wanted - commanded_;
+  if (length(change) < 1e-6f) return;
+  // The command changes no faster than the body follows it (a command far ahead of the body
+  // counts as a stumble), and no faster than max_accel.
+  const Vec3 direction = normalized(change);
+  const float lead = dot(commanded_ - horizontal(balance_.com_velocity), direction);
+  if (lead > settings_.step.max_command_lead) return;
   const float most = settings_.step.max_accel * dt;
-  commanded_ = length(change) > most ? commanded_ + normalized(change) * most : intended_velocity();
+  commanded_ = length(change) > most ? commanded_ + direction * most : wanted;
 }
 
 float Ragdoll::desired_yaw() const {
@@ -182,14 +208,22 @@ float Ragdoll::smooth_pelvis_height(float goal, float dt) {
   return pelvis_height_;
 }
 
+Quat Ragdoll::legs_pelvis_yaw(float wanted_yaw) const {
+  // While the uprighting drive holds the heading, the legs take the pelvis's yaw as it is: legs
+  // aiming at another yaw twist the stance foot with the hips' whole torque, and a foot on the
+  // ground spins long before the pelvis gives (stance feet turned 30° in a step).
+  if (!holding_heading_) return Quat::from_yaw(wanted_yaw);
+  return Quat::from_yaw(yaw_of(body_state(BodyPart::pelvis).rotation.rotate({0, 0, 1})));
+}
+
 void Ragdoll::set_swing_friction(int leg, bool slippery) {
   world_.impl().rigid(body(kLegs[leg].foot)).setFriction(slippery ? settings_.step.swing_friction
                                                                    : settings_.foot_friction);
 }
 
 void Ragdoll::update_legs(float dt, Pose& pose) {
-  ramp_commanded_velocity(dt);
   turn_heading(dt);
+  ramp_commanded_velocity(dt);
   if (!swing_.active) maybe_start_step(dt);
   if (swing_.active) {
     update_swing(dt, pose);
@@ -396,7 +430,7 @@ void Ragdoll::update_swing(float dt, Pose& pose) {
   Vec3 stance_center;
   Quat stance_rotation;
   planted_foot(stance_leg, stance_center, stance_rotation);
-  const Quat pelvis_rotation = Quat::from_yaw(heading_);
+  const Quat pelvis_rotation = legs_pelvis_yaw(heading_);
   const float half_height = blueprint_.bodies[idx(BodyPart::foot_l)].half_extents.y;
   const BodyState pelvis_now = body_state(BodyPart::pelvis);
   Vec3 pelvis = moving_pelvis_goal(dt);

@@ -36,6 +36,7 @@ struct StepSettings {
   float max_step_m = 0.75f;        ///< [m] longest step from the stance foot
   float max_turn_deg = 35.0f;      ///< [deg] most the feet turn in one step
   float max_turn_rate_deg = 120.0f;  ///< [deg/s] how fast the held heading turns
+  float max_hip_twist_deg = 25.0f;   ///< [deg] the heading stays this close to a planted foot's
   /// Foot placement, SIMBICON-style in world space: the foot lands at the capture point predicted
   /// for touchdown, + c_d·(CoM offset) + c_v·(velocity error); the capture point carries both.
   float placement_cd = 0.0f;     ///< [-] extra gain on the CoM offset from the stance foot
@@ -57,6 +58,7 @@ struct StepSettings {
   float max_walk_speed = 1.6f;   ///< [m/s] commanded speeds are clamped to this
   float max_run_speed = 2.5f;    ///< [m/s]
   float max_accel = 1.5f;        ///< [m/s²] the commanded velocity ramps to the intent's
+  float max_command_lead = 0.3f;  ///< [m/s] the command stays this close to the body's velocity
   float stop_speed = 0.2f;       ///< [m/s] after walking, the gait steps on until this slow
 };
 

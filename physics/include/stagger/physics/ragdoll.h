@@ -137,6 +137,7 @@ class Ragdoll {
   void cancel_steps();
   void hold_pelvis();
   float smooth_pelvis_height(float goal, float dt);
+  Quat legs_pelvis_yaw(float wanted_yaw) const;
   bool walking_intent() const;
   Vec3 intended_velocity() const;
   void ramp_commanded_velocity(float dt);
