@@ -35,8 +35,8 @@ struct StepSettings {
   float min_width_m = 0.12f;       ///< [m] the swing foot never lands closer than this sideways
   float max_step_m = 0.75f;        ///< [m] longest step from the stance foot
   float max_turn_deg = 35.0f;      ///< [deg] most the feet turn in one step
-  float max_turn_rate_deg = 120.0f;  ///< [deg/s] how fast the held heading turns
-  float max_hip_twist_deg = 25.0f;   ///< [deg] the heading stays this close to a planted foot's
+  float max_turn_rate_deg = 90.0f;   ///< [deg/s] how fast the held heading turns
+  float max_hip_twist_deg = 40.0f;   ///< [deg] the heading stays this close to a planted foot's
   /// Foot placement, SIMBICON-style in world space: the foot lands at the capture point predicted
   /// for touchdown, + c_d·(CoM offset) + c_v·(velocity error); the capture point carries both.
   float placement_cd = 0.0f;     ///< [-] extra gain on the CoM offset from the stance foot
