@@ -19,6 +19,15 @@ inline sim::InputScript push_script(const std::string& enemy, physics::BodyPart 
   return script;
 }
 
+inline sim::WalkEvent walk_event(const std::string& enemy, Vec3 velocity, double t) {
+  sim::WalkEvent walk;
+  walk.t = t;
+  walk.enemy = enemy;
+  walk.intent.gait = physics::Gait::walk;
+  walk.intent.velocity = velocity;
+  return walk;
+}
+
 /// Runs `steps` physics steps, calling `each` after every one.
 inline void run_steps(sim::Simulation& s, int steps, const std::function<void()>& each = {}) {
   for (int i = 0; i < steps; ++i) {

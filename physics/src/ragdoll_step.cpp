@@ -15,8 +15,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 
 #include "leg_ik.h"
 #include "stagger/physics/ragdoll.h"
@@ -87,11 +85,6 @@ void Ragdoll::turn_heading(float dt) {
     if ((swing_.active && swing_.leg == leg) || !planted(leg)) continue;
     const float foot_yaw = yaw_of(body_state(kLegs[leg].foot).rotation.rotate({0, 0, 1}));
     heading_ = wrap_angle(foot_yaw + std::clamp(wrap_angle(heading_ - foot_yaw), -twist, twist));
-  }
-  if (std::getenv("HDBG") && world_.step_count() % 6 == 0) {
-    std::printf("H t %.3f heading %.1f desired %.1f Lyaw %.1f Ryaw %.1f planted %d %d swing %d leg %d pelvis %.1f cmd(%.2f %.2f)\n", world_.time(), double(heading_ * 57.3f), double(desired_yaw() * 57.3f),
-                double(yaw_of(body_state(BodyPart::foot_l).rotation.rotate({0, 0, 1})) * 57.3f), double(yaw_of(body_state(BodyPart::foot_r).rotation.rotate({0, 0, 1})) * 57.3f),
-                planted(0), planted(1), swing_.active, swing_.leg, double(yaw_of(body_state(BodyPart::pelvis).rotation.rotate({0, 0, 1})) * 57.3f), double(commanded_.x), double(commanded_.z));
   }
 }
 
@@ -277,7 +270,8 @@ void Ragdoll::maybe_start_step(float dt) {
   }
   if (recovering_ && balance_.error_m < s.continue_error_m) recovering_ = false;
   // Feet left apart by a recovery (or a stop) are brought back together once the body is calm.
-  const int closing = choose_closing_leg();
+  const int closing = stance_left_apart_ ? choose_closing_leg() : -1;
+  if (closing < 0) stance_left_apart_ = false;
   calm_s_ = closing >= 0 && balance_.error_m < 0.5f * s.step_error_m && left && right ? calm_s_ + dt : 0.0f;
   if (calm_s_ >= s.settle_s) {
     calm_s_ = 0;
@@ -388,10 +382,6 @@ void Ragdoll::aim_swing() {
   if (length(step) > s.max_step_m * scale) target = stance_at + normalized(step) * (s.max_step_m * scale);
   target.y = swing_.start.y;
   swing_.target = foot_center_on_ground(target, &swing_.ground_normal);
-  if (std::getenv("AIMDBG") && swing_.elapsed_s < 0.75f * duration && swing_.elapsed_s + 0.0042f >= 0.75f * duration) {
-    std::printf("AIM t %.2f leg %d com(%.2f %.2f) v(%.2f %.2f) cmd(%.2f %.2f) stance(%.2f %.2f) yaw %.0f tgt(%.2f %.2f) side %.2f\n", world_.time(), swing_.leg,
-      double(com.x), double(com.z), double(v.x), double(v.z), double(commanded.x), double(commanded.z), double(stance_at.x), double(stance_at.z), double(swing_.target_yaw * 57.3f), double(target.x), double(target.z), double(side));
-  }
 }
 
 void Ragdoll::update_swing(float dt, Pose& pose) {
@@ -434,13 +424,6 @@ void Ragdoll::update_swing(float dt, Pose& pose) {
   const float half_height = blueprint_.bodies[idx(BodyPart::foot_l)].half_extents.y;
   const BodyState pelvis_now = body_state(BodyPart::pelvis);
   Vec3 pelvis = moving_pelvis_goal(dt);
-  if (swing_.kind == Swing::Kind::gait) {
-    // Weight over the stance foot: the pelvis sways toward it while the other foot is in the air.
-    static const float sway = std::getenv("SWAY") ? float(std::atof(std::getenv("SWAY"))) : 0.0f;
-    const Vec3 lateral = left_of(forward_of(yaw_of(stance_rotation.rotate({0, 0, 1}))));
-    const float toward = dot(horizontal(stance_center) - pelvis, lateral);
-    pelvis = pelvis + lateral * (toward * sway * std::sin(kPi * std::min(1.0f, t / duration)));
-  }
   pelvis.y = smooth_pelvis_height(
       std::min(stance_center.y - half_height + pelvis_above_sole(),
                reachable_pelvis_height(stance_leg, pelvis, pelvis_rotation, stance_center, stance_rotation)),
@@ -511,14 +494,8 @@ void Ragdoll::cancel_steps() {
 
 void Ragdoll::land_swing() {
   last_kind_ = swing_.kind;
-  if (std::getenv("STEPDBG")) {
-    const Vec3 f = body_state(kLegs[swing_.leg].foot).position;
-    const Vec3 p = body_state(BodyPart::pelvis).position;
-    std::printf("YAW tgt %.0f landed %.0f other %.0f\n", double(swing_.target_yaw*57.3f), double(yaw_of(body_state(kLegs[swing_.leg].foot).rotation.rotate({0,0,1}))*57.3f), double(yaw_of(body_state(kLegs[1-swing_.leg].foot).rotation.rotate({0,0,1}))*57.3f));
-    std::printf("LAND t %.3f leg %d kind %d dur %.2f start(%.2f %.2f) target(%.2f %.2f %.2f) foot(%.2f %.2f %.2f) pelvis(%.2f %.2f %.2f) com(%.2f %.2f) v(%.2f %.2f) cmd %.2f\n",
-                world_.time(), swing_.leg, int(swing_.kind), double(swing_.elapsed_s), double(swing_.start.x), double(swing_.start.z), double(swing_.target.x), double(swing_.target.y), double(swing_.target.z),
-                double(f.x), double(f.y), double(f.z), double(p.x), double(p.y), double(p.z), double(balance_.com.x), double(balance_.com.z), double(balance_.com_velocity.x), double(balance_.com_velocity.z), double(commanded_.z));
-  }
+  // Only steps leave the feet apart on purpose; the slow creep of standing feet is the anchors' job.
+  stance_left_apart_ = swing_.kind != Swing::Kind::closing;
   set_swing_friction(swing_.leg, false);
   last_swing_leg_ = swing_.leg;
   swing_.active = false;

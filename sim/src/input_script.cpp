@@ -14,8 +14,8 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::string_view kSupportedTypes = "push, kill";
-constexpr std::string_view kKnownTypes[] = {"push", "hand", "player", "kill"};
+constexpr std::string_view kSupportedTypes = "push, kill, walk";
+constexpr std::string_view kKnownTypes[] = {"push", "hand", "player", "kill", "walk"};
 
 std::string format_time(double t) {
   std::ostringstream out;
@@ -126,6 +126,46 @@ void parse_kill(const json& event, std::size_t index, EventChecker& check,
   if (check.ok_so_far()) kills.push_back(kill);
 }
 
+void parse_walk(const json& event, std::size_t index, EventChecker& check,
+                std::vector<WalkEvent>& walks, double t) {
+  WalkEvent walk;
+  walk.t = t;
+  walk.event_index = index;
+  walk.intent.gait = physics::Gait::walk;
+  for (const auto& [key, value] : event.items()) {
+    if (key == "t" || key == "type") continue;
+    if (key == "enemy") {
+      read_enemy(value, check, walk.enemy);
+    } else if (key == "velocity") {
+      if (!read_vec3(value, walk.intent.velocity)) {
+        check.error("`velocity` must be an array of three numbers [m/s], got " + value.dump());
+      } else if (!is_finite(walk.intent.velocity)) {
+        check.error("`velocity` must be finite (a number is too large for a double)");
+      }
+    } else if (key == "gait") {
+      const std::string gait = value.is_string() ? value.get<std::string>() : "";
+      if (gait == "walk") walk.intent.gait = physics::Gait::walk;
+      else if (gait == "run") walk.intent.gait = physics::Gait::run;
+      else if (gait == "idle") walk.intent.gait = physics::Gait::idle;
+      else check.error("unknown gait " + value.dump() + "; expected one of idle, walk, run");
+    } else if (key == "facing_deg") {
+      if (!value.is_number() || !std::isfinite(value.get<double>())) {
+        check.error("`facing_deg` must be a finite number of degrees (0 faces +Z), got " + value.dump());
+      } else {
+        walk.intent.facing_rad = deg_to_rad(value.get<float>());
+        walk.intent.has_facing = true;
+      }
+    } else {
+      check.error("unknown key `" + key + "` in a walk event (expected t, type, enemy, velocity, gait, facing_deg)");
+    }
+  }
+  if (!event.contains("enemy")) check.error("missing `enemy`");
+  if (!event.contains("velocity") && walk.intent.gait != physics::Gait::idle) {
+    check.error("missing `velocity` (use [0, 0, 0] or \"gait\": \"idle\" to stop)");
+  }
+  if (check.ok_so_far()) walks.push_back(walk);
+}
+
 void parse_event(const json& event, std::size_t index, std::string_view source,
                  std::vector<std::string>& errors, InputScript& script) {
   EventChecker check(source, index, errors);
@@ -166,12 +206,16 @@ void parse_event(const json& event, std::size_t index, std::string_view source,
     parse_kill(event, index, check, script.kills, t);
     return;
   }
+  if (type == "walk") {
+    parse_walk(event, index, check, script.walks, t);
+    return;
+  }
   const bool known = std::find(std::begin(kKnownTypes), std::end(kKnownTypes), type) != std::end(kKnownTypes);
   if (known) {
     check.error("event type `" + type + "` is not supported by this version (supported: " +
                 std::string(kSupportedTypes) + ")");
   } else {
-    check.error("unknown event type " + type_it->dump() + " (expected push, hand, player or kill)");
+    check.error("unknown event type " + type_it->dump() + " (expected push, hand, player, kill or walk)");
   }
 }
 
@@ -255,6 +299,8 @@ Result<InputScript> parse_input_script(std::string_view json_text, std::string_v
                    [](const PushEvent& a, const PushEvent& b) { return a.t < b.t; });
   std::stable_sort(script.kills.begin(), script.kills.end(),
                    [](const KillEvent& a, const KillEvent& b) { return a.t < b.t; });
+  std::stable_sort(script.walks.begin(), script.walks.end(),
+                   [](const WalkEvent& a, const WalkEvent& b) { return a.t < b.t; });
   return script;
 }
 
@@ -282,6 +328,7 @@ std::string check_against_scene(const InputScript& script, const SceneDescriptio
   };
   for (const PushEvent& push : script.pushes) check(push.enemy, push.event_index, "push", push.t);
   for (const KillEvent& kill : script.kills) check(kill.enemy, kill.event_index, "kill", kill.t);
+  for (const WalkEvent& walk : script.walks) check(walk.enemy, walk.event_index, "walk", walk.t);
   return join_lines(errors);
 }
 

@@ -30,6 +30,8 @@ std::string report_json(const SimulationResult& r) {
     o["falls"] = e.falls;
     o["get_ups"] = e.get_ups;
     o["stays_down"] = e.stays_down;
+    o["recovery_steps"] = e.recovery_steps;
+    o["steps"] = e.steps;
     o["pushes"] = e.pushes;
     o["time_down_s"] = e.time_down_s;
     o["final_state"] = e.final_state;
@@ -54,9 +56,9 @@ std::string summary_text(const SimulationResult& r) {
   out << line;
   for (const EnemyStats& e : r.enemies) {
     std::snprintf(line, sizeof(line),
-                  "  %-12s %-10s %-14s falls %d  get-ups %d  pushes %d  down %.2f s  "
+                  "  %-12s %-10s %-14s falls %d  get-ups %d  recovery steps %d  pushes %d  down %.2f s  "
                   "max balance error %.3f m  min pelvis height %.3f m%s\n",
-                  e.name.c_str(), e.final_state.c_str(), e.balance_state.c_str(), e.falls, e.get_ups, e.pushes,
+                  e.name.c_str(), e.final_state.c_str(), e.balance_state.c_str(), e.falls, e.get_ups, e.recovery_steps, e.pushes,
                   e.time_down_s, static_cast<double>(e.max_balance_error_m),
                   static_cast<double>(e.min_pelvis_height_m),
                   e.stays_down ? "  (stays down: get-ups kept failing)" : "");

@@ -43,6 +43,10 @@ void Simulation::apply_due_events() {
     const KillEvent& kill = script_.kills[next_kill_++];
     if (Enemy* enemy = scene_.find_enemy(kill.enemy)) enemy->ragdoll->kill();
   }
+  while (next_walk_ < script_.walks.size() && script_.walks[next_walk_].t <= now + half_step) {
+    const WalkEvent& walk = script_.walks[next_walk_++];
+    if (Enemy* enemy = scene_.find_enemy(walk.enemy)) enemy->ragdoll->set_intent(walk.intent);
+  }
   while (next_push_ < script_.pushes.size() && script_.pushes[next_push_].t <= now + half_step) {
     const PushEvent& push = script_.pushes[next_push_++];
     for (std::size_t i = 0; i < scene_.enemies().size(); ++i) {
@@ -88,6 +92,8 @@ void Simulation::record_stats() {
     const bool down = !physics::is_upright(state) && state != physics::LocomotionState::dead;
     if (down && scene_.world().step_count() > 0) s.time_down_s += static_cast<double>(dt);
     s.get_ups = r.get_ups();
+    s.recovery_steps = r.recovery_steps();
+    s.steps = r.steps_taken();
     s.stays_down = r.stays_down();
     s.max_balance_error_m = std::max(s.max_balance_error_m, balance.error_m);
     s.min_pelvis_height_m = std::min(s.min_pelvis_height_m, r.pelvis_height());

@@ -204,6 +204,7 @@ class Ragdoll {
   float since_touchdown_s_ = 1.0f;  // double support time since the last step landed
   float calm_s_ = 0;                // standing calmly with the feet apart
   bool recovering_ = false;         // balance steps continue until back in balance
+  bool stance_left_apart_ = false;  // a step left the feet apart: a closing step may follow
   Vec3 pelvis_goal_;                // rate-limited standing pelvis goal (horizontal)
   Vec3 pelvis_ref_;                 // pelvis reference while stepping or walking (horizontal)
   Vec3 pelvis_target_;              // where the legs put the pelvis this step

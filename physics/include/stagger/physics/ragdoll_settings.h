@@ -26,7 +26,7 @@ struct UprightSettings {
 /// Getting up after a fall: lie still, tuck, rise with capped assistance, stand.
 struct GetUpSettings {
   float still_speed = 0.25f;    ///< [m/s] every body slower than this counts as lying still
-  float still_time_s = 0.8f;    ///< [s] lying still this long before getting up
+  float still_time_s = 0.5f;    ///< [s] lying still this long before getting up
   float down_time_s = 0.4f;     ///< [s] pause on the ground before the attempt starts
   float tuck_s = 0.6f;          ///< [s] blend from the lying pose into the tuck
   float rise_s = 1.4f;          ///< [s] rise from the tuck to standing

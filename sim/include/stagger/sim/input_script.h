@@ -1,12 +1,14 @@
 #pragma once
 // Headless input scripts (design.md §6): timed events read from JSON, validated before anything is
-// simulated. This version supports `push` and `kill`; `hand` and `player` are rejected by name.
+// simulated. This version supports `push`, `kill` and `walk` (an extension: the locomotion intent
+// the ai will give); `hand` and `player` are rejected by name.
 
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "stagger/core/result.h"
+#include "stagger/physics/locomotion.h"
 #include "stagger/physics/skeleton.h"
 #include "stagger/sim/scene.h"
 
@@ -27,9 +29,18 @@ struct KillEvent {
   std::size_t event_index = 0;
 };
 
+/// From `t` on, the enemy walks as told (until the next walk event for it).
+struct WalkEvent {
+  double t = 0;              ///< [s]
+  std::string enemy;
+  physics::LocomotionIntent intent;  ///< velocity [m/s], gait, optional facing
+  std::size_t event_index = 0;
+};
+
 struct InputScript {
   std::vector<PushEvent> pushes;  ///< sorted by time (stable: equal times keep file order)
   std::vector<KillEvent> kills;   ///< sorted by time
+  std::vector<WalkEvent> walks;   ///< sorted by time
 };
 
 /// Parses a script. `source` names it in error messages. Every problem is reported, one per line.

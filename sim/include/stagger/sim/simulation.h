@@ -17,6 +17,8 @@ struct EnemyStats {
   int get_ups = 0;               ///< times it stood up again
   bool stays_down = false;       ///< gave up after too many failed get-ups
   int pushes = 0;                ///< scripted pushes received
+  int recovery_steps = 0;        ///< balance steps taken to catch a lean
+  int steps = 0;                 ///< every step taken (balance, walking, closing)
   double time_down_s = 0;        ///< [s] time spent falling, lying and getting up
   float max_balance_error_m = 0;  ///< [m]
   float min_pelvis_height_m = 1e9f;  ///< [m] pelvis centre above the soles
@@ -60,6 +62,7 @@ class Simulation {
   InputScript script_;
   std::size_t next_push_ = 0;
   std::size_t next_kill_ = 0;
+  std::size_t next_walk_ = 0;
   std::vector<EnemyStats> stats_;
   std::vector<bool> was_fallen_;
   double wall_ms_ = 0;

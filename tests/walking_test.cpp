@@ -1,0 +1,132 @@
+// Acceptance: walking. 1.2 m/s straight for 20 m, 90° and 180° turns, a 10° ramp up and down and
+// a 5 cm step up and down, without falling.
+
+#include <gtest/gtest.h>
+
+#include "scenario.h"
+
+namespace stagger {
+namespace {
+
+using physics::LocomotionState;
+
+constexpr float kSpeed = 1.2f;  // [m/s]
+constexpr double kSpeedD = 1.2;
+
+struct Walker {
+  explicit Walker(const sim::SceneDescription& scene, sim::InputScript script)
+      : s(scene, std::move(script)), r(*s.scene().enemies()[0].ragdoll) {}
+  Vec3 com() const { return r.balance().com; }
+  double time() const { return s.scene().world().time(); }
+  int falls() const { return s.result().enemies[0].falls; }
+  sim::Simulation s;
+  const physics::Ragdoll& r;
+};
+
+sim::InputScript walk_script(Vec3 velocity) {
+  sim::InputScript script;
+  script.walks.push_back(test::walk_event("dummy", velocity, 0.0));
+  return script;
+}
+
+TEST(Walking, StraightTwentyMetresStaysOnTheLineAtTheCommandedSpeed) {
+  Walker w(sim::builtin_scene(1), walk_script({0, 0, kSpeed}));
+  double started = -1;
+  double arrived = -1;
+  float off_line = 0;
+  while (arrived < 0 && w.time() < 40.0) {
+    w.s.step();
+    const Vec3 c = w.com();
+    if (started < 0 && c.z >= 0.5f) started = w.time();
+    if (started >= 0 && c.z >= 20.5f) arrived = w.time();
+    off_line = std::max(off_line, std::fabs(c.x));
+  }
+  ASSERT_GE(arrived, 0.0) << "did not get 20 m along the line; stopped at z = " << w.com().z;
+  const double speed = 20.0 / (arrived - started);
+  EXPECT_NEAR(speed, kSpeedD, 0.15 * kSpeedD);
+  EXPECT_LT(off_line, 0.5f);
+  EXPECT_EQ(w.falls(), 0);
+  RecordProperty("average_speed_mps", std::to_string(speed));
+  RecordProperty("max_off_line_m", std::to_string(off_line));
+}
+
+class Turn : public ::testing::TestWithParam<int> {};
+
+TEST_P(Turn, WhileWalkingWithoutFalling) {
+  // Walk along +Z, then turn by the parameter (degrees) and keep walking.
+  const float turn = deg_to_rad(static_cast<float>(GetParam()));
+  const Vec3 after{std::sin(turn) * kSpeed, 0, std::cos(turn) * kSpeed};
+  sim::InputScript script = walk_script({0, 0, kSpeed});
+  script.walks.push_back(test::walk_event("dummy", after, 4.0));
+  Walker w(sim::builtin_scene(1), script);
+  test::run_steps(w.s, 4 * 240);
+  const Vec3 at_turn = w.com();
+  test::run_steps(w.s, 6 * 240);
+  EXPECT_EQ(w.falls(), 0);
+  const Vec3 heading = w.r.balance().forward;
+  EXPECT_GT(dot(heading, normalized(after)), std::cos(deg_to_rad(20.0f))) << "not facing the new way";
+  EXPECT_GT(dot(w.com() - at_turn, normalized(after)), 2.0f) << "did not walk on the new way";
+}
+
+INSTANTIATE_TEST_SUITE_P(Angles, Turn, ::testing::Values(90, -90, 180, -180),
+                         [](const auto& p) { return (p.param < 0 ? "right" : "left") + std::to_string(std::abs(p.param)); });
+
+// A 10° ramp rising along +Z from z = 2 over 6 m, then a plateau.
+constexpr float kRampDeg = 10.0f;
+constexpr float kRampLength = 6.0f;
+
+sim::SceneDescription ramp_scene() {
+  sim::SceneDescription scene = sim::builtin_scene(1);
+  const float a = deg_to_rad(kRampDeg);
+  const float top = kRampLength * std::sin(a);
+  const float run = kRampLength * std::cos(a);
+  scene.boxes.push_back({{0, 0.5f * top - 0.05f * std::cos(a), 2.0f + 0.5f * run}, {1.5f, 0.05f, 0.5f * kRampLength},
+                         Quat::from_axis_angle({1, 0, 0}, -a), 0.9f});
+  scene.boxes.push_back({{0, top - 0.5f, 2.0f + run + 5.0f}, {1.5f, 0.5f, 5.0f}, {}, 0.9f});
+  return scene;
+}
+
+TEST(Walking, UpATenDegreeRamp) {
+  const float top = kRampLength * std::sin(deg_to_rad(kRampDeg));
+  Walker w(ramp_scene(), walk_script({0, 0, kSpeed}));
+  while (w.com().z < 2.0f + kRampLength + 1.0f && w.time() < 20.0) w.s.step();
+  EXPECT_EQ(w.falls(), 0);
+  EXPECT_GT(w.com().z, 2.0f + kRampLength + 1.0f) << "did not reach the top";
+  EXPECT_GT(w.com().y, top + 0.5f);
+}
+
+TEST(Walking, DownATenDegreeRamp) {
+  const float a = deg_to_rad(kRampDeg);
+  sim::SceneDescription scene = ramp_scene();
+  scene.enemies[0].position = {0, kRampLength * std::sin(a), 2.0f + kRampLength * std::cos(a) + 2.5f};
+  scene.enemies[0].yaw_rad = kPi;
+  Walker w(scene, walk_script({0, 0, -kSpeed}));
+  while (w.com().z > 0.0f && w.time() < 20.0) w.s.step();
+  EXPECT_EQ(w.falls(), 0);
+  EXPECT_LT(w.com().z, 0.0f) << "did not reach the bottom";
+  EXPECT_LT(w.com().y, 1.1f);
+}
+
+TEST(Walking, UpAndDownAFiveCentimetreStep) {
+  sim::SceneDescription scene = sim::builtin_scene(1);
+  scene.boxes.push_back({{0, 0.025f, 5.0f}, {1.5f, 0.025f, 3.0f}, {}, 0.9f});  // z = 2 .. 8
+  Walker w(scene, walk_script({0, 0, kSpeed}));
+  while (w.com().z < 10.0f && w.time() < 20.0) w.s.step();
+  EXPECT_EQ(w.falls(), 0);
+  EXPECT_GT(w.com().z, 10.0f) << "did not get over the step";
+}
+
+TEST(Walking, StopsWhenToldAndStandsStill) {
+  sim::InputScript script = walk_script({0, 0, kSpeed});
+  sim::WalkEvent stop = test::walk_event("dummy", {}, 4.0);
+  stop.intent.gait = physics::Gait::idle;
+  script.walks.push_back(stop);
+  Walker w(sim::builtin_scene(1), script);
+  test::run_steps(w.s, 9 * 240);
+  EXPECT_EQ(w.falls(), 0);
+  EXPECT_EQ(w.r.state(), LocomotionState::standing);
+  EXPECT_LT(length(horizontal(w.r.balance().com_velocity)), 0.05f);
+}
+
+}  // namespace
+}  // namespace stagger
