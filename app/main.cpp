@@ -98,7 +98,7 @@ int run_sim(const SimOptions& o) {
 
 int run_bench(const stagger::sim::BenchOptions& options) {
   std::cerr << "stagger bench: measuring " << options.repetitions << " interleaved repetitions...\n";
-  std::cout << stagger::sim::bench_table(stagger::sim::run_benchmark(options));
+  std::cout << stagger::sim::bench_table(stagger::sim::run_benchmark(options), options.walking);
   return 0;
 }
 
@@ -129,13 +129,14 @@ int main(int argc, char** argv) {
 
   stagger::sim::BenchOptions bench;
   CLI::App* bench_cmd = app.add_subcommand(
-      "bench", "Time standing ragdolls against a raw Bullet baseline of the same bodies and motors");
+      "bench", "Time standing (or walking) ragdolls against a raw Bullet baseline of the same bodies and motors");
   bench_cmd->add_option("--counts", bench.counts, "Ragdoll counts to measure")
       ->capture_default_str()->delimiter(',')->check(CLI::Range(1, 4096));
   bench_cmd->add_option("--seconds", bench.seconds, "Simulated seconds per episode")
       ->capture_default_str()->check(CLI::PositiveNumber);
   bench_cmd->add_option("--repetitions", bench.repetitions, "Interleaved repetitions (median reported)")
       ->capture_default_str()->check(CLI::Range(1, 100));
+  bench_cmd->add_flag("--walking", bench.walking, "Our ragdolls walk at 1.2 m/s (the baseline holds its pose)");
 
   try {
     app.parse(argc, argv);

@@ -43,9 +43,10 @@ float wrap_angle(float a) {
 }
 
 float ease_in(float u) { return u * u; }
-constexpr float kSpawnSettleS = 0.5f;  // [s]
-constexpr float kPlantReach = 0.7f;    // [-] part of the plant phase that carries the foot over its target
 float ease_out(float u) { return 1.0f - (1.0f - u) * (1.0f - u); }
+
+constexpr float kSpawnSettleS = 0.5f;  // [s] a new body stands this long before it may step
+constexpr float kPlantReach = 0.7f;    // [-] part of the plant phase that carries the foot over its target
 
 }  // namespace
 
@@ -143,7 +144,8 @@ void Ragdoll::planted_foot(int leg, Vec3& center, Quat& rotation) const {
   const Vec3 forward = normalized(horizontal(foot.rotation.rotate({0, 0, 1})));
   // Where it is, to the millimetre: a target a little above or below the real foot would leave a
   // gap in the loop through the ground that the drives cannot close. A foot that has rocked off
-  // the ground is put back down on it.
+  // the ground is put back down on it. (The ground is probed every step: reusing a probe for a
+  // foot that had moved 1 cm on a 10° ramp was enough to make walking up it fail.)
   Vec3 normal;
   const Vec3 on_ground = foot_center_on_ground(foot.position, &normal);
   center = foot.position;
@@ -225,7 +227,7 @@ void Ragdoll::update_legs(float dt, Pose& pose) {
   } else {
     apply_ankle_strategy(dt, pose);
   }
-  if (assist_fade_s_ <= 0) hold_pelvis();
+  if (assist_fade_s_ <= 0) hold_pelvis(dt);
   if (swing_.active) {
     state_ = swing_.kind == Swing::Kind::gait ? LocomotionState::walking : LocomotionState::stepping;
   } else {
@@ -458,24 +460,26 @@ Vec3 Ragdoll::moving_pelvis_goal(float dt) {
   return pelvis_ref_;
 }
 
-void Ragdoll::hold_pelvis() {
-  // Single support and walking lean on a stronger uprighting drive (the "strong hip drive") and
-  // a capped hold of the pelvis on the legs' own pelvis target, moving at the commanded velocity.
-  // Standing on both feet needs neither, once it has settled after its last step.
+void Ragdoll::hold_pelvis(float dt) {
+  // Single support and walking lean on a stronger uprighting drive (the "strong hip drive") that
+  // also holds the heading, and a capped hold of the pelvis on the legs' own pelvis target,
+  // moving at the commanded velocity. Standing on both feet needs neither once it has settled
+  // after its last step; the assistance then fades out (switched off at once, it jolted the body).
   World::Impl& impl = world_.impl();
-  const bool moving = swing_.active || walking_intent() || since_touchdown_s_ < settings_.step.hold_after_step_s;
-  impl.joint(upright_).set_strength(moving ? settings_.step.upright_boost : 1.0f);
-  holding_heading_ = moving;
-  impl.joint(upright_).set_axis_driven(1, moving);
+  const StepSettings& s = settings_.step;
+  const bool moving = swing_.active || walking_intent() || since_touchdown_s_ < s.hold_after_step_s;
+  step_assist_ = moving ? 1.0f : std::max(0.0f, step_assist_ - dt / s.assist_fade_s);
+  impl.joint(upright_).set_strength(1.0f + (s.upright_boost - 1.0f) * step_assist_);
+  holding_heading_ = step_assist_ > 0;
+  impl.joint(upright_).set_axis_driven(1, holding_heading_);
   WorldPull& hold = *impl.pulls[pelvis_assist_];
-  if (!moving) {
+  if (step_assist_ <= 0) {
     hold.release();
     return;
   }
-  const float weight = mass() * kGravity;
-  const StepSettings& s = settings_.step;
+  const float cap = step_assist_ * mass() * kGravity;
   hold.set_target(pelvis_target_);
-  hold.pull({s.hold_ratio * weight, s.support_ratio * weight, s.hold_ratio * weight}, s.hold_time_constant_s, 1.0f,
+  hold.pull({s.hold_ratio * cap, s.support_ratio * cap, s.hold_ratio * cap}, s.hold_time_constant_s, 1.0f,
             commanded_velocity());
 }
 
@@ -487,6 +491,7 @@ void Ragdoll::cancel_steps() {
   pelvis_goal_set_ = false;
   pelvis_height_set_ = false;
   holding_heading_ = false;
+  step_assist_ = 0;
   world_.impl().joint(upright_).set_axis_driven(1, false);
   calm_s_ = 0;
   commanded_ = {};

@@ -23,9 +23,13 @@ double thread_cpu_us() {
   return static_cast<double>(ts.tv_sec) * 1e6 + static_cast<double>(ts.tv_nsec) * 1e-3;
 }
 
+constexpr float kWalkSpeed = 1.2f;  // [m/s]
+constexpr int kWalkWarmUpSteps = 240;  // walkers get going (and past their first steps) untimed
+
 // One episode: a fresh world with `count` ragdolls on a 2 m grid (each its own island, as in
-// research/bullet-ragdoll.md §6.1). Returns µs per ragdoll per step, stepping time only.
-double time_episode(Variant variant, int count, int steps) {
+// research/bullet-ragdoll.md §6.1); walkers all head +Z side by side. Returns µs per ragdoll per
+// step, stepping time only.
+double time_episode(Variant variant, int count, int steps, bool walking) {
   physics::World world;
   world.add_static_box({{0, -0.5f, 0}, {200, 0.5f, 200}, {}, 0.9f});
   const int columns = std::max(1, static_cast<int>(std::ceil(std::sqrt(count))));
@@ -33,10 +37,14 @@ double time_episode(Variant variant, int count, int steps) {
   for (int i = 0; i < count; ++i) {
     const Vec3 feet{2.0f * static_cast<float>(i % columns), 0.005f, 2.0f * static_cast<float>(i / columns)};
     if (variant == Variant::ours) {
-      world.add_ragdoll(settings, feet, 0.0f);
+      physics::Ragdoll& ragdoll = world.add_ragdoll(settings, feet, 0.0f);
+      if (walking) ragdoll.set_intent({{0, 0, kWalkSpeed}, 0.0f, false, physics::Gait::walk});
     } else {
       physics::add_baseline_ragdoll(world, settings, feet, 0.0f);
     }
+  }
+  if (walking) {
+    for (int s = 0; s < kWalkWarmUpSteps; ++s) world.step();
   }
   const double start = thread_cpu_us();
   for (int s = 0; s < steps; ++s) world.step();
@@ -64,11 +72,11 @@ std::vector<BenchRow> run_benchmark(const BenchOptions& options) {
       double b = 0;
       double o = 0;
       if (p % 2 == 0) {
-        b = time_episode(Variant::baseline, count, steps);
-        o = time_episode(Variant::ours, count, steps);
+        b = time_episode(Variant::baseline, count, steps, options.walking);
+        o = time_episode(Variant::ours, count, steps, options.walking);
       } else {
-        o = time_episode(Variant::ours, count, steps);
-        b = time_episode(Variant::baseline, count, steps);
+        o = time_episode(Variant::ours, count, steps, options.walking);
+        b = time_episode(Variant::baseline, count, steps, options.walking);
       }
       base.push_back(b);
       ours.push_back(o);
@@ -79,9 +87,10 @@ std::vector<BenchRow> run_benchmark(const BenchOptions& options) {
   return rows;
 }
 
-std::string bench_table(const std::vector<BenchRow>& rows) {
+std::string bench_table(const std::vector<BenchRow>& rows, bool walking) {
   std::ostringstream out;
-  out << "CPU µs per ragdoll per physics step (240 Hz, 10 iterations, standing; medians over paired episodes)\n";
+  out << "CPU µs per ragdoll per physics step (240 Hz, 10 iterations, "
+      << (walking ? "walking at 1.2 m/s" : "standing") << "; medians over paired episodes)\n";
   out << "    N   stagger   raw Bullet baseline   ratio\n";
   char line[128];
   for (const BenchRow& r : rows) {

@@ -49,6 +49,7 @@ struct StepSettings {
   float support_ratio = 0.0f;    ///< [-] vertical cap, as a fraction of body weight
   float hold_time_constant_s = 0.15f;  ///< [s]
   float hold_after_step_s = 1.0f;  ///< [s] the assistance stays on this long after a step lands
+  float assist_fade_s = 0.5f;      ///< [s] ... and then fades out over this long
   float settle_s = 0.3f;         ///< [s] calm this long before feet apart are brought together
   float close_feet_m = 0.08f;    ///< [m] feet this far from their nominal stance get a closing step
   float pelvis_goal_speed = 0.4f;  ///< [m/s] how fast the standing pelvis goal may move

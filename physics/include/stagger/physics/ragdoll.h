@@ -135,7 +135,7 @@ class Ragdoll {
   void update_swing(float dt, Pose& pose);
   void land_swing();
   void cancel_steps();
-  void hold_pelvis();
+  void hold_pelvis(float dt);
   float smooth_pelvis_height(float goal, float dt);
   Quat legs_pelvis_yaw(float wanted_yaw) const;
   bool walking_intent() const;
@@ -198,6 +198,7 @@ class Ragdoll {
   Vec3 commanded_;                  // velocity the legs are asked for now, ramped to the intent
   float heading_ = 0;               // heading held while stepping or walking [rad]
   bool holding_heading_ = false;
+  float step_assist_ = 0;           // stepping assistance in effect, 0..1 (fades out)
   Swing swing_;
   int last_swing_leg_ = -1;
   Swing::Kind last_kind_ = Swing::Kind::balance;

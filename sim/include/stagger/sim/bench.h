@@ -1,6 +1,7 @@
 #pragma once
-// `stagger bench`: microseconds per ragdoll per physics step for N standing ragdolls, beside a raw
-// Bullet baseline of the same bodies and motors holding a fixed pose, measured in the same run.
+// `stagger bench`: microseconds per ragdoll per physics step for N standing (or walking)
+// ragdolls, beside a raw Bullet baseline of the same bodies and motors holding a fixed pose,
+// measured in the same run.
 
 #include <string>
 #include <vector>
@@ -12,6 +13,7 @@ struct BenchOptions {
   double seconds = 2.0;               ///< simulated time per measurement
   int repetitions = 3;                ///< rounds of paired episodes; medians are reported
   int min_ragdoll_steps = 32 * 480;   ///< ragdoll-steps per round: small N run more pairs
+  bool walking = false;               ///< our ragdolls walk at 1.2 m/s (after 1 s untimed)
 };
 
 struct BenchRow {
@@ -22,6 +24,6 @@ struct BenchRow {
 };
 
 std::vector<BenchRow> run_benchmark(const BenchOptions& options);
-std::string bench_table(const std::vector<BenchRow>& rows);
+std::string bench_table(const std::vector<BenchRow>& rows, bool walking = false);
 
 }  // namespace stagger::sim
