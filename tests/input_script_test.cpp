@@ -1,4 +1,5 @@
-// Input scripts: valid pushes parse; every kind of bad event is reported by its index and time.
+// Input scripts: valid pushes and walks parse; every kind of bad event is reported by its index
+// and time.
 
 #include <gtest/gtest.h>
 
@@ -65,6 +66,36 @@ TEST(InputScript, MissingFieldsAndBadJson) {
   EXPECT_NE(errors_of(R"({ "events": [ { "t": 1, "type": "push" } ] })").find("missing `enemy`"), std::string::npos);
   EXPECT_NE(errors_of(R"({ "evnts": [] })").find("unknown top-level key `evnts`"), std::string::npos);
   EXPECT_NE(errors_of(R"({ "events": [ )").find("s.json: not valid JSON"), std::string::npos);
+}
+
+TEST(InputScript, WalkEventsCarryTheLocomotionIntent) {
+  const auto r = parse_input_script(R"({ "events": [
+      { "t": 3, "type": "walk", "enemy": "a", "gait": "idle" },
+      { "t": 1, "type": "walk", "enemy": "a", "velocity": [0, 0, 1.2] },
+      { "t": 2, "type": "walk", "enemy": "a", "velocity": [2, 0, 0], "gait": "run", "facing_deg": 90 } ] })",
+                                    "s.json");
+  ASSERT_TRUE(r.ok()) << r.error();
+  const auto& walks = r.value().walks;
+  ASSERT_EQ(walks.size(), 3u);
+  EXPECT_EQ(walks[0].intent.gait, physics::Gait::walk);
+  EXPECT_EQ(walks[0].intent.velocity, (Vec3{0, 0, 1.2f}));
+  EXPECT_FALSE(walks[0].intent.has_facing);
+  EXPECT_EQ(walks[1].intent.gait, physics::Gait::run);
+  EXPECT_TRUE(walks[1].intent.has_facing);
+  EXPECT_NEAR(walks[1].intent.facing_rad, kPi / 2, 1e-6);
+  EXPECT_EQ(walks[2].intent.gait, physics::Gait::idle);
+}
+
+TEST(InputScript, BadWalkEventsAreReported) {
+  const std::string e = errors_of(R"({ "events": [
+      { "t": 1, "type": "walk", "enemy": "a", "velocity": [0, 0, 1], "gait": "crawl" },
+      { "t": 2, "type": "walk", "enemy": "a" },
+      { "t": 3, "type": "walk", "enemy": "a", "velocity": [1e999, 0, 0], "facing_deg": "north" } ] })");
+  EXPECT_NE(e.find("events[0] (walk at t=1): unknown gait \"crawl\"; expected one of idle, walk, run"),
+            std::string::npos) << e;
+  EXPECT_NE(e.find("events[1] (walk at t=2): missing `velocity`"), std::string::npos) << e;
+  EXPECT_NE(e.find("events[2] (walk at t=3): `velocity` must be finite"), std::string::npos) << e;
+  EXPECT_NE(e.find("events[2] (walk at t=3): `facing_deg` must be a finite number"), std::string::npos) << e;
 }
 
 TEST(InputScript, UnknownEnemyIsFoundAgainstTheScene) {

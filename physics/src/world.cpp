@@ -66,6 +66,7 @@ World::Impl::~Impl() {
   }
   for (auto it = bodies.rbegin(); it != bodies.rend(); ++it) dynamics.removeRigidBody(it->body.get());
   for (auto& b : static_bodies) dynamics.removeRigidBody(b.get());
+  for (auto& o : ground_objects) ground.removeCollisionObject(o.get());
 }
 
 BodyId World::Impl::add_body(const BodySettings& b, int owner) {
@@ -140,12 +141,19 @@ void World::Impl::scan_contacts() {
   }
 }
 
+void World::Impl::add_ground(btCollisionShape& shape, const btTransform& transform) {
+  auto object = std::make_unique<btCollisionObject>();
+  object->setCollisionShape(&shape);
+  object->setWorldTransform(transform);
+  ground.addCollisionObject(object.get());
+  ground_objects.push_back(std::move(object));
+}
+
 GroundHit World::Impl::probe_ground(Vec3 at, float above, float below) const {
   const btVector3 from = to_bt(at + Vec3{0, above, 0});
   const btVector3 to = to_bt(at - Vec3{0, below, 0});
   btCollisionWorld::ClosestRayResultCallback ray(from, to);
-  ray.m_collisionFilterMask = btBroadphaseProxy::StaticFilter;  // ground, never bodies
-  dynamics.rayTest(from, to, ray);
+  ground.rayTest(from, to, ray);
   GroundHit out;
   if (!ray.hasHit()) return out;
   out.hit = true;
@@ -171,6 +179,7 @@ void World::add_static_box(const StaticBoxSettings& box) {
   auto body = std::make_unique<btRigidBody>(info);
   body->setUserIndex(-1);
   impl_->dynamics.addRigidBody(body.get());
+  impl_->add_ground(*shape, body->getWorldTransform());
   impl_->static_shapes.push_back(std::move(shape));
   impl_->static_bodies.push_back(std::move(body));
 }

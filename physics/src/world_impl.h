@@ -46,6 +46,8 @@ struct World::Impl {
   std::size_t add_pull(BodyId body);
   /// Static geometry hit by a ray from `above` metres over `at` to `below` metres under it.
   GroundHit probe_ground(Vec3 at, float above, float below) const;
+  /// Adds static geometry (already in the dynamics world) to the ground probes' world.
+  void add_ground(btCollisionShape& shape, const btTransform& transform);
 
   WorldSettings settings;
   float dt;
@@ -66,6 +68,14 @@ struct World::Impl {
   std::vector<std::unique_ptr<FootAnchor>> foot_anchors;
   std::vector<std::unique_ptr<WorldPull>> pulls;
   std::vector<std::unique_ptr<Ragdoll>> ragdolls;
+
+  // The static geometry again, alone in a collision world of its own, for ground probes: a ray
+  // through the dynamics world's broadphase also walks every ragdoll's bodies (two probes per
+  // ragdoll per step made 32 standing ragdolls 10 % slower).
+  std::vector<std::unique_ptr<btCollisionObject>> ground_objects;
+  btCollisionDispatcher ground_dispatcher{&collision_config};
+  btDbvtBroadphase ground_broadphase;
+  btCollisionWorld ground{&ground_dispatcher, &ground_broadphase, &collision_config};
 };
 
 /// The bodies and joints of one humanoid, inserted into the world in a fixed order.
