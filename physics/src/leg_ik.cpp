@@ -37,11 +37,8 @@ Quat segment_rotation(Vec3 up_along_bone, Vec3 forward) {
 }
 
 Quat foot_on_ground(Vec3 forward, Vec3 ground_normal) {
-  const Vec3 y = normalized(ground_normal);
-  Vec3 x = cross(y, forward);
-  if (length(x) < 1e-4f) x = cross(y, Vec3{0, 0, 1});
-  x = normalized(x);
-  return from_basis(x, y, cross(x, y));
+  // The same frame as a segment's: the foot's Y along the normal, its toes (Z) toward forward.
+  return segment_rotation(ground_normal, forward);
 }
 
 LegTargets solve_leg(Vec3 hip, Quat pelvis_rotation, Vec3 ankle, Quat foot_rotation, Vec3 knee_forward,

@@ -432,13 +432,10 @@ void Ragdoll::update_targets(float dt) {
 
 float Ragdoll::pelvis_above_sole() const {
   // Pelvis centre above the soles with straight-down legs bent a little at the knees.
-  const auto& joints = blueprint_.joints;
-  const JointBlueprint& hip = joints[idx(JointName::hip_l)];
-  const JointBlueprint& knee = joints[idx(JointName::knee_l)];
-  const JointBlueprint& ankle = joints[idx(JointName::ankle_l)];
-  const float leg = length(knee.pivot - hip.pivot) + length(ankle.pivot - knee.pivot);
+  const LegGeometry g = leg_geometry(0);
   const float bend = deg_to_rad(settings_.balance.stance_knee_bend_deg) * 0.5f;
-  return ankle.pivot.y + leg * std::cos(bend) + (blueprint_.bodies[idx(BodyPart::pelvis)].center.y - hip.pivot.y);
+  const float ankle_above_sole = blueprint_.joints[idx(JointName::ankle_l)].pivot.y;
+  return ankle_above_sole + (g.thigh + g.shin) * std::cos(bend) - g.hip_from_pelvis.y;
 }
 
 Vec3 Ragdoll::standing_pelvis_goal(float dt) {

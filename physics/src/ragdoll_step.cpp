@@ -153,19 +153,25 @@ void Ragdoll::planted_foot(int leg, Vec3& center, Quat& rotation) const {
   rotation = foot_on_ground(forward, normal);
 }
 
-void Ragdoll::solve_leg_targets(int leg, Vec3 pelvis, Quat pelvis_rotation, Vec3 foot_center, Quat foot_rotation,
-                                Pose& pose) const {
+Ragdoll::LegGeometry Ragdoll::leg_geometry(int leg) const {
   const auto& joints = blueprint_.joints;
   const auto& bodies = blueprint_.bodies;
   const LegParts& parts = kLegs[leg];
   const JointBlueprint& hip = joints[idx(parts.hip)];
   const JointBlueprint& knee = joints[idx(parts.knee)];
   const JointBlueprint& ankle = joints[idx(parts.ankle)];
-  const Vec3 hip_at = pelvis + pelvis_rotation.rotate(hip.pivot - bodies[idx(BodyPart::pelvis)].center);
-  const Vec3 ankle_at = foot_center + foot_rotation.rotate(ankle.pivot - bodies[idx(parts.foot)].center);
+  return {hip.pivot - bodies[idx(BodyPart::pelvis)].center, ankle.pivot - bodies[idx(parts.foot)].center,
+          length(knee.pivot - hip.pivot), length(ankle.pivot - knee.pivot)};
+}
+
+void Ragdoll::solve_leg_targets(int leg, Vec3 pelvis, Quat pelvis_rotation, Vec3 foot_center, Quat foot_rotation,
+                                Pose& pose) const {
+  const LegGeometry g = leg_geometry(leg);
+  const Vec3 hip_at = pelvis + pelvis_rotation.rotate(g.hip_from_pelvis);
+  const Vec3 ankle_at = foot_center + foot_rotation.rotate(g.ankle_from_foot);
   const Vec3 knee_forward = normalized(horizontal(foot_rotation.rotate({0, 0, 1})));
-  const LegTargets t = solve_leg(hip_at, pelvis_rotation, ankle_at, foot_rotation, knee_forward,
-                                 length(knee.pivot - hip.pivot), length(ankle.pivot - knee.pivot));
+  const LegTargets t = solve_leg(hip_at, pelvis_rotation, ankle_at, foot_rotation, knee_forward, g.thigh, g.shin);
+  const LegParts& parts = kLegs[leg];
   pose[parts.hip] = t.hip;
   pose[parts.knee] = t.knee;
   pose[parts.ankle] = t.ankle;
@@ -176,16 +182,10 @@ float Ragdoll::reachable_pelvis_height(int leg, Vec3 pelvis, Quat pelvis_rotatio
   // The highest pelvis (centre) at which this leg still bends its knee by the stance bend: with
   // the feet apart or staggered a pelvis at the nominal height would ask a leg to reach farther
   // than it can, and a leg that cannot reach lifts or drags its foot.
-  const auto& joints = blueprint_.joints;
-  const auto& bodies = blueprint_.bodies;
-  const LegParts& parts = kLegs[leg];
-  const JointBlueprint& hip = joints[idx(parts.hip)];
-  const JointBlueprint& knee = joints[idx(parts.knee)];
-  const JointBlueprint& ankle = joints[idx(parts.ankle)];
-  const Vec3 hip_offset = pelvis_rotation.rotate(hip.pivot - bodies[idx(BodyPart::pelvis)].center);
-  const Vec3 ankle_at = foot_center + foot_rotation.rotate(ankle.pivot - bodies[idx(parts.foot)].center);
-  const float reach = (length(knee.pivot - hip.pivot) + length(ankle.pivot - knee.pivot)) *
-                      std::cos(0.5f * deg_to_rad(settings_.balance.stance_knee_bend_deg));
+  const LegGeometry g = leg_geometry(leg);
+  const Vec3 hip_offset = pelvis_rotation.rotate(g.hip_from_pelvis);
+  const Vec3 ankle_at = foot_center + foot_rotation.rotate(g.ankle_from_foot);
+  const float reach = (g.thigh + g.shin) * std::cos(0.5f * deg_to_rad(settings_.balance.stance_knee_bend_deg));
   const float apart = length(horizontal(pelvis + hip_offset - ankle_at));
   const float rise = std::sqrt(std::max(reach * reach - apart * apart, 0.25f * reach * reach));
   return ankle_at.y + rise - hip_offset.y;

@@ -143,6 +143,13 @@ class Ragdoll {
   void ramp_commanded_velocity(float dt);
   void turn_heading(float dt);
   float desired_yaw() const;
+  struct LegGeometry {
+    Vec3 hip_from_pelvis;  // hip pivot from the pelvis centre, build pose [m]
+    Vec3 ankle_from_foot;  // ankle pivot from the foot centre, build pose [m]
+    float thigh = 0;       // [m]
+    float shin = 0;        // [m]
+  };
+  LegGeometry leg_geometry(int leg) const;
   /// Joint targets of one leg: hip from the pelvis given, foot centre and orientation given.
   void solve_leg_targets(int leg, Vec3 pelvis, Quat pelvis_rotation, Vec3 foot_center, Quat foot_rotation,
                          Pose& pose) const;
