@@ -8,6 +8,7 @@
 #include <string>
 #include <unistd.h>
 
+#include "stagger/levels/load.h"
 #include "stagger/sim/bench.h"
 #include "stagger/sim/input_script.h"
 #include "stagger/sim/report.h"
@@ -21,6 +22,7 @@ constexpr int kExitWrongInput = 1;
 constexpr int kExitUsage = 2;
 
 struct SimOptions {
+  std::string level;  // empty: the built-in scene
   double seconds = 10.0;
   double display_hz = 90.0;
   float physics_hz = 240.0f;
@@ -62,8 +64,43 @@ class Progress {
   int last_percent_ = -1;
 };
 
+// Prints a level's diagnostics; returns whether it loaded without errors.
+bool report_level(const stagger::levels::LoadResult& loaded) {
+  for (const auto& d : loaded.diagnostics) std::cerr << stagger::levels::format(d) << "\n";
+  return loaded.ok();
+}
+
+int run_check(const std::vector<std::string>& files) {
+  int failed = 0;
+  for (const std::string& file : files) {
+    const stagger::levels::LoadResult loaded = stagger::levels::load_level(file);
+    if (!report_level(loaded)) {
+      ++failed;
+      continue;
+    }
+    const stagger::levels::Level& l = loaded.level;
+    std::cout << file << ": ok (" << l.boxes.size() + l.meshes.size() << " geometry, " << l.routes.size()
+              << " routes, " << l.enemies.size() << " enemies)\n";
+  }
+  if (failed > 0) std::cerr << "stagger check: " << failed << " of " << files.size() << " levels have errors\n";
+  return failed > 0 ? kExitWrongInput : 0;
+}
+
 int run_sim(const SimOptions& o) {
   stagger::sim::SceneDescription scene = stagger::sim::builtin_scene(o.enemies);
+  if (!o.level.empty()) {
+    const stagger::levels::LoadResult loaded = stagger::levels::load_level(o.level);
+    if (!report_level(loaded)) {
+      std::cerr << "stagger sim: the level has errors; nothing was simulated\n";
+      return kExitWrongInput;
+    }
+    auto from_level = stagger::sim::scene_from_level(loaded.level, o.level);
+    if (!from_level) {
+      std::cerr << from_level.error() << "\n";
+      return kExitWrongInput;
+    }
+    scene = std::move(from_level).value();
+  }
   scene.world.physics_hz = o.physics_hz;
   scene.world.solver_iterations = o.solver_iterations;
 
@@ -111,7 +148,9 @@ int main(int argc, char** argv) {
 
   SimOptions sim;
   CLI::App* sim_cmd = app.add_subcommand(
-      "sim", "Run the built-in scene headlessly at the fixed step and print a summary");
+      "sim", "Run a level (or the built-in scene) headlessly at the fixed step and print a summary");
+  sim_cmd->add_option("level", sim.level, "Level file (JSON); without it, the built-in scene")
+      ->check(CLI::ExistingFile);
   sim_cmd->add_option("--seconds", sim.seconds, "Simulated time [s]")
       ->capture_default_str()->check(CLI::PositiveNumber);
   sim_cmd->add_option("--display-hz", sim.display_hz, "Display rate driving the step accumulator [Hz]")
@@ -123,9 +162,14 @@ int main(int argc, char** argv) {
   sim_cmd->add_option("--input", sim.input, "Input script (JSON) with timed push events")
       ->check(CLI::ExistingFile);
   sim_cmd->add_option("--report", sim.report, "Write the JSON report here ('-' for stdout)");
-  sim_cmd->add_option("--enemies", sim.enemies, "Number of enemies in the built-in scene (3 m grid)")
+  sim_cmd->add_option("--enemies", sim.enemies, "Number of enemies in the built-in scene (3 m grid; not with a level)")
       ->capture_default_str()->check(CLI::Range(1, 1024));
   sim_cmd->add_flag("--quiet", sim.quiet, "Print nothing but errors");
+
+  std::vector<std::string> check_files;
+  CLI::App* check_cmd = app.add_subcommand(
+      "check", "Validate level files; problems print as FILE:LINE:COL: error: message");
+  check_cmd->add_option("levels", check_files, "Level files")->required()->check(CLI::ExistingFile);
 
   stagger::sim::BenchOptions bench;
   CLI::App* bench_cmd = app.add_subcommand(
@@ -144,7 +188,14 @@ int main(int argc, char** argv) {
     const int code = app.exit(e);
     return code == 0 ? 0 : kExitUsage;
   }
-  if (sim_cmd->parsed()) return run_sim(sim);
+  if (sim_cmd->parsed()) {
+    if (!sim.level.empty() && sim_cmd->count("--enemies") > 0) {
+      std::cerr << "stagger sim: --enemies applies to the built-in scene only; a level brings its own enemies\n";
+      return kExitUsage;
+    }
+    return run_sim(sim);
+  }
+  if (check_cmd->parsed()) return run_check(check_files);
   if (bench_cmd->parsed()) return run_bench(bench);
   return kExitUsage;
 }

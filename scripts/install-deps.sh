@@ -9,7 +9,7 @@ packages=(
   # physics
   libbullet-dev
   # command line, data formats
-  libcli11-dev nlohmann-json3-dev
+  libcli11-dev nlohmann-json3-dev rapidjson-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
 )

@@ -35,6 +35,32 @@ TEST(Cli, UsageErrorsExitWithTwo) {
   EXPECT_EQ(test::run_stagger("sim --input /nonexistent/script.json").exit_code, 2);
 }
 
+TEST(Cli, CheckValidatesLevels) {
+  const std::string samples = STAGGER_SOURCE_DIR "/levels/data/";
+  const auto good = test::run_stagger("check \"" + samples + "courtyard.json\" \"" + samples + "corridor.json\"");
+  EXPECT_EQ(good.exit_code, 0) << good.err;
+  EXPECT_NE(good.out.find("courtyard.json: ok (7 geometry, 1 routes, 2 enemies)"), std::string::npos) << good.out;
+  const std::string broken = STAGGER_TEST_DATA "/levels/three_problems.json";
+  const auto bad = test::run_stagger("check \"" + samples + "courtyard.json\" \"" + broken + "\"");
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find(broken + ":7:67: error: route `hall` does not exist"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("1 of 2 levels have errors"), std::string::npos) << bad.err;
+  EXPECT_EQ(test::run_stagger("check").exit_code, 2);
+  EXPECT_EQ(test::run_stagger("check /nonexistent/level.json").exit_code, 2);
+}
+
+TEST(Cli, SimRunsALevel) {
+  const std::string level = STAGGER_SOURCE_DIR "/levels/data/courtyard.json";
+  const auto r = test::run_stagger("sim \"" + level + "\" --seconds 1");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_NE(r.out.find("Courtyard, 2 enemies"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("guard-2"), std::string::npos) << r.out;
+  EXPECT_EQ(test::run_stagger("sim \"" + level + "\" --enemies 3").exit_code, 2);
+  const auto broken = test::run_stagger("sim \"" STAGGER_TEST_DATA "/levels/zero_size_box.json\" --seconds 1");
+  EXPECT_EQ(broken.exit_code, 1);
+  EXPECT_NE(broken.err.find("zero_size_box.json:4:83: error:"), std::string::npos) << broken.err;
+}
+
 TEST(Cli, SimWritesAReport) {
   const auto report = test::temp_path("report.json");
   const auto r = test::run_stagger("sim --seconds 1 --enemies 2 --report \"" + report.string() + "\"");

@@ -21,6 +21,26 @@ SceneDescription builtin_scene(int enemy_count) {
   return scene;
 }
 
+Result<SceneDescription> scene_from_level(const levels::Level& level, const std::string& file) {
+  if (!level.meshes.empty()) {
+    const levels::MeshGeometry& mesh = level.meshes.front();
+    return Error{file + ": mesh geometry (" + (mesh.name.empty() ? mesh.file : mesh.name) +
+                 ") cannot be simulated by this build yet; use boxes"};
+  }
+  SceneDescription scene;
+  scene.name = level.name.empty() ? file : level.name;
+  for (const levels::BoxGeometry& b : level.boxes) {
+    const Vec3 rotation{deg_to_rad(b.rotation_deg.x), deg_to_rad(b.rotation_deg.y), deg_to_rad(b.rotation_deg.z)};
+    scene.boxes.push_back({b.center, b.size * 0.5f, Quat::from_euler_xyz(rotation), b.friction});
+  }
+  for (const levels::EnemySpawn& e : level.enemies) {
+    scene.enemies.push_back({e.name, e.position, deg_to_rad(e.yaw_deg), e.height_m, e.mass_kg});
+  }
+  scene.player_position = level.player.position;
+  scene.player_yaw_rad = deg_to_rad(level.player.yaw_deg);
+  return scene;
+}
+
 Scene::Scene(const SceneDescription& description)
     : description_(description), world_(std::make_unique<physics::World>(description.world)) {
   for (const auto& box : description_.boxes) world_->add_static_box(box);

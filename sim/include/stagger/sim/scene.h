@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "stagger/core/result.h"
+#include "stagger/levels/level.h"
 #include "stagger/physics/ragdoll.h"
 #include "stagger/physics/world.h"
 
@@ -33,6 +35,10 @@ struct SceneDescription {
 /// The built-in scene: flat ground and `enemy_count` enemies, the first named `dummy` at the
 /// origin facing +Z, the others `dummy-2`, `dummy-3`, ... on a 3 m grid toward -Z.
 SceneDescription builtin_scene(int enemy_count = 1);
+
+/// The scene of a loaded level: its boxes, enemies and player start. Mesh geometry is not
+/// simulated by this build yet and is refused by name rather than left out.
+Result<SceneDescription> scene_from_level(const levels::Level& level, const std::string& file);
 
 struct Enemy {
   std::string name;

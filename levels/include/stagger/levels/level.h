@@ -1,0 +1,85 @@
+#pragma once
+// A level, version 1 of the format in design.md §5: geometry, the player start, patrol routes,
+// enemies and navigation settings. Plain data in core's math types; load.h reads and writes it.
+
+#include <string>
+#include <vector>
+
+#include "stagger/core/math.h"
+
+namespace stagger::levels {
+
+struct BoxGeometry {
+  std::string name;
+  Vec3 center;               ///< [m]
+  Vec3 size{1, 1, 1};        ///< [m] full extents
+  Vec3 rotation_deg;         ///< [deg] about X, Y, Z (Quat::from_euler_xyz)
+  float friction = 0.9f;     ///< [-]
+  bool operator==(const BoxGeometry&) const = default;
+};
+
+/// A triangle mesh from a glTF 2.0 (.gltf/.glb) or OBJ file, relative to the level file.
+struct MeshGeometry {
+  std::string name;
+  std::string file;          ///< as written in the level
+  Vec3 position;             ///< [m]
+  Vec3 rotation_deg;         ///< [deg]
+  Vec3 scale{1, 1, 1};
+  float friction = 0.9f;
+  bool operator==(const MeshGeometry&) const = default;
+};
+
+struct PlayerStart {
+  Vec3 position;             ///< [m] feet
+  float yaw_deg = 0;         ///< [deg] 0 faces +Z
+  bool operator==(const PlayerStart&) const = default;
+};
+
+enum class RouteMode { loop, ping_pong };
+
+struct RoutePoint {
+  Vec3 position;             ///< [m]
+  float wait_s = 0;          ///< [s] pause on arrival
+  bool operator==(const RoutePoint&) const = default;
+};
+
+struct Route {
+  std::string name;
+  RouteMode mode = RouteMode::loop;
+  std::vector<RoutePoint> points;
+  bool operator==(const Route&) const = default;
+};
+
+struct EnemySpawn {
+  std::string name;
+  Vec3 position;             ///< [m] feet
+  float yaw_deg = 0;         ///< [deg]
+  std::string route;         ///< empty: stands where it spawns
+  float height_m = 1.8f;
+  float mass_kg = 75.0f;
+  bool operator==(const EnemySpawn&) const = default;
+};
+
+/// Recast settings (defaults from design.md §9).
+struct NavigationSettings {
+  float agent_radius = 0.3f;     ///< [m]
+  float agent_height = 1.8f;     ///< [m]
+  float max_climb = 0.4f;        ///< [m]
+  float max_slope_deg = 45.0f;   ///< [deg]
+  float cell_size = 0.15f;       ///< [m]
+  float cell_height = 0.1f;      ///< [m]
+  bool operator==(const NavigationSettings&) const = default;
+};
+
+struct Level {
+  std::string name;
+  std::vector<BoxGeometry> boxes;
+  std::vector<MeshGeometry> meshes;
+  PlayerStart player;
+  std::vector<Route> routes;
+  std::vector<EnemySpawn> enemies;
+  NavigationSettings navigation;
+  bool operator==(const Level&) const = default;
+};
+
+}  // namespace stagger::levels

@@ -1,0 +1,38 @@
+#pragma once
+// Reading and writing level files. Every problem of a file is reported, each as
+// `FILE:LINE:COL: error: message` (design.md §4), not only the first.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "stagger/levels/level.h"
+
+namespace stagger::levels {
+
+struct Diagnostic {
+  std::string file;
+  int line = 1;
+  int column = 1;
+  bool error = true;  ///< false: a warning
+  std::string message;
+};
+/// `FILE:LINE:COL: error: message`
+std::string format(const Diagnostic& d);
+
+struct LoadResult {
+  Level level;                           ///< complete only when there are no errors
+  std::vector<Diagnostic> diagnostics;   ///< in file order
+  bool ok() const;                       ///< no errors (warnings allowed)
+};
+
+/// Parses level text. `file` names it in diagnostics; mesh files are looked up relative to
+/// `base_dir` (an empty string skips the check).
+LoadResult parse_level(std::string_view text, const std::string& file, const std::string& base_dir);
+/// Reads and parses a level file.
+LoadResult load_level(const std::string& path);
+
+/// The level as version-1 JSON; loading the text gives an equal level.
+std::string save_level(const Level& level);
+
+}  // namespace stagger::levels

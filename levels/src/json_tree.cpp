@@ -1,0 +1,199 @@
+#include "json_tree.h"
+
+#include <rapidjson/error/en.h>
+#include <rapidjson/reader.h>
+
+namespace stagger::levels {
+namespace {
+
+// A RapidJSON input stream over a string that remembers where the current token began: the
+// opening bracket or quote, or the first character of a number or literal. SAX events arrive when
+// a token ends, so this is how a value learns its position.
+class TrackingStream {
+ public:
+  using Ch = char;
+  explicit TrackingStream(std::string_view text) : text_(text) {}
+
+  Ch Peek() const { return offset_ < text_.size() ? text_[offset_] : '\0'; }
+  Ch Take() {
+    if (offset_ >= text_.size()) return '\0';
+    const Ch c = text_[offset_];
+    note(c);
+    ++offset_;
+    if (c == '\n') {
+      ++line_;
+      column_ = 1;
+    } else {
+      ++column_;
+    }
+    return c;
+  }
+  std::size_t Tell() const { return offset_; }
+  Ch* PutBegin() { return nullptr; }
+  void Put(Ch) {}
+  void Flush() {}
+  std::size_t PutEnd(Ch*) { return 0; }
+
+  TextPosition token_start() const { return token_start_; }
+
+ private:
+  void note(Ch c) {
+    const TextPosition here{line_, column_};
+    if (in_string_) {
+      if (escaped_) {
+        escaped_ = false;
+      } else if (c == '\\') {
+        escaped_ = true;
+      } else if (c == '"') {
+        in_string_ = false;
+      }
+      previous_ = c;
+      return;
+    }
+    const bool separator = previous_ == '\0' || previous_ == ' ' || previous_ == '\t' || previous_ == '\n' ||
+                           previous_ == '\r' || previous_ == ',' || previous_ == ':' || previous_ == '[' ||
+                           previous_ == '{';
+    if (c == '"') {
+      in_string_ = true;
+      token_start_ = here;
+    } else if (c == '{' || c == '[' || separator) {
+      token_start_ = here;
+    }
+    previous_ = c;
+  }
+
+  std::string_view text_;
+  std::size_t offset_ = 0;
+  int line_ = 1;
+  int column_ = 1;
+  bool in_string_ = false;
+  bool escaped_ = false;
+  Ch previous_ = '\0';
+  TextPosition token_start_;
+};
+
+// Builds the tree from SAX events; containers are open on a stack until their end event.
+class TreeBuilder : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, TreeBuilder> {
+ public:
+  explicit TreeBuilder(const TrackingStream& stream) : stream_(stream) {}
+
+  bool Null() { return add(JsonValue::Kind::null); }
+  bool Bool(bool b) {
+    JsonValue& v = add_value(JsonValue::Kind::boolean);
+    v.boolean = b;
+    return true;
+  }
+  bool RawNumber(const char* text, rapidjson::SizeType length, bool) {
+    add_value(JsonValue::Kind::number).text.assign(text, length);
+    return true;
+  }
+  bool String(const char* text, rapidjson::SizeType length, bool) {
+    add_value(JsonValue::Kind::string).text.assign(text, length);
+    return true;
+  }
+  bool StartObject() {
+    open_.push_back(&add_value(JsonValue::Kind::object));
+    return true;
+  }
+  bool Key(const char* text, rapidjson::SizeType length, bool) {
+    JsonMember member;
+    member.key.assign(text, length);
+    member.key_at = stream_.token_start();
+    member.value = std::make_unique<JsonValue>();
+    open_.back()->members.push_back(std::move(member));
+    return true;
+  }
+  bool EndObject(rapidjson::SizeType) {
+    open_.pop_back();
+    return true;
+  }
+  bool StartArray() {
+    open_.push_back(&add_value(JsonValue::Kind::array));
+    return true;
+  }
+  bool EndArray(rapidjson::SizeType) {
+    open_.pop_back();
+    return true;
+  }
+
+  JsonValue root;
+
+ private:
+  bool add(JsonValue::Kind kind) {
+    add_value(kind);
+    return true;
+  }
+  // The slot for the next value: the root, the next array item, or the last key's value.
+  JsonValue& add_value(JsonValue::Kind kind) {
+    JsonValue* slot = &root;
+    if (!open_.empty()) {
+      JsonValue& parent = *open_.back();
+      if (parent.kind == JsonValue::Kind::array) {
+        parent.items.emplace_back();
+        slot = &parent.items.back();
+      } else {
+        slot = parent.members.back().value.get();
+      }
+    }
+    slot->kind = kind;
+    slot->at = stream_.token_start();
+    return *slot;
+  }
+
+  const TrackingStream& stream_;
+  // Containers being filled, innermost last. Only the innermost one grows, so the pointers to
+  // the outer ones (which hold it) stay valid.
+  std::vector<JsonValue*> open_;
+};
+
+}  // namespace
+
+const JsonMember* JsonValue::find_member(std::string_view key) const {
+  for (const JsonMember& m : members) {
+    if (m.key == key) return &m;
+  }
+  return nullptr;
+}
+
+const JsonValue* JsonValue::find(std::string_view key) const {
+  const JsonMember* m = find_member(key);
+  return m ? m->value.get() : nullptr;
+}
+
+TextPosition position_of(std::string_view text, std::size_t offset) {
+  TextPosition p;
+  for (std::size_t i = 0; i < offset && i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      ++p.line;
+      p.column = 1;
+    } else {
+      ++p.column;
+    }
+  }
+  return p;
+}
+
+std::variant<JsonValue, JsonSyntaxError> parse_json_with_positions(std::string_view text) {
+  TrackingStream stream(text);
+  TreeBuilder builder(stream);
+  rapidjson::Reader reader;
+  const rapidjson::ParseResult ok =
+      reader.Parse<rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseStopWhenDoneFlag>(stream, builder);
+  if (!ok) {
+    // RapidJSON checks numbers even when it hands them over as text.
+    const std::string message = ok.Code() == rapidjson::kParseErrorNumberTooBig
+                                    ? "a number too large for a double (not finite)"
+                                    : rapidjson::GetParseError_En(ok.Code());
+    return JsonSyntaxError{position_of(text, ok.Offset()), message};
+  }
+  // Only whitespace may follow the document.
+  for (std::size_t i = stream.Tell(); i < text.size(); ++i) {
+    const char c = text[i];
+    if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+      return JsonSyntaxError{position_of(text, i), "The document root must not be followed by other values."};
+    }
+  }
+  return std::move(builder.root);
+}
+
+}  // namespace stagger::levels

@@ -1,0 +1,53 @@
+#pragma once
+// A JSON document with the line and column of every value and key, read with RapidJSON's SAX
+// reader through a stream that tracks positions. Numbers are kept as text and converted by the
+// loader, so a number too large for a double is reported where it stands instead of aborting the
+// whole parse.
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace stagger::levels {
+
+struct TextPosition {
+  int line = 1;    ///< 1-based
+  int column = 1;  ///< 1-based, in bytes
+};
+
+struct JsonValue;
+
+struct JsonMember {
+  std::string key;
+  TextPosition key_at;
+  std::unique_ptr<JsonValue> value;
+};
+
+struct JsonValue {
+  enum class Kind { null, boolean, number, string, array, object } kind = Kind::null;
+  TextPosition at;
+  bool boolean = false;
+  std::string text;  ///< a string's value, or a number's digits as written
+  std::vector<JsonValue> items;     ///< array
+  std::vector<JsonMember> members;  ///< object, in file order
+
+  const JsonValue* find(std::string_view key) const;
+  const JsonMember* find_member(std::string_view key) const;
+};
+
+struct JsonSyntaxError {
+  TextPosition at;
+  std::string message;
+};
+
+/// Parses a whole document (UTF-8, standard JSON, no comments).
+std::variant<JsonValue, JsonSyntaxError> parse_json_with_positions(std::string_view text);
+
+/// Position of a byte offset in `text`.
+TextPosition position_of(std::string_view text, std::size_t offset);
+
+}  // namespace stagger::levels

@@ -1,0 +1,418 @@
+#include "stagger/levels/load.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <initializer_list>
+#include <optional>
+#include <sstream>
+
+#include "json_tree.h"
+
+namespace stagger::levels {
+namespace {
+
+using Kind = JsonValue::Kind;
+
+constexpr std::string_view kFormat = "stagger-level";
+constexpr int kVersion = 1;
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+// The closest of `choices` to `word`, if it is close enough to be a likely typo.
+std::optional<std::string_view> closest(std::string_view word, std::initializer_list<std::string_view> choices) {
+  std::optional<std::string_view> best;
+  std::size_t best_distance = std::max<std::size_t>(2, word.size() / 3) + 1;
+  for (std::string_view c : choices) {
+    const std::size_t d = edit_distance(word, c);
+    if (d < best_distance) {
+      best = c;
+      best_distance = d;
+    }
+  }
+  return best;
+}
+
+std::string backticked(std::string_view s) { return "`" + std::string(s) + "`"; }
+
+// Reads one level document, collecting every problem with its position.
+class LevelReader {
+ public:
+  LevelReader(const std::string& file, const std::string& base_dir, std::vector<Diagnostic>& out)
+      : file_(file), base_dir_(base_dir), out_(out) {}
+
+  void error(TextPosition at, std::string message) {
+    out_.push_back({file_, at.line, at.column, true, std::move(message)});
+  }
+
+  Level read(const JsonValue& root);
+
+ private:
+  // `what` names the object in messages, e.g. "box `floor`" or "the level".
+  bool expect_object(const JsonValue& v, const std::string& what) {
+    if (v.kind == Kind::object) return true;
+    error(v.at, what + " must be a JSON object");
+    return false;
+  }
+  void check_keys(const JsonValue& object, std::initializer_list<std::string_view> allowed, const std::string& what) {
+    for (const JsonMember& m : object.members) {
+      if (std::find(allowed.begin(), allowed.end(), m.key) != allowed.end()) continue;
+      std::string message = "unknown key " + backticked(m.key) + " in " + what;
+      if (const auto guess = closest(m.key, allowed)) {
+        message += " (did you mean " + backticked(*guess) + "?)";
+        suggested_.emplace_back(&object, std::string(*guess));
+      }
+      error(m.key_at, message);
+    }
+    for (std::size_t i = 0; i < object.members.size(); ++i) {
+      for (std::size_t j = 0; j < i; ++j) {
+        if (object.members[i].key == object.members[j].key) {
+          error(object.members[i].key_at, "duplicate key " + backticked(object.members[i].key) + " in " + what);
+        }
+      }
+    }
+  }
+  const JsonValue* require(const JsonValue& object, std::string_view key, const std::string& what) {
+    const JsonValue* v = object.find(key);
+    // A missing key that a misspelt one already suggested is one problem, reported once.
+    const bool suggested = std::any_of(suggested_.begin(), suggested_.end(),
+                                       [&](const auto& s) { return s.first == &object && s.second == key; });
+    if (!v && !suggested) error(object.at, "missing " + backticked(key) + " in " + what);
+    return v;
+  }
+  std::optional<double> number(const JsonValue& v, std::string_view key) {
+    if (v.kind != Kind::number) {
+      error(v.at, backticked(key) + " must be a number");
+      return std::nullopt;
+    }
+    const double d = std::strtod(v.text.c_str(), nullptr);
+    if (!std::isfinite(d) || std::fabs(d) > 3.0e38) {
+      error(v.at, backticked(key) + " is too large (" + v.text + ")");
+      return std::nullopt;
+    }
+    return d;
+  }
+  void read_float(const JsonValue& object, std::string_view key, float& out, double min, double max,
+                  const char* range) {
+    const JsonValue* v = object.find(key);
+    if (!v) return;
+    const auto d = number(*v, key);
+    if (!d) return;
+    if (*d < min || *d > max) {
+      error(v->at, backticked(key) + " must be " + range + ", got " + v->text);
+      return;
+    }
+    out = static_cast<float>(*d);
+  }
+  bool read_vec3(const JsonValue& object, std::string_view key, Vec3& out) {
+    const JsonValue* v = object.find(key);
+    if (!v) return false;
+    if (v->kind != Kind::array || v->items.size() != 3) {
+      error(v->at, backticked(key) + " must be an array of three numbers");
+      return false;
+    }
+    float xyz[3] = {0, 0, 0};
+    bool ok = true;
+    for (std::size_t i = 0; i < 3; ++i) {
+      const auto d = number(v->items[i], key);
+      if (d) xyz[i] = static_cast<float>(*d);
+      ok &= d.has_value();
+    }
+    if (ok) out = {xyz[0], xyz[1], xyz[2]};
+    return ok;
+  }
+  bool read_string(const JsonValue& object, std::string_view key, std::string& out) {
+    const JsonValue* v = object.find(key);
+    if (!v) return false;
+    if (v->kind != Kind::string) {
+      error(v->at, backticked(key) + " must be a string");
+      return false;
+    }
+    out = v->text;
+    return true;
+  }
+  // Names must be unique within their kind; the second use is the error.
+  void check_unique(const std::string& name, TextPosition at, const char* kind,
+                    std::vector<std::pair<std::string, TextPosition>>& seen) {
+    if (name.empty()) return;
+    for (const auto& [other, first] : seen) {
+      if (other == name) {
+        error(at, std::string("duplicate ") + kind + " name " + backticked(name) + " (first used at line " +
+                      std::to_string(first.line) + ", column " + std::to_string(first.column) + ")");
+        return;
+      }
+    }
+    seen.emplace_back(name, at);
+  }
+  TextPosition name_position(const JsonValue& object) {
+    const JsonValue* v = object.find("name");
+    return v ? v->at : object.at;
+  }
+  static std::string named(const char* kind, const std::string& name, std::size_t index) {
+    return name.empty() ? std::string(kind) + " " + std::to_string(index) : std::string(kind) + " " + backticked(name);
+  }
+
+  void read_header(const JsonValue& root);
+  void read_geometry(const JsonValue& list, Level& level);
+  void read_box(const JsonValue& item, const std::string& what, Level& level);
+  void read_mesh(const JsonValue& item, const std::string& what, Level& level);
+  void read_player(const JsonValue& v, Level& level);
+  void read_routes(const JsonValue& list, Level& level);
+  void read_enemies(const JsonValue& list, Level& level);
+  void read_navigation(const JsonValue& v, Level& level);
+  const JsonValue* expect_array(const JsonValue* v, std::string_view key) {
+    if (!v) return nullptr;
+    if (v->kind == Kind::array) return v;
+    error(v->at, backticked(key) + " must be an array");
+    return nullptr;
+  }
+
+  const std::string& file_;
+  const std::string& base_dir_;
+  std::vector<Diagnostic>& out_;
+  std::vector<std::pair<std::string, TextPosition>> geometry_names_, route_names_, enemy_names_;
+  std::vector<std::pair<std::string, TextPosition>> enemy_routes_;  // route named by each enemy
+  std::vector<std::pair<const JsonValue*, std::string>> suggested_;  // keys offered as "did you mean"
+};
+
+Level LevelReader::read(const JsonValue& root) {
+  Level level;
+  if (!expect_object(root, "the level")) return level;
+  check_keys(root, {"format", "version", "name", "geometry", "player", "routes", "enemies", "navigation"},
+             "the level");
+  read_header(root);
+  read_string(root, "name", level.name);
+  if (const JsonValue* g = expect_array(require(root, "geometry", "the level"), "geometry")) read_geometry(*g, level);
+  if (const JsonValue* p = require(root, "player", "the level")) read_player(*p, level);
+  if (const JsonValue* r = expect_array(root.find("routes"), "routes")) read_routes(*r, level);
+  if (const JsonValue* e = expect_array(root.find("enemies"), "enemies")) read_enemies(*e, level);
+  if (const JsonValue* n = root.find("navigation")) read_navigation(*n, level);
+
+  // Cross references, once every route is known.
+  for (const auto& [route, at] : enemy_routes_) {
+    const bool exists = std::any_of(level.routes.begin(), level.routes.end(), [&](const Route& r) { return r.name == route; });
+    if (exists) continue;
+    std::string message = "route " + backticked(route) + " does not exist";
+    std::optional<std::string_view> guess;
+    std::size_t best = std::max<std::size_t>(2, route.size() / 3) + 1;
+    for (const Route& r : level.routes) {
+      const std::size_t d = edit_distance(route, r.name);
+      if (d < best) {
+        best = d;
+        guess = r.name;
+      }
+    }
+    if (guess) message += " (did you mean " + backticked(*guess) + "?)";
+    error(at, message);
+  }
+  return level;
+}
+
+void LevelReader::read_header(const JsonValue& root) {
+  if (const JsonValue* f = require(root, "format", "the level")) {
+    if (f->kind != Kind::string || f->text != kFormat) {
+      error(f->at, "`format` must be \"" + std::string(kFormat) + "\"");
+    }
+  }
+  if (const JsonValue* v = require(root, "version", "the level")) {
+    const auto d = number(*v, "version");
+    if (d && *d != kVersion) {
+      error(v->at, "version " + v->text + " is not supported (this build reads version " +
+                       std::to_string(kVersion) + ")");
+    }
+  }
+}
+
+void LevelReader::read_geometry(const JsonValue& list, Level& level) {
+  if (list.items.empty()) error(list.at, "`geometry` must hold at least one walkable surface");
+  for (std::size_t i = 0; i < list.items.size(); ++i) {
+    const JsonValue& item = list.items[i];
+    std::string name;
+    const std::string what = "geometry " + std::to_string(i);
+    if (!expect_object(item, what)) continue;
+    read_string(item, "name", name);
+    check_unique(name, name_position(item), "geometry", geometry_names_);
+    const JsonValue* type = require(item, "type", what);
+    if (!type) continue;
+    if (type->kind == Kind::string && type->text == "box") {
+      read_box(item, named("box", name, i), level);
+    } else if (type->kind == Kind::string && type->text == "mesh") {
+      read_mesh(item, named("mesh", name, i), level);
+    } else {
+      std::string message = "geometry `type` must be \"box\" or \"mesh\"";
+      if (type->kind == Kind::string) {
+        message += ", got \"" + type->text + "\"";
+        if (const auto guess = closest(type->text, {"box", "mesh"})) message += " (did you mean \"" + std::string(*guess) + "\"?)";
+      }
+      error(type->at, message);
+    }
+  }
+}
+
+void LevelReader::read_box(const JsonValue& item, const std::string& what, Level& level) {
+  check_keys(item, {"type", "name", "center", "size", "rotation_deg", "friction"}, what);
+  BoxGeometry box;
+  read_string(item, "name", box.name);
+  if (require(item, "center", what)) read_vec3(item, "center", box.center);
+  if (require(item, "size", what) && read_vec3(item, "size", box.size)) {
+    if (box.size.x <= 0 || box.size.y <= 0 || box.size.z <= 0) {
+      error(item.find("size")->at, what + " has a zero or negative size; every side must be > 0 m");
+    }
+  }
+  read_vec3(item, "rotation_deg", box.rotation_deg);
+  read_float(item, "friction", box.friction, 0.0, 10.0, "between 0 and 10");
+  level.boxes.push_back(box);
+}
+
+void LevelReader::read_mesh(const JsonValue& item, const std::string& what, Level& level) {
+  check_keys(item, {"type", "name", "file", "position", "rotation_deg", "scale", "friction"}, what);
+  MeshGeometry mesh;
+  read_string(item, "name", mesh.name);
+  if (require(item, "file", what) && read_string(item, "file", mesh.file)) {
+    namespace fs = std::filesystem;
+    const std::string ext = fs::path(mesh.file).extension().string();
+    if (ext != ".gltf" && ext != ".glb" && ext != ".obj") {
+      error(item.find("file")->at, "mesh file " + backticked(mesh.file) + " must be .gltf, .glb or .obj");
+    } else if (!base_dir_.empty() && !fs::exists(fs::path(base_dir_) / mesh.file)) {
+      error(item.find("file")->at, "mesh file " + backticked(mesh.file) + " not found (looked in " +
+                                       (fs::path(base_dir_) / mesh.file).string() + ")");
+    }
+  }
+  read_vec3(item, "position", mesh.position);
+  read_vec3(item, "rotation_deg", mesh.rotation_deg);
+  if (read_vec3(item, "scale", mesh.scale) && (mesh.scale.x == 0 || mesh.scale.y == 0 || mesh.scale.z == 0)) {
+    error(item.find("scale")->at, what + " has a zero scale");
+  }
+  read_float(item, "friction", mesh.friction, 0.0, 10.0, "between 0 and 10");
+  level.meshes.push_back(mesh);
+}
+
+void LevelReader::read_player(const JsonValue& v, Level& level) {
+  if (!expect_object(v, "`player`")) return;
+  check_keys(v, {"position", "yaw_deg"}, "`player`");
+  if (require(v, "position", "`player`")) read_vec3(v, "position", level.player.position);
+  read_float(v, "yaw_deg", level.player.yaw_deg, -3600, 3600, "between -3600 and 3600");
+}
+
+void LevelReader::read_routes(const JsonValue& list, Level& level) {
+  for (std::size_t i = 0; i < list.items.size(); ++i) {
+    const JsonValue& item = list.items[i];
+    if (!expect_object(item, "route " + std::to_string(i))) continue;
+    Route route;
+    read_string(item, "name", route.name);
+    const std::string what = named("route", route.name, i);
+    check_keys(item, {"name", "mode", "points"}, what);
+    if (require(item, "name", what)) check_unique(route.name, name_position(item), "route", route_names_);
+    if (const JsonValue* mode = item.find("mode")) {
+      if (mode->kind == Kind::string && mode->text == "loop") {
+        route.mode = RouteMode::loop;
+      } else if (mode->kind == Kind::string && mode->text == "ping-pong") {
+        route.mode = RouteMode::ping_pong;
+      } else {
+        error(mode->at, "`mode` must be \"loop\" or \"ping-pong\"");
+      }
+    }
+    if (const JsonValue* points = expect_array(require(item, "points", what), "points")) {
+      if (points->items.empty()) error(points->at, what + " has no points");
+      for (std::size_t p = 0; p < points->items.size(); ++p) {
+        const JsonValue& point = points->items[p];
+        const std::string point_what = "point " + std::to_string(p) + " of " + what;
+        if (!expect_object(point, point_what)) continue;
+        check_keys(point, {"position", "wait_s"}, point_what);
+        RoutePoint rp;
+        if (require(point, "position", point_what)) read_vec3(point, "position", rp.position);
+        read_float(point, "wait_s", rp.wait_s, 0.0, 3600.0, "between 0 and 3600 s");
+        route.points.push_back(rp);
+      }
+    }
+    level.routes.push_back(route);
+  }
+}
+
+void LevelReader::read_enemies(const JsonValue& list, Level& level) {
+  for (std::size_t i = 0; i < list.items.size(); ++i) {
+    const JsonValue& item = list.items[i];
+    if (!expect_object(item, "enemy " + std::to_string(i))) continue;
+    EnemySpawn enemy;
+    read_string(item, "name", enemy.name);
+    const std::string what = named("enemy", enemy.name, i);
+    check_keys(item, {"name", "position", "yaw_deg", "route", "height_m", "mass_kg"}, what);
+    if (require(item, "name", what)) check_unique(enemy.name, name_position(item), "enemy", enemy_names_);
+    if (require(item, "position", what)) read_vec3(item, "position", enemy.position);
+    read_float(item, "yaw_deg", enemy.yaw_deg, -3600, 3600, "between -3600 and 3600");
+    if (read_string(item, "route", enemy.route)) enemy_routes_.emplace_back(enemy.route, item.find("route")->at);
+    read_float(item, "height_m", enemy.height_m, 1.0, 2.5, "between 1 and 2.5 m");
+    read_float(item, "mass_kg", enemy.mass_kg, 30.0, 200.0, "between 30 and 200 kg");
+    level.enemies.push_back(enemy);
+  }
+}
+
+void LevelReader::read_navigation(const JsonValue& v, Level& level) {
+  if (!expect_object(v, "`navigation`")) return;
+  check_keys(v, {"agent_radius", "agent_height", "max_climb", "max_slope_deg", "cell_size", "cell_height"},
+             "`navigation`");
+  NavigationSettings& n = level.navigation;
+  read_float(v, "agent_radius", n.agent_radius, 0.05, 5.0, "between 0.05 and 5 m");
+  read_float(v, "agent_height", n.agent_height, 0.5, 5.0, "between 0.5 and 5 m");
+  read_float(v, "max_climb", n.max_climb, 0.0, 2.0, "between 0 and 2 m");
+  read_float(v, "max_slope_deg", n.max_slope_deg, 0.0, 85.0, "between 0 and 85 degrees");
+  read_float(v, "cell_size", n.cell_size, 0.01, 1.0, "between 0.01 and 1 m");
+  read_float(v, "cell_height", n.cell_height, 0.01, 1.0, "between 0.01 and 1 m");
+}
+
+}  // namespace
+
+std::string format(const Diagnostic& d) {
+  return d.file + ":" + std::to_string(d.line) + ":" + std::to_string(d.column) + ": " +
+         (d.error ? "error: " : "warning: ") + d.message;
+}
+
+bool LoadResult::ok() const {
+  return std::none_of(diagnostics.begin(), diagnostics.end(), [](const Diagnostic& d) { return d.error; });
+}
+
+LoadResult parse_level(std::string_view text, const std::string& file, const std::string& base_dir) {
+  LoadResult result;
+  auto parsed = parse_json_with_positions(text);
+  if (auto* syntax = std::get_if<JsonSyntaxError>(&parsed)) {
+    result.diagnostics.push_back({file, syntax->at.line, syntax->at.column, true, "not valid JSON: " + syntax->message});
+    result.level = {};
+    return result;
+  }
+  LevelReader reader(file, base_dir, result.diagnostics);
+  result.level = reader.read(std::get<JsonValue>(parsed));
+  std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    return a.line != b.line ? a.line < b.line : a.column < b.column;
+  });
+  return result;
+}
+
+LoadResult load_level(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    LoadResult result;
+    result.diagnostics.push_back({path, 1, 1, true, "cannot open the level file"});
+    return result;
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+  return parse_level(text.str(), path, folder.empty() ? "." : folder.string());
+}
+
+}  // namespace stagger::levels

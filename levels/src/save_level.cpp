@@ -1,0 +1,131 @@
+#include <rapidjson/prettywriter.h>
+#include <rapidjson/stringbuffer.h>
+
+#include "stagger/levels/load.h"
+
+namespace stagger::levels {
+namespace {
+
+using Writer = rapidjson::PrettyWriter<rapidjson::StringBuffer>;
+
+// Floats are written as the shortest decimal of their double value, which reads back as the
+// same float: load -> save -> load gives an equal level.
+void write_vec3(Writer& w, const char* key, Vec3 v) {
+  w.Key(key);
+  w.SetFormatOptions(rapidjson::kFormatSingleLineArray);
+  w.StartArray();
+  w.Double(static_cast<double>(v.x));
+  w.Double(static_cast<double>(v.y));
+  w.Double(static_cast<double>(v.z));
+  w.EndArray();
+  w.SetFormatOptions(rapidjson::kFormatDefault);
+}
+
+void write_float(Writer& w, const char* key, float value) {
+  w.Key(key);
+  w.Double(static_cast<double>(value));
+}
+
+void write_string(Writer& w, const char* key, const std::string& value) {
+  w.Key(key);
+  w.String(value.c_str(), static_cast<rapidjson::SizeType>(value.size()));
+}
+
+void write_geometry(Writer& w, const Level& level) {
+  w.Key("geometry");
+  w.StartArray();
+  for (const BoxGeometry& b : level.boxes) {
+    w.StartObject();
+    write_string(w, "type", "box");
+    if (!b.name.empty()) write_string(w, "name", b.name);
+    write_vec3(w, "center", b.center);
+    write_vec3(w, "size", b.size);
+    write_vec3(w, "rotation_deg", b.rotation_deg);
+    write_float(w, "friction", b.friction);
+    w.EndObject();
+  }
+  for (const MeshGeometry& m : level.meshes) {
+    w.StartObject();
+    write_string(w, "type", "mesh");
+    if (!m.name.empty()) write_string(w, "name", m.name);
+    write_string(w, "file", m.file);
+    write_vec3(w, "position", m.position);
+    write_vec3(w, "rotation_deg", m.rotation_deg);
+    write_vec3(w, "scale", m.scale);
+    write_float(w, "friction", m.friction);
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
+void write_routes(Writer& w, const Level& level) {
+  w.Key("routes");
+  w.StartArray();
+  for (const Route& r : level.routes) {
+    w.StartObject();
+    write_string(w, "name", r.name);
+    write_string(w, "mode", r.mode == RouteMode::loop ? "loop" : "ping-pong");
+    w.Key("points");
+    w.StartArray();
+    for (const RoutePoint& p : r.points) {
+      w.StartObject();
+      write_vec3(w, "position", p.position);
+      write_float(w, "wait_s", p.wait_s);
+      w.EndObject();
+    }
+    w.EndArray();
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
+void write_enemies(Writer& w, const Level& level) {
+  w.Key("enemies");
+  w.StartArray();
+  for (const EnemySpawn& e : level.enemies) {
+    w.StartObject();
+    write_string(w, "name", e.name);
+    write_vec3(w, "position", e.position);
+    write_float(w, "yaw_deg", e.yaw_deg);
+    if (!e.route.empty()) write_string(w, "route", e.route);
+    write_float(w, "height_m", e.height_m);
+    write_float(w, "mass_kg", e.mass_kg);
+    w.EndObject();
+  }
+  w.EndArray();
+}
+
+}  // namespace
+
+std::string save_level(const Level& level) {
+  rapidjson::StringBuffer buffer;
+  Writer w(buffer);
+  w.SetIndent(' ', 2);
+  w.StartObject();
+  write_string(w, "format", "stagger-level");
+  w.Key("version");
+  w.Int(1);
+  if (!level.name.empty()) write_string(w, "name", level.name);
+  write_geometry(w, level);
+  w.Key("player");
+  w.StartObject();
+  write_vec3(w, "position", level.player.position);
+  write_float(w, "yaw_deg", level.player.yaw_deg);
+  w.EndObject();
+  write_routes(w, level);
+  write_enemies(w, level);
+  const NavigationSettings& n = level.navigation;
+  w.Key("navigation");
+  w.StartObject();
+  write_float(w, "agent_radius", n.agent_radius);
+  write_float(w, "agent_height", n.agent_height);
+  write_float(w, "max_climb", n.max_climb);
+  write_float(w, "max_slope_deg", n.max_slope_deg);
+  write_float(w, "cell_size", n.cell_size);
+  write_float(w, "cell_height", n.cell_height);
+  w.EndObject();
+  w.EndObject();
+  return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
+}
+
+}  // namespace stagger::levels
