@@ -94,12 +94,8 @@ int run_sim(const SimOptions& o) {
       std::cerr << "stagger sim: the level has errors; nothing was simulated\n";
       return kExitWrongInput;
     }
-    auto from_level = stagger::sim::scene_from_level(loaded.level, o.level);
-    if (!from_level) {
-      std::cerr << from_level.error() << "\n";
-      return kExitWrongInput;
-    }
-    scene = std::move(from_level).value();
+    scene = stagger::sim::scene_from_level(loaded.level, loaded.mesh_triangles);
+    if (loaded.level.name.empty()) scene.name = o.level;
   }
   scene.world.physics_hz = o.physics_hz;
   scene.world.solver_iterations = o.solver_iterations;

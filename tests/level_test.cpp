@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
 
 #include "stagger/levels/load.h"
 #include "stagger/sim/scene.h"
@@ -83,27 +84,52 @@ TEST(Level, MissingFileIsOneClearDiagnostic) {
 }
 
 TEST(Level, SampleLevelsLoadAndBecomeScenes) {
-  for (const char* name : {"courtyard.json", "corridor.json"}) {
+  for (const char* name : {"courtyard.json", "corridor.json", "arena.json"}) {
     const LoadResult r = load_level(kSamples + name);
     ASSERT_TRUE(r.ok()) << name << ": " << (r.diagnostics.empty() ? "" : format(r.diagnostics[0]));
-    const auto scene = sim::scene_from_level(r.level, name);
-    ASSERT_TRUE(scene.ok()) << scene.error();
-    EXPECT_EQ(scene.value().boxes.size(), r.level.boxes.size());
-    EXPECT_EQ(scene.value().enemies.size(), r.level.enemies.size());
+    const sim::SceneDescription scene = sim::scene_from_level(r.level, r.mesh_triangles);
+    EXPECT_EQ(scene.boxes.size(), r.level.boxes.size());
+    EXPECT_EQ(scene.meshes.size(), r.level.meshes.size());
+    EXPECT_EQ(scene.enemies.size(), r.level.enemies.size());
     EXPECT_FALSE(r.level.routes.empty());
   }
 }
 
 TEST(Level, LoadSaveLoadGivesAnEqualLevel) {
-  for (const char* name : {"courtyard.json", "corridor.json"}) {
+  for (const char* name : {"courtyard.json", "corridor.json", "arena.json"}) {
     const LoadResult first = load_level(kSamples + name);
     ASSERT_TRUE(first.ok());
     const std::string saved = save_level(first.level);
-    const LoadResult second = parse_level(saved, "saved.json", "");
+    const LoadResult second = parse_level(saved, "saved.json", kSamples);
     ASSERT_TRUE(second.ok()) << saved;
     EXPECT_EQ(second.level, first.level) << name;
     EXPECT_EQ(save_level(second.level), saved);
   }
+}
+
+TEST(Level, ArenaMeshIsReadFromItsGltfFile) {
+  const LoadResult r = load_level(kSamples + "arena.json");
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r.mesh_triangles.size(), 1u);
+  EXPECT_EQ(r.mesh_triangles[0].triangle_count(), 10u);
+  // Placed at (-10, 0, -14): the platform top is 1 m up at z = -8 .. -4.
+  float top = -1e9f;
+  for (Vec3 v : r.mesh_triangles[0].vertices) top = std::max(top, v.y);
+  EXPECT_FLOAT_EQ(top, 1.0f);
+}
+
+TEST(Level, ABrokenMeshFileIsADiagnosticAtItsName) {
+  const std::string dir = ::testing::TempDir();
+  std::ofstream(dir + "/broken.gltf") << "{ \"asset\": { \"version\": \"2.0\" }, \"meshes\": [ ";
+  const LoadResult r = parse_level(R"({ "format": "stagger-level", "version": 1,
+  "geometry": [ { "type": "mesh", "file": "broken.gltf" } ],
+  "player": { "position": [0, 0, 3] } })",
+                                   "m.json", dir);
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_EQ(r.diagnostics[0].line, 2);
+  EXPECT_EQ(r.diagnostics[0].column, 43);
+  EXPECT_NE(r.diagnostics[0].message.find("broken.gltf: not a readable glTF file"), std::string::npos)
+      << r.diagnostics[0].message;
 }
 
 TEST(Level, DefaultsFillWhatALevelLeavesOut) {

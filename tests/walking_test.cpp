@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "scenario.h"
+#include "stagger/levels/load.h"
 
 namespace stagger {
 namespace {
@@ -114,6 +115,19 @@ TEST(Walking, UpAndDownAFiveCentimetreStep) {
   while (w.com().z < 10.0f && w.time() < 20.0) w.s.step();
   EXPECT_EQ(w.falls(), 0);
   EXPECT_GT(w.com().z, 10.0f) << "did not get over the step";
+}
+
+TEST(Walking, UpTheArenasGltfRampOntoItsPlatform) {
+  // The arena's mesh: a 1 m rise over 6 m (9.5°) from z = -14, then a platform to z = -4.
+  const levels::LoadResult level = levels::load_level(STAGGER_SOURCE_DIR "/levels/data/arena.json");
+  ASSERT_TRUE(level.ok());
+  sim::SceneDescription scene = sim::scene_from_level(level.level, level.mesh_triangles);
+  scene.enemies = {{"dummy", {-10, 0, -17}, 0.0f, 1.8f, 75.0f}};
+  Walker w(scene, walk_script({0, 0, 1.0f}));
+  while (w.com().z < -6.0f && w.time() < 15.0) w.s.step();
+  EXPECT_EQ(w.falls(), 0);
+  EXPECT_GT(w.com().z, -6.0f) << "did not reach the platform";
+  EXPECT_GT(w.com().y, 1.0f + 0.8f) << "not standing on the platform";
 }
 
 TEST(Walking, StopsWhenToldAndStandsStill) {

@@ -53,8 +53,9 @@ std::string backticked(std::string_view s) { return "`" + std::string(s) + "`"; 
 // Reads one level document, collecting every problem with its position.
 class LevelReader {
  public:
-  LevelReader(const std::string& file, const std::string& base_dir, std::vector<Diagnostic>& out)
-      : file_(file), base_dir_(base_dir), out_(out) {}
+  LevelReader(const std::string& file, const std::string& base_dir, std::vector<Diagnostic>& out,
+              std::vector<TriangleMesh>& meshes)
+      : file_(file), base_dir_(base_dir), out_(out), meshes_(meshes) {}
 
   void error(TextPosition at, std::string message) {
     out_.push_back({file_, at.line, at.column, true, std::move(message)});
@@ -185,6 +186,7 @@ class LevelReader {
   const std::string& file_;
   const std::string& base_dir_;
   std::vector<Diagnostic>& out_;
+  std::vector<TriangleMesh>& meshes_;
   std::vector<std::pair<std::string, TextPosition>> geometry_names_, route_names_, enemy_names_;
   std::vector<std::pair<std::string, TextPosition>> enemy_routes_;  // route named by each enemy
   std::vector<std::pair<const JsonValue*, std::string>> suggested_;  // keys offered as "did you mean"
@@ -282,6 +284,7 @@ void LevelReader::read_box(const JsonValue& item, const std::string& what, Level
 void LevelReader::read_mesh(const JsonValue& item, const std::string& what, Level& level) {
   check_keys(item, {"type", "name", "file", "position", "rotation_deg", "scale", "friction"}, what);
   MeshGeometry mesh;
+  TriangleMesh file_mesh;
   read_string(item, "name", mesh.name);
   if (require(item, "file", what) && read_string(item, "file", mesh.file)) {
     namespace fs = std::filesystem;
@@ -291,6 +294,13 @@ void LevelReader::read_mesh(const JsonValue& item, const std::string& what, Leve
     } else if (!base_dir_.empty() && !fs::exists(fs::path(base_dir_) / mesh.file)) {
       error(item.find("file")->at, "mesh file " + backticked(mesh.file) + " not found (looked in " +
                                        (fs::path(base_dir_) / mesh.file).string() + ")");
+    } else if (!base_dir_.empty()) {
+      auto triangles = load_mesh_file((fs::path(base_dir_) / mesh.file).string());
+      if (triangles) {
+        file_mesh = std::move(triangles).value();
+      } else {
+        error(item.find("file")->at, triangles.error());
+      }
     }
   }
   read_vec3(item, "position", mesh.position);
@@ -300,6 +310,7 @@ void LevelReader::read_mesh(const JsonValue& item, const std::string& what, Leve
   }
   read_float(item, "friction", mesh.friction, 0.0, 10.0, "between 0 and 10");
   level.meshes.push_back(mesh);
+  meshes_.push_back(placed(file_mesh, mesh.position, mesh.rotation_deg, mesh.scale));
 }
 
 void LevelReader::read_player(const JsonValue& v, Level& level) {
@@ -394,7 +405,7 @@ LoadResult parse_level(std::string_view text, const std::string& file, const std
     result.level = {};
     return result;
   }
-  LevelReader reader(file, base_dir, result.diagnostics);
+  LevelReader reader(file, base_dir, result.diagnostics, result.mesh_triangles);
   result.level = reader.read(std::get<JsonValue>(parsed));
   std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
     return a.line != b.line ? a.line < b.line : a.column < b.column;

@@ -184,6 +184,26 @@ void World::add_static_box(const StaticBoxSettings& box) {
   impl_->static_bodies.push_back(std::move(body));
 }
 
+void World::add_static_mesh(const StaticMeshSettings& mesh) {
+  STAGGER_ASSERT(mesh.indices.size() % 3 == 0 && !mesh.indices.empty());
+  auto data = std::make_unique<StaticMeshSettings>(mesh);
+  auto array = std::make_unique<btTriangleIndexVertexArray>(
+      static_cast<int>(data->indices.size() / 3), reinterpret_cast<int*>(data->indices.data()),
+      static_cast<int>(3 * sizeof(std::uint32_t)), static_cast<int>(data->vertices.size()),
+      reinterpret_cast<btScalar*>(data->vertices.data()), static_cast<int>(sizeof(Vec3)));
+  auto shape = std::make_unique<btBvhTriangleMeshShape>(array.get(), true);
+  btRigidBody::btRigidBodyConstructionInfo info(0, nullptr, shape.get());
+  info.m_friction = mesh.friction;
+  auto body = std::make_unique<btRigidBody>(info);
+  body->setUserIndex(-1);
+  impl_->dynamics.addRigidBody(body.get());
+  impl_->add_ground(*shape, body->getWorldTransform());
+  impl_->static_shapes.push_back(std::move(shape));
+  impl_->static_bodies.push_back(std::move(body));
+  impl_->mesh_arrays.push_back(std::move(array));
+  impl_->mesh_data.push_back(std::move(data));
+}
+
 BodyId World::add_body(const BodySettings& body) { return impl_->add_body(body, -1); }
 
 JointId World::add_joint(const JointSettings& joint) { return impl_->add_joint(joint, true); }

@@ -60,6 +60,10 @@ struct World::Impl {
   btSequentialImpulseConstraintSolver solver;
   btDiscreteDynamicsWorld dynamics{&dispatcher, &broadphase, &solver, &collision_config};
 
+  // Triangle data of static meshes, which Bullet's mesh shapes point into (declared first, so
+  // destroyed after the shapes).
+  std::vector<std::unique_ptr<StaticMeshSettings>> mesh_data;
+  std::vector<std::unique_ptr<btTriangleIndexVertexArray>> mesh_arrays;
   std::vector<std::unique_ptr<btCollisionShape>> static_shapes;
   std::vector<std::unique_ptr<btRigidBody>> static_bodies;
   std::vector<BodyRecord> bodies;

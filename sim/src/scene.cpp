@@ -21,17 +21,16 @@ SceneDescription builtin_scene(int enemy_count) {
   return scene;
 }
 
-Result<SceneDescription> scene_from_level(const levels::Level& level, const std::string& file) {
-  if (!level.meshes.empty()) {
-    const levels::MeshGeometry& mesh = level.meshes.front();
-    return Error{file + ": mesh geometry (" + (mesh.name.empty() ? mesh.file : mesh.name) +
-                 ") cannot be simulated by this build yet; use boxes"};
-  }
+SceneDescription scene_from_level(const levels::Level& level, const std::vector<levels::TriangleMesh>& mesh_triangles) {
+  STAGGER_ASSERT(mesh_triangles.size() == level.meshes.size());
   SceneDescription scene;
-  scene.name = level.name.empty() ? file : level.name;
+  scene.name = level.name.empty() ? "level" : level.name;
   for (const levels::BoxGeometry& b : level.boxes) {
     const Vec3 rotation{deg_to_rad(b.rotation_deg.x), deg_to_rad(b.rotation_deg.y), deg_to_rad(b.rotation_deg.z)};
     scene.boxes.push_back({b.center, b.size * 0.5f, Quat::from_euler_xyz(rotation), b.friction});
+  }
+  for (std::size_t i = 0; i < level.meshes.size(); ++i) {
+    scene.meshes.push_back({mesh_triangles[i].vertices, mesh_triangles[i].indices, level.meshes[i].friction});
   }
   for (const levels::EnemySpawn& e : level.enemies) {
     scene.enemies.push_back({e.name, e.position, deg_to_rad(e.yaw_deg), e.height_m, e.mass_kg});
@@ -44,6 +43,7 @@ Result<SceneDescription> scene_from_level(const levels::Level& level, const std:
 Scene::Scene(const SceneDescription& description)
     : description_(description), world_(std::make_unique<physics::World>(description.world)) {
   for (const auto& box : description_.boxes) world_->add_static_box(box);
+  for (const auto& mesh : description_.meshes) world_->add_static_mesh(mesh);
   for (const auto& spawn : description_.enemies) {
     physics::RagdollSettings settings;
     settings.height_m = spawn.height_m;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "stagger/levels/level.h"
+#include "stagger/levels/mesh.h"
 
 namespace stagger::levels {
 
@@ -22,12 +23,15 @@ std::string format(const Diagnostic& d);
 
 struct LoadResult {
   Level level;                           ///< complete only when there are no errors
+  /// The triangles of each of `level.meshes`, placed in the level (empty when not read: no
+  /// base folder given, or errors).
+  std::vector<TriangleMesh> mesh_triangles;
   std::vector<Diagnostic> diagnostics;   ///< in file order
   bool ok() const;                       ///< no errors (warnings allowed)
 };
 
-/// Parses level text. `file` names it in diagnostics; mesh files are looked up relative to
-/// `base_dir` (an empty string skips the check).
+/// Parses level text. `file` names it in diagnostics; mesh files are looked up and read relative
+/// to `base_dir` (an empty string skips them).
 LoadResult parse_level(std::string_view text, const std::string& file, const std::string& base_dir);
 /// Reads and parses a level file.
 LoadResult load_level(const std::string& path);

@@ -27,6 +27,13 @@ struct StaticBoxSettings {
   float friction = 0.9f;  ///< [-]
 };
 
+/// Static triangle-mesh geometry, in world space.
+struct StaticMeshSettings {
+  std::vector<Vec3> vertices;          ///< [m]
+  std::vector<std::uint32_t> indices;  ///< three per triangle
+  float friction = 0.9f;               ///< [-]
+};
+
 enum class BodyId : std::uint32_t {};
 enum class JointId : std::uint32_t {};
 
@@ -76,6 +83,7 @@ class World {
   double time() const;              ///< [s] step_count × dt
 
   void add_static_box(const StaticBoxSettings& box);
+  void add_static_mesh(const StaticMeshSettings& mesh);
   BodyId add_body(const BodySettings& body);
   JointId add_joint(const JointSettings& joint);
   /// Creates an active ragdoll with its soles at `feet_position`, facing yaw (0 = +Z).

@@ -9,6 +9,7 @@
 
 #include "stagger/core/result.h"
 #include "stagger/levels/level.h"
+#include "stagger/levels/mesh.h"
 #include "stagger/physics/ragdoll.h"
 #include "stagger/physics/world.h"
 
@@ -26,6 +27,7 @@ struct SceneDescription {
   std::string name = "builtin";
   physics::WorldSettings world;
   std::vector<physics::StaticBoxSettings> boxes;
+  std::vector<physics::StaticMeshSettings> meshes;  ///< world-space triangles
   std::vector<EnemySpawn> enemies;
   Vec3 player_position{0, 0, 3};  ///< [m] feet
   float player_yaw_rad = kPi;     ///< [rad] facing -Z, toward the origin
@@ -36,9 +38,9 @@ struct SceneDescription {
 /// origin facing +Z, the others `dummy-2`, `dummy-3`, ... on a 3 m grid toward -Z.
 SceneDescription builtin_scene(int enemy_count = 1);
 
-/// The scene of a loaded level: its boxes, enemies and player start. Mesh geometry is not
-/// simulated by this build yet and is refused by name rather than left out.
-Result<SceneDescription> scene_from_level(const levels::Level& level, const std::string& file);
+/// The scene of a loaded level: its boxes, meshes (`mesh_triangles`, one per `level.meshes`, as
+/// levels::LoadResult carries them), enemies and player start.
+SceneDescription scene_from_level(const levels::Level& level, const std::vector<levels::TriangleMesh>& mesh_triangles);
 
 struct Enemy {
   std::string name;
