@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include "stagger/levels/load.h"
 #include "stagger/sim/scene.h"
@@ -130,6 +131,28 @@ TEST(Level, ABrokenMeshFileIsADiagnosticAtItsName) {
   EXPECT_EQ(r.diagnostics[0].column, 43);
   EXPECT_NE(r.diagnostics[0].message.find("broken.gltf: not a readable glTF file"), std::string::npos)
       << r.diagnostics[0].message;
+}
+
+TEST(Level, FuzzCorpusReplaysCleanly) {
+  // Inputs kept from fuzzing (tools/fuzz_level.cpp): each loads or gives positioned diagnostics,
+  // and what loads survives a save and load.
+  int files = 0;
+  for (const auto& entry : std::filesystem::directory_iterator(STAGGER_TEST_DATA "/fuzz_corpus")) {
+    std::ifstream in(entry.path(), std::ios::binary);
+    std::ostringstream text_stream;
+    text_stream << in.rdbuf();
+    const std::string text = text_stream.str();
+    const LoadResult r = parse_level(text, entry.path().filename().string(), "");
+    for (const Diagnostic& d : r.diagnostics) {
+      EXPECT_GE(d.line, 1) << entry.path();
+      EXPECT_GE(d.column, 1) << entry.path();
+    }
+    if (r.ok()) {
+      EXPECT_EQ(parse_level(save_level(r.level), "saved.json", "").level, r.level) << entry.path();
+    }
+    ++files;
+  }
+  EXPECT_GE(files, 8);
 }
 
 TEST(Level, DefaultsFillWhatALevelLeavesOut) {

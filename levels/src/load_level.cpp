@@ -206,7 +206,9 @@ Level LevelReader::read(const JsonValue& root) {
   if (const JsonValue* n = root.find("navigation")) read_navigation(*n, level);
 
   // Cross references, once every route is known.
-  for (const auto& [route, at] : enemy_routes_) {
+  for (const auto& named_route : enemy_routes_) {
+    const std::string& route = named_route.first;
+    const TextPosition at = named_route.second;
     const bool exists = std::any_of(level.routes.begin(), level.routes.end(), [&](const Route& r) { return r.name == route; });
     if (exists) continue;
     std::string message = "route " + backticked(route) + " does not exist";

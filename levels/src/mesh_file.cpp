@@ -97,7 +97,7 @@ bool read_accessor(const tinygltf::Model& model, int index, std::vector<double>&
       const unsigned char* q = p + c * size;
       double v = 0;
       switch (a.componentType) {
-        case TINYGLTF_COMPONENT_TYPE_FLOAT: { float f; std::memcpy(&f, q, 4); v = f; break; }
+        case TINYGLTF_COMPONENT_TYPE_FLOAT: { float f; std::memcpy(&f, q, 4); v = static_cast<double>(f); break; }
         case TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT: { std::uint32_t u; std::memcpy(&u, q, 4); v = u; break; }
         case TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT: { std::uint16_t u; std::memcpy(&u, q, 2); v = u; break; }
         case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE: v = *q; break;
