@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "stagger/levels/load.h"
+#include "stagger/levels/preview.h"
 #include "stagger/sim/bench.h"
 #include "stagger/sim/input_script.h"
 #include "stagger/sim/report.h"
@@ -84,6 +85,21 @@ int run_check(const std::vector<std::string>& files) {
   }
   if (failed > 0) std::cerr << "stagger check: " << failed << " of " << files.size() << " levels have errors\n";
   return failed > 0 ? kExitWrongInput : 0;
+}
+
+int run_preview(const std::string& file, const std::string& out, int size_px) {
+  const stagger::levels::LoadResult loaded = stagger::levels::load_level(file);
+  if (!report_level(loaded)) {
+    std::cerr << "stagger preview: the level has errors; no picture was made\n";
+    return kExitWrongInput;
+  }
+  const auto written = stagger::levels::write_preview_png(loaded.level, loaded.mesh_triangles, out, {size_px});
+  if (!written) {
+    std::cerr << "stagger preview: " << written.error() << "\n";
+    return kExitWrongInput;
+  }
+  std::cout << out << ": " << size_px << " x " << size_px * 3 / 4 << " preview of " << file << "\n";
+  return 0;
 }
 
 int run_sim(const SimOptions& o) {
@@ -167,6 +183,16 @@ int main(int argc, char** argv) {
       "check", "Validate level files; problems print as FILE:LINE:COL: error: message");
   check_cmd->add_option("levels", check_files, "Level files")->required()->check(CLI::ExistingFile);
 
+  std::string preview_level;
+  std::string preview_out;
+  int preview_size = 1024;
+  CLI::App* preview_cmd = app.add_subcommand(
+      "preview", "Draw a level from above to a PNG: geometry by height, routes, spawns, legend, scale");
+  preview_cmd->add_option("level", preview_level, "Level file")->required()->check(CLI::ExistingFile);
+  preview_cmd->add_option("-o,--output", preview_out, "PNG file to write")->required();
+  preview_cmd->add_option("--size", preview_size, "Width in pixels (the height is 3/4 of it)")
+      ->capture_default_str()->check(CLI::Range(400, 8192));
+
   stagger::sim::BenchOptions bench;
   CLI::App* bench_cmd = app.add_subcommand(
       "bench", "Time standing (or walking) ragdolls against a raw Bullet baseline of the same bodies and motors");
@@ -192,6 +218,7 @@ int main(int argc, char** argv) {
     return run_sim(sim);
   }
   if (check_cmd->parsed()) return run_check(check_files);
+  if (preview_cmd->parsed()) return run_preview(preview_level, preview_out, preview_size);
   if (bench_cmd->parsed()) return run_bench(bench);
   return kExitUsage;
 }

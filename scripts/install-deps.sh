@@ -9,7 +9,7 @@ packages=(
   # physics
   libbullet-dev
   # command line, data formats
-  libcli11-dev nlohmann-json3-dev rapidjson-dev libtinygltf-dev libtinyobjloader-dev
+  libcli11-dev nlohmann-json3-dev rapidjson-dev libtinygltf-dev libtinyobjloader-dev libpng-dev libstb-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
 )

@@ -49,6 +49,16 @@ TEST(Cli, CheckValidatesLevels) {
   EXPECT_EQ(test::run_stagger("check /nonexistent/level.json").exit_code, 2);
 }
 
+TEST(Cli, PreviewWritesAPicture) {
+  const std::string level = STAGGER_SOURCE_DIR "/levels/data/arena.json";
+  const auto png = test::temp_path("arena.png");
+  const auto r = test::run_stagger("preview \"" + level + "\" -o \"" + png.string() + "\" --size 640");
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_GT(std::filesystem::file_size(png), 1000u);
+  EXPECT_EQ(test::run_stagger("preview \"" + level + "\"").exit_code, 2);  // no -o
+  EXPECT_EQ(test::run_stagger("preview \"" STAGGER_TEST_DATA "/levels/bad_mode.json\" -o \"" + png.string() + "\"").exit_code, 1);
+}
+
 TEST(Cli, SimRunsALevel) {
   const std::string level = STAGGER_SOURCE_DIR "/levels/data/courtyard.json";
   const auto r = test::run_stagger("sim \"" + level + "\" --seconds 1");

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "stagger/levels/load.h"
+#include "stagger/levels/preview.h"
 #include "stagger/sim/scene.h"
 
 namespace stagger::levels {
@@ -153,6 +154,29 @@ TEST(Level, FuzzCorpusReplaysCleanly) {
     ++files;
   }
   EXPECT_GE(files, 8);
+}
+
+TEST(Preview, DrawsTheLevelWithThePlayerWhereItStands) {
+  const LoadResult r = load_level(kSamples + "courtyard.json");
+  ASSERT_TRUE(r.ok());
+  const PreviewImage image = render_preview(r.level, r.mesh_triangles, {800});
+  ASSERT_EQ(image.width, 800);
+  ASSERT_EQ(image.height, 600);
+  const auto pixel = [&](int x, int y) {
+    const std::size_t i = (static_cast<std::size_t>(y) * 800 + static_cast<std::size_t>(x)) * 3;
+    return std::array<int, 3>{image.rgb[i], image.rgb[i + 1], image.rgb[i + 2]};
+  };
+  EXPECT_EQ(pixel(image.player_px[0], image.player_px[1]), (std::array<int, 3>{80, 240, 120}));  // player green
+  EXPECT_EQ(pixel(790, 500), (std::array<int, 3>{28, 30, 36}));  // background beside the legend
+  // The yard floor is drawn at the map's middle (the low end of the height shade: slate).
+  EXPECT_EQ(pixel(300, 150), (std::array<int, 3>{70, 80, 95}));
+
+  const std::string path = ::testing::TempDir() + "/courtyard.png";
+  ASSERT_TRUE(write_preview_png(r.level, r.mesh_triangles, path, {800}).ok());
+  std::ifstream png(path, std::ios::binary);
+  char signature[8] = {};
+  png.read(signature, 8);
+  EXPECT_EQ(std::string(signature, 8), std::string("\x89PNG\r\n\x1a\n", 8));
 }
 
 TEST(Level, DefaultsFillWhatALevelLeavesOut) {

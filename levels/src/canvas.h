@@ -1,0 +1,44 @@
+#pragma once
+// A small RGB raster for pictures of levels: filled shapes, thick lines, arrows and text (stb's
+// easy font, scaled). Coordinates are pixels, y down.
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace stagger::levels {
+
+struct Colour {
+  std::uint8_t r = 0, g = 0, b = 0;
+};
+
+class Canvas {
+ public:
+  Canvas(int width, int height, Colour background);
+  int width() const { return width_; }
+  int height() const { return height_; }
+  const std::uint8_t* row(int y) const { return pixels_.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(width_) * 3; }
+  Colour at(int x, int y) const;
+
+  void rect(float x, float y, float w, float h, Colour c);
+  void disc(float cx, float cy, float radius, Colour c);
+  void line(float x0, float y0, float x1, float y1, Colour c, float thickness);
+  /// A line with an arrowhead at its end (and at its start when `both_ends`).
+  void arrow(float x0, float y0, float x1, float y1, Colour c, float thickness, bool both_ends, float head);
+  void triangle(float x0, float y0, float x1, float y1, float x2, float y2, Colour c);
+  /// Fills a simple polygon (even-odd rule).
+  void polygon(const std::vector<std::array<float, 2>>& points, Colour c);
+  void outline(const std::vector<std::array<float, 2>>& points, Colour c);
+  /// Text from its top-left corner; `scale` 1 is 7 px tall capitals.
+  void text(float x, float y, const std::string& text, Colour c, int scale);
+
+ private:
+  void put(int x, int y, Colour c);
+  void glyphs(float x, float y, const std::string& text, Colour c, int scale);
+  int width_;
+  int height_;
+  std::vector<std::uint8_t> pixels_;
+};
+
+}  // namespace stagger::levels
