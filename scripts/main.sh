@@ -6,5 +6,5 @@ cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
 cmake --preset release >/dev/null
 cmake --build --preset release
-./build/release/app/stagger check levels/data/*.json
+./build/release/app/stagger check levels/data/*.json levels/data/*.gltf
 ./build/release/app/stagger sim levels/data/courtyard.json "$@"

@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -177,6 +178,55 @@ TEST(Preview, DrawsTheLevelWithThePlayerWhereItStands) {
   char signature[8] = {};
   png.read(signature, 8);
   EXPECT_EQ(std::string(signature, 8), std::string("\x89PNG\r\n\x1a\n", 8));
+}
+
+TEST(GltfLevel, EmptiesBecomeThePlayerEnemiesAndRoutes) {
+  const LoadResult r = load_level(kSamples + "gltf_yard.gltf");
+  ASSERT_TRUE(r.ok()) << (r.diagnostics.empty() ? "" : format(r.diagnostics[0]));
+  EXPECT_EQ(r.level.name, "gltf_yard");
+  ASSERT_EQ(r.mesh_triangles.size(), 1u);
+  EXPECT_EQ(r.mesh_triangles[0].triangle_count(), 36u);  // floor, wall and block: 12 each
+  EXPECT_EQ(r.level.player.position, (Vec3{0, 0, 6}));
+  EXPECT_NEAR(r.level.player.yaw_deg, 180.0f, 1e-3f);
+  ASSERT_EQ(r.level.enemies.size(), 2u);
+  EXPECT_EQ(r.level.enemies[0].name, "scout");
+  EXPECT_EQ(r.level.enemies[0].route, "lap");
+  EXPECT_NEAR(r.level.enemies[0].yaw_deg, 90.0f, 1e-3f);
+  EXPECT_EQ(r.level.enemies[1].height_m, 1.7f);
+  ASSERT_EQ(r.level.routes.size(), 1u);
+  const Route& lap = r.level.routes[0];
+  EXPECT_EQ(lap.mode, RouteMode::ping_pong);
+  ASSERT_EQ(lap.points.size(), 3u);
+  EXPECT_EQ(lap.points[0].position, (Vec3{-5, 0, -3}));
+  EXPECT_EQ(lap.points[2].wait_s, 2.0f);
+  // Saved as a JSON level, it names the glTF for its geometry and loads the same.
+  const LoadResult again = parse_level(save_level(r.level), "saved.json", kSamples);
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again.level, r.level);
+  EXPECT_EQ(again.mesh_triangles[0].vertices, r.mesh_triangles[0].vertices);
+}
+
+TEST(GltfLevel, AMisspeltCustomPropertyIsReportedAtItsNode) {
+  std::ifstream in(kSamples + "gltf_yard.gltf");
+  std::ostringstream text;
+  text << in.rdbuf();
+  const std::string original = text.str();
+  const auto at = original.find("\"stagger_index\": 1");
+  ASSERT_NE(at, std::string::npos);
+  const std::string gltf = original.substr(0, at) + "\"stagger_indx\"" + original.substr(at + 15);
+  const std::string path = ::testing::TempDir() + "/misspelt.gltf";
+  std::ofstream(path) << gltf;
+  const LoadResult r = load_level(path);
+  ASSERT_EQ(r.diagnostics.size(), 2u);
+  // Both at the node `Lap.1` (its object's opening brace in the JSON).
+  const std::size_t node_at = gltf.rfind("{", gltf.find("\"name\": \"Lap.1\""));
+  const int line = static_cast<int>(std::count(gltf.begin(), gltf.begin() + static_cast<long>(node_at), '\n')) + 1;
+  EXPECT_EQ(r.diagnostics[0].line, line);
+  std::ostringstream expected;
+  expected << path << ":" << line << ":" << r.diagnostics[0].column
+           << ": error: node `Lap.1`: unknown custom property `stagger_indx` (did you mean `stagger_index`?)";
+  EXPECT_EQ(format(r.diagnostics[0]), expected.str());
+  EXPECT_NE(r.diagnostics[1].message.find("a route point needs stagger_index"), std::string::npos);
 }
 
 TEST(Level, DefaultsFillWhatALevelLeavesOut) {

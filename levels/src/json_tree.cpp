@@ -1,5 +1,7 @@
 #include "json_tree.h"
 
+#include <algorithm>
+
 #include <rapidjson/error/en.h>
 #include <rapidjson/reader.h>
 
@@ -158,6 +160,34 @@ const JsonMember* JsonValue::find_member(std::string_view key) const {
 const JsonValue* JsonValue::find(std::string_view key) const {
   const JsonMember* m = find_member(key);
   return m ? m->value.get() : nullptr;
+}
+
+std::size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+std::optional<std::string_view> closest(std::string_view word, std::span<const std::string_view> choices) {
+  std::optional<std::string_view> best;
+  std::size_t best_distance = std::max<std::size_t>(2, word.size() / 3) + 1;
+  for (std::string_view c : choices) {
+    const std::size_t d = edit_distance(word, c);
+    if (d < best_distance) {
+      best = c;
+      best_distance = d;
+    }
+  }
+  return best;
 }
 
 TextPosition position_of(std::string_view text, std::size_t offset) {

@@ -4,8 +4,10 @@
 // loader, so a number too large for a double is reported where it stands instead of aborting the
 // whole parse.
 
+#include <initializer_list>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -46,6 +48,15 @@ struct JsonSyntaxError {
 
 /// Parses a whole document (UTF-8, standard JSON, no comments).
 std::variant<JsonValue, JsonSyntaxError> parse_json_with_positions(std::string_view text);
+
+/// Edits (insertions, deletions, substitutions) between two words.
+std::size_t edit_distance(std::string_view a, std::string_view b);
+/// The closest of `choices` to `word`, if it is close enough to be a likely typo (for "did you
+/// mean ...?").
+std::optional<std::string_view> closest(std::string_view word, std::span<const std::string_view> choices);
+inline std::optional<std::string_view> closest(std::string_view word, std::initializer_list<std::string_view> choices) {
+  return closest(word, std::span<const std::string_view>(choices.begin(), choices.size()));
+}
 
 /// Position of a byte offset in `text`.
 TextPosition position_of(std::string_view text, std::size_t offset);

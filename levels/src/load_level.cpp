@@ -9,6 +9,7 @@
 #include <optional>
 #include <sstream>
 
+#include "gltf_level.h"
 #include "json_tree.h"
 
 namespace stagger::levels {
@@ -18,35 +19,6 @@ using Kind = JsonValue::Kind;
 
 constexpr std::string_view kFormat = "stagger-level";
 constexpr int kVersion = 1;
-
-std::size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
-// The closest of `choices` to `word`, if it is close enough to be a likely typo.
-std::optional<std::string_view> closest(std::string_view word, std::initializer_list<std::string_view> choices) {
-  std::optional<std::string_view> best;
-  std::size_t best_distance = std::max<std::size_t>(2, word.size() / 3) + 1;
-  for (std::string_view c : choices) {
-    const std::size_t d = edit_distance(word, c);
-    if (d < best_distance) {
-      best = c;
-      best_distance = d;
-    }
-  }
-  return best;
-}
 
 std::string backticked(std::string_view s) { return "`" + std::string(s) + "`"; }
 
@@ -416,6 +388,8 @@ LoadResult parse_level(std::string_view text, const std::string& file, const std
 }
 
 LoadResult load_level(const std::string& path) {
+  const std::string ext = std::filesystem::path(path).extension().string();
+  if ((ext == ".gltf" || ext == ".glb") && std::filesystem::exists(path)) return load_gltf_level(path);
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     LoadResult result;

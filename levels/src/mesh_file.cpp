@@ -9,58 +9,11 @@
 #define TINYOBJLOADER_IMPLEMENTATION
 #include <tiny_obj_loader.h>
 
+#include "gltf_nodes.h"
 #include "stagger/levels/mesh.h"
 
 namespace stagger::levels {
 namespace {
-
-// Row-major 3x4 affine transform.
-using Affine = std::array<float, 12>;
-constexpr Affine kIdentity = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0};
-
-Affine compose(const Affine& a, const Affine& b) {  // a * b
-  Affine out{};
-  for (int r = 0; r < 3; ++r) {
-    for (int c = 0; c < 4; ++c) {
-      float v = c == 3 ? a[static_cast<std::size_t>(r * 4 + 3)] : 0.0f;
-      for (int k = 0; k < 3; ++k) v += a[static_cast<std::size_t>(r * 4 + k)] * b[static_cast<std::size_t>(k * 4 + c)];
-      out[static_cast<std::size_t>(r * 4 + c)] = v;
-    }
-  }
-  return out;
-}
-
-Vec3 apply(const Affine& m, Vec3 p) {
-  return {m[0] * p.x + m[1] * p.y + m[2] * p.z + m[3], m[4] * p.x + m[5] * p.y + m[6] * p.z + m[7],
-          m[8] * p.x + m[9] * p.y + m[10] * p.z + m[11]};
-}
-
-Affine trs(Vec3 t, Quat r, Vec3 s) {
-  const Vec3 x = r.rotate({s.x, 0, 0});
-  const Vec3 y = r.rotate({0, s.y, 0});
-  const Vec3 z = r.rotate({0, 0, s.z});
-  return {x.x, y.x, z.x, t.x, x.y, y.y, z.y, t.y, x.z, y.z, z.z, t.z};
-}
-
-Affine node_transform(const tinygltf::Node& node) {
-  if (node.matrix.size() == 16) {  // column-major 4x4
-    const auto& m = node.matrix;
-    Affine a{};
-    for (int r = 0; r < 3; ++r) {
-      for (int c = 0; c < 4; ++c) a[static_cast<std::size_t>(r * 4 + c)] = static_cast<float>(m[static_cast<std::size_t>(c * 4 + r)]);
-    }
-    return a;
-  }
-  Vec3 t;
-  Quat r;
-  Vec3 s{1, 1, 1};
-  if (node.translation.size() == 3) t = {float(node.translation[0]), float(node.translation[1]), float(node.translation[2])};
-  if (node.rotation.size() == 4) {
-    r = normalized(Quat{float(node.rotation[3]), float(node.rotation[0]), float(node.rotation[1]), float(node.rotation[2])});
-  }
-  if (node.scale.size() == 3) s = {float(node.scale[0]), float(node.scale[1]), float(node.scale[2])};
-  return trs(t, r, s);
-}
 
 // Reads one accessor as `count` elements of `components` values each.
 bool read_accessor(const tinygltf::Model& model, int index, std::vector<double>& out, int& components,

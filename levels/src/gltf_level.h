@@ -1,0 +1,12 @@
+#pragma once
+// Levels exported from Blender as .gltf/.glb (design.md §5); load_level() dispatches here.
+
+#include <string>
+
+#include "stagger/levels/load.h"
+
+namespace stagger::levels {
+
+LoadResult load_gltf_level(const std::string& path);
+
+}  // namespace stagger::levels
