@@ -108,7 +108,7 @@ class GltfLevelReader {
     const Vec3 position = apply(world, {});
     const Vec3 forward = apply(world, {0, 0, 1}) - position;
     const float yaw_deg = rad_to_deg_of(std::atan2(forward.x, forward.z));
-    if (extras.Has("stagger_player")) {
+    if (extras.Has("stagger_player") && truthy(extras.Get("stagger_player"))) {
       has_player = true;
       level.player = {position, yaw_deg};
     }
@@ -170,6 +170,12 @@ class GltfLevelReader {
     return static_cast<float>(d);
   }
   static float rad_to_deg_of(float radians) { return radians * 180.0f / kPi; }
+  // Blender stores boolean custom properties as true/false or as 1/0, depending on its version.
+  static bool truthy(const tinygltf::Value& v) {
+    if (v.IsBool()) return v.Get<bool>();
+    if (v.IsInt()) return v.Get<int>() != 0;
+    return true;
+  }
 
   void finish_routes(Level& level) {
     std::map<std::string, std::vector<const RoutePointAt*>> routes;
