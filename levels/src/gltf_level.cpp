@@ -222,10 +222,6 @@ class GltfLevelReader {
   std::vector<std::size_t> enemy_nodes_;
 };
 
-bool ignore_image(tinygltf::Image*, const int, std::string*, std::string*, int, int, const unsigned char*, int, void*) {
-  return true;
-}
-
 }  // namespace
 
 LoadResult load_gltf_level(const std::string& path) {
@@ -233,15 +229,10 @@ LoadResult load_gltf_level(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::ostringstream bytes;
   bytes << in.rdbuf();
-  tinygltf::TinyGLTF loader;
-  loader.SetImageLoader(ignore_image, nullptr);
   tinygltf::Model model;
   std::string error;
-  std::string warning;
   const bool binary = std::filesystem::path(path).extension() == ".glb";
-  const bool ok = binary ? loader.LoadBinaryFromFile(&model, &error, &warning, path)
-                         : loader.LoadASCIIFromFile(&model, &error, &warning, path);
-  if (!ok) {
+  if (!read_gltf(path, binary, model, error)) {
     result.diagnostics.push_back({path, 1, 1, true, "not a readable glTF file: " + error});
     return result;
   }
@@ -250,7 +241,7 @@ LoadResult load_gltf_level(const std::string& path) {
   reader.read(result.level);
   result.level.name = std::filesystem::path(path).stem().string();
   // The geometry is every mesh of the file itself, as a JSON level would name it.
-  auto triangles = load_mesh_file(path);
+  auto triangles = triangles_of(model, path);
   if (!triangles) {
     result.diagnostics.push_back({path, 1, 1, true, "no walkable geometry: " + triangles.error()});
   } else {

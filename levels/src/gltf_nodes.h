@@ -5,6 +5,8 @@
 #include <array>
 
 #include "stagger/core/math.h"
+#include "stagger/core/result.h"
+#include "stagger/levels/mesh.h"
 
 namespace stagger::levels {
 
@@ -55,5 +57,10 @@ inline Affine node_transform(const tinygltf::Node& node) {
   if (node.scale.size() == 3) s = {float(node.scale[0]), float(node.scale[1]), float(node.scale[2])};
   return trs(t, r, s);
 }
+
+/// Reads a .gltf (or, with `binary`, a .glb); images are skipped.
+bool read_gltf(const std::string& path, bool binary, tinygltf::Model& model, std::string& error);
+/// Every triangle of the model's default scene, node transforms applied.
+Result<TriangleMesh> triangles_of(const tinygltf::Model& model, const std::string& path);
 
 }  // namespace stagger::levels

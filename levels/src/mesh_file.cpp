@@ -120,31 +120,11 @@ bool add_node(const tinygltf::Model& model, int index, const Affine& parent, Tri
   return true;
 }
 
-bool ignore_image(tinygltf::Image*, const int, std::string*, std::string*, int, int, const unsigned char*, int, void*) {
-  return true;  // textures do not matter for collision
-}
-
 Result<TriangleMesh> load_gltf(const std::string& path, bool binary) {
-  tinygltf::TinyGLTF loader;
-  loader.SetImageLoader(ignore_image, nullptr);
   tinygltf::Model model;
   std::string error;
-  std::string warning;
-  const bool ok = binary ? loader.LoadBinaryFromFile(&model, &error, &warning, path)
-                         : loader.LoadASCIIFromFile(&model, &error, &warning, path);
-  if (!ok) return Error{path + ": not a readable glTF file: " + (error.empty() ? "unknown error" : error)};
-  TriangleMesh mesh;
-  std::vector<int> roots;
-  if (!model.scenes.empty()) {
-    const std::size_t scene = model.defaultScene >= 0 ? static_cast<std::size_t>(model.defaultScene) : 0;
-    if (scene >= model.scenes.size()) return Error{path + ": the default scene does not exist"};
-    roots = model.scenes[scene].nodes;
-  }
-  for (int root : roots) {
-    if (!add_node(model, root, kIdentity, mesh, error, 0)) return Error{path + ": " + error};
-  }
-  if (mesh.indices.empty()) return Error{path + ": no triangles in the default scene"};
-  return mesh;
+  if (!read_gltf(path, binary, model, error)) return Error{path + ": not a readable glTF file: " + error};
+  return triangles_of(model, path);
 }
 
 Result<TriangleMesh> load_obj(const std::string& path) {
@@ -171,6 +151,36 @@ Result<TriangleMesh> load_obj(const std::string& path) {
 }
 
 }  // namespace
+
+bool ignore_image(tinygltf::Image*, const int, std::string*, std::string*, int, int, const unsigned char*, int, void*) {
+  return true;  // textures do not matter for collision
+}
+
+bool read_gltf(const std::string& path, bool binary, tinygltf::Model& model, std::string& error) {
+  tinygltf::TinyGLTF loader;
+  loader.SetImageLoader(ignore_image, nullptr);
+  std::string warning;
+  const bool ok = binary ? loader.LoadBinaryFromFile(&model, &error, &warning, path)
+                         : loader.LoadASCIIFromFile(&model, &error, &warning, path);
+  if (!ok && error.empty()) error = "unknown error";
+  return ok;
+}
+
+Result<TriangleMesh> triangles_of(const tinygltf::Model& model, const std::string& path) {
+  TriangleMesh mesh;
+  std::string error;
+  std::vector<int> roots;
+  if (!model.scenes.empty()) {
+    const std::size_t scene = model.defaultScene >= 0 ? static_cast<std::size_t>(model.defaultScene) : 0;
+    if (scene >= model.scenes.size()) return Error{path + ": the default scene does not exist"};
+    roots = model.scenes[scene].nodes;
+  }
+  for (int root : roots) {
+    if (!add_node(model, root, kIdentity, mesh, error, 0)) return Error{path + ": " + error};
+  }
+  if (mesh.indices.empty()) return Error{path + ": no triangles in the default scene"};
+  return mesh;
+}
 
 Result<TriangleMesh> load_mesh_file(const std::string& path) {
   const std::string ext = std::filesystem::path(path).extension().string();
