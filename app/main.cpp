@@ -12,6 +12,7 @@
 #include "stagger/levels/preview.h"
 #include "stagger/sim/bench.h"
 #include "stagger/sim/input_script.h"
+#include "stagger/sim/reachability.h"
 #include "stagger/sim/report.h"
 #include "stagger/sim/scene.h"
 #include "stagger/sim/simulation.h"
@@ -79,9 +80,16 @@ int run_check(const std::vector<std::string>& files) {
       ++failed;
       continue;
     }
+    const stagger::sim::LevelNavigation navigation = stagger::sim::check_reachability(loaded);
+    for (const auto& d : navigation.diagnostics) std::cerr << stagger::levels::format(d) << "\n";
+    if (!navigation.diagnostics.empty()) {
+      ++failed;
+      continue;
+    }
     const stagger::levels::Level& l = loaded.level;
     std::cout << file << ": ok (" << l.boxes.size() + l.meshes.size() << " geometry, " << l.routes.size()
-              << " routes, " << l.enemies.size() << " enemies)\n";
+              << " routes, " << l.enemies.size() << " enemies, navmesh of " << navigation.navmesh->polygon_count()
+              << " polygons; every point reachable)\n";
   }
   if (failed > 0) std::cerr << "stagger check: " << failed << " of " << files.size() << " levels have errors\n";
   return failed > 0 ? kExitWrongInput : 0;
@@ -93,7 +101,12 @@ int run_preview(const std::string& file, const std::string& out, int size_px) {
     std::cerr << "stagger preview: the level has errors; no picture was made\n";
     return kExitWrongInput;
   }
-  const auto written = stagger::levels::write_preview_png(loaded.level, loaded.mesh_triangles, out, {size_px});
+  stagger::levels::PreviewSettings settings;
+  settings.size_px = size_px;
+  const stagger::sim::LevelNavigation navigation = stagger::sim::check_reachability(loaded);
+  if (navigation.navmesh) settings.navmesh_triangles = navigation.navmesh->triangles();
+  for (const auto& d : navigation.diagnostics) std::cerr << stagger::levels::format(d) << "\n";
+  const auto written = stagger::levels::write_preview_png(loaded.level, loaded.mesh_triangles, out, settings);
   if (!written) {
     std::cerr << "stagger preview: " << written.error() << "\n";
     return kExitWrongInput;

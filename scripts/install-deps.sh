@@ -10,6 +10,8 @@ packages=(
   libbullet-dev
   # command line, data formats
   libcli11-dev nlohmann-json3-dev rapidjson-dev libtinygltf-dev libtinyobjloader-dev libpng-dev libstb-dev
+  # navigation
+  librecast-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
 )

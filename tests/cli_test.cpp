@@ -39,7 +39,8 @@ TEST(Cli, CheckValidatesLevels) {
   const std::string samples = STAGGER_SOURCE_DIR "/levels/data/";
   const auto good = test::run_stagger("check \"" + samples + "courtyard.json\" \"" + samples + "corridor.json\"");
   EXPECT_EQ(good.exit_code, 0) << good.err;
-  EXPECT_NE(good.out.find("courtyard.json: ok (7 geometry, 1 routes, 2 enemies)"), std::string::npos) << good.out;
+  EXPECT_NE(good.out.find("courtyard.json: ok (7 geometry, 1 routes, 2 enemies, navmesh of "), std::string::npos) << good.out;
+  EXPECT_NE(good.out.find("polygons; every point reachable)"), std::string::npos) << good.out;
   const std::string broken = STAGGER_TEST_DATA "/levels/three_problems.json";
   const auto bad = test::run_stagger("check \"" + samples + "courtyard.json\" \"" + broken + "\"");
   EXPECT_EQ(bad.exit_code, 1);

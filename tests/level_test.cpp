@@ -160,7 +160,9 @@ TEST(Level, FuzzCorpusReplaysCleanly) {
 TEST(Preview, DrawsTheLevelWithThePlayerWhereItStands) {
   const LoadResult r = load_level(kSamples + "courtyard.json");
   ASSERT_TRUE(r.ok());
-  const PreviewImage image = render_preview(r.level, r.mesh_triangles, {800});
+  PreviewSettings settings;
+  settings.size_px = 800;
+  const PreviewImage image = render_preview(r.level, r.mesh_triangles, settings);
   ASSERT_EQ(image.width, 800);
   ASSERT_EQ(image.height, 600);
   const auto pixel = [&](int x, int y) {
@@ -173,7 +175,7 @@ TEST(Preview, DrawsTheLevelWithThePlayerWhereItStands) {
   EXPECT_EQ(pixel(300, 150), (std::array<int, 3>{70, 80, 95}));
 
   const std::string path = ::testing::TempDir() + "/courtyard.png";
-  ASSERT_TRUE(write_preview_png(r.level, r.mesh_triangles, path, {800}).ok());
+  ASSERT_TRUE(write_preview_png(r.level, r.mesh_triangles, path, settings).ok());
   std::ifstream png(path, std::ios::binary);
   char signature[8] = {};
   png.read(signature, 8);

@@ -78,7 +78,16 @@ void Canvas::triangle(float x0, float y0, float x1, float y1, float x2, float y2
   polygon({{x0, y0}, {x1, y1}, {x2, y2}}, c);
 }
 
-void Canvas::polygon(const std::vector<std::array<float, 2>>& points, Colour c) {
+void Canvas::blend(int x, int y, Colour c, float opacity) {
+  if (x < 0 || y < 0 || x >= width_ || y >= height_) return;
+  const Colour under = at(x, y);
+  const auto mix = [opacity](std::uint8_t a, std::uint8_t b) {
+    return static_cast<std::uint8_t>(static_cast<float>(a) + (static_cast<float>(b) - static_cast<float>(a)) * opacity);
+  };
+  put(x, y, {mix(under.r, c.r), mix(under.g, c.g), mix(under.b, c.b)});
+}
+
+void Canvas::polygon(const std::vector<std::array<float, 2>>& points, Colour c, float opacity) {
   if (points.size() < 3) return;
   float top = 1e9f, bottom = -1e9f;
   for (const auto& p : points) top = std::min(top, p[1]), bottom = std::max(bottom, p[1]);
@@ -97,7 +106,11 @@ void Canvas::polygon(const std::vector<std::array<float, 2>>& points, Colour c) 
     for (std::size_t i = 0; i + 1 < crossings.size(); i += 2) {
       for (int x = std::max(0, static_cast<int>(std::lround(crossings[i])));
            x < std::min(width_, static_cast<int>(std::lround(crossings[i + 1]))); ++x) {
-        put(x, y, c);
+        if (opacity >= 1.0f) {
+          put(x, y, c);
+        } else {
+          blend(x, y, c, opacity);
+        }
       }
     }
   }

@@ -27,14 +27,15 @@ class Canvas {
   /// A line with an arrowhead at its end (and at its start when `both_ends`).
   void arrow(float x0, float y0, float x1, float y1, Colour c, float thickness, bool both_ends, float head);
   void triangle(float x0, float y0, float x1, float y1, float x2, float y2, Colour c);
-  /// Fills a simple polygon (even-odd rule).
-  void polygon(const std::vector<std::array<float, 2>>& points, Colour c);
+  /// Fills a simple polygon (even-odd rule); `opacity` below 1 blends it over what is there.
+  void polygon(const std::vector<std::array<float, 2>>& points, Colour c, float opacity = 1.0f);
   void outline(const std::vector<std::array<float, 2>>& points, Colour c);
   /// Text from its top-left corner; `scale` 1 is 7 px tall capitals.
   void text(float x, float y, const std::string& text, Colour c, int scale);
 
  private:
   void put(int x, int y, Colour c);
+  void blend(int x, int y, Colour c, float opacity);
   void glyphs(float x, float y, const std::string& text, Colour c, int scale);
   int width_;
   int height_;

@@ -50,8 +50,13 @@ std::vector<TextPosition> node_positions(const std::string& json, std::size_t co
 class GltfLevelReader {
  public:
   GltfLevelReader(const std::string& file, const tinygltf::Model& model, std::vector<TextPosition> positions,
-                  std::vector<Diagnostic>& out)
-      : file_(file), model_(model), positions_(std::move(positions)), out_(out) {}
+                  std::vector<Diagnostic>& out, SourceMap& where)
+      : file_(file), model_(model), positions_(std::move(positions)), out_(out), where_(where) {}
+
+  Diagnostic source(std::size_t node) const {
+    const TextPosition at = node < positions_.size() ? positions_[node] : TextPosition{};
+    return {file_, at.line, at.column, true, "node " + label(node) + ": "};
+  }
 
   void error(std::size_t node, const std::string& message) {
     const TextPosition at = node < positions_.size() ? positions_[node] : TextPosition{};
@@ -110,6 +115,7 @@ class GltfLevelReader {
     const float yaw_deg = rad_to_deg_of(std::atan2(forward.x, forward.z));
     if (extras.Has("stagger_player") && truthy(extras.Get("stagger_player"))) {
       has_player = true;
+      where_.player = source(i);
       level.player = {position, yaw_deg};
     }
     if (extras.Has("stagger_enemy")) {
@@ -124,6 +130,7 @@ class GltfLevelReader {
         error(i, "duplicate enemy name `" + enemy.name + "`");
       }
       enemy_nodes_.push_back(i);
+      where_.enemies.push_back(source(i));
       level.enemies.push_back(enemy);
       return;
     }
@@ -185,6 +192,7 @@ class GltfLevelReader {
       Route route;
       route.name = name;
       std::string mode;
+      std::vector<Diagnostic> point_sources;
       for (std::size_t k = 0; k < points.size(); ++k) {
         if (k > 0 && points[k]->index == points[k - 1]->index) {
           error(points[k]->node, "route `" + name + "` has two points with stagger_index " + std::to_string(points[k]->index));
@@ -194,9 +202,11 @@ class GltfLevelReader {
           mode = points[k]->mode;
         }
         route.points.push_back(points[k]->point);
+        point_sources.push_back(source(points[k]->node));
       }
       route.mode = mode == "ping-pong" ? RouteMode::ping_pong : RouteMode::loop;
       level.routes.push_back(route);
+      where_.route_points.push_back(point_sources);
     }
     for (std::size_t e = 0; e < level.enemies.size(); ++e) {
       const std::string& route = level.enemies[e].route;
@@ -218,6 +228,7 @@ class GltfLevelReader {
   const tinygltf::Model& model_;
   std::vector<TextPosition> positions_;
   std::vector<Diagnostic>& out_;
+  SourceMap& where_;
   std::vector<RoutePointAt> points_;
   std::vector<std::size_t> enemy_nodes_;
 };
@@ -237,7 +248,7 @@ LoadResult load_gltf_level(const std::string& path) {
     return result;
   }
   GltfLevelReader reader(path, model, node_positions(json_text_of(path, bytes.str()), model.nodes.size()),
-                         result.diagnostics);
+                         result.diagnostics, result.where);
   reader.read(result.level);
   result.level.name = std::filesystem::path(path).stem().string();
   // The geometry is every mesh of the file itself, as a JSON level would name it.

@@ -26,8 +26,9 @@ std::string backticked(std::string_view s) { return "`" + std::string(s) + "`"; 
 class LevelReader {
  public:
   LevelReader(const std::string& file, const std::string& base_dir, std::vector<Diagnostic>& out,
-              std::vector<TriangleMesh>& meshes)
-      : file_(file), base_dir_(base_dir), out_(out), meshes_(meshes) {}
+              std::vector<TriangleMesh>& meshes, SourceMap& where)
+      : file_(file), base_dir_(base_dir), out_(out), meshes_(meshes), where_(where) {}
+  Diagnostic at(TextPosition p) const { return {file_, p.line, p.column, true, ""}; }
 
   void error(TextPosition at, std::string message) {
     out_.push_back({file_, at.line, at.column, true, std::move(message)});
@@ -159,6 +160,7 @@ class LevelReader {
   const std::string& base_dir_;
   std::vector<Diagnostic>& out_;
   std::vector<TriangleMesh>& meshes_;
+  SourceMap& where_;
   std::vector<std::pair<std::string, TextPosition>> geometry_names_, route_names_, enemy_names_;
   std::vector<std::pair<std::string, TextPosition>> enemy_routes_;  // route named by each enemy
   std::vector<std::pair<const JsonValue*, std::string>> suggested_;  // keys offered as "did you mean"
@@ -288,6 +290,7 @@ void LevelReader::read_mesh(const JsonValue& item, const std::string& what, Leve
 }
 
 void LevelReader::read_player(const JsonValue& v, Level& level) {
+  where_.player = at(v.at);
   if (!expect_object(v, "`player`")) return;
   check_keys(v, {"position", "yaw_deg"}, "`player`");
   if (require(v, "position", "`player`")) read_vec3(v, "position", level.player.position);
@@ -299,6 +302,7 @@ void LevelReader::read_routes(const JsonValue& list, Level& level) {
     const JsonValue& item = list.items[i];
     if (!expect_object(item, "route " + std::to_string(i))) continue;
     Route route;
+    where_.route_points.emplace_back();
     read_string(item, "name", route.name);
     const std::string what = named("route", route.name, i);
     check_keys(item, {"name", "mode", "points"}, what);
@@ -320,6 +324,7 @@ void LevelReader::read_routes(const JsonValue& list, Level& level) {
         if (!expect_object(point, point_what)) continue;
         check_keys(point, {"position", "wait_s"}, point_what);
         RoutePoint rp;
+        where_.route_points.back().push_back(at(point.at));
         if (require(point, "position", point_what)) read_vec3(point, "position", rp.position);
         read_float(point, "wait_s", rp.wait_s, 0.0, 3600.0, "between 0 and 3600 s");
         route.points.push_back(rp);
@@ -334,6 +339,7 @@ void LevelReader::read_enemies(const JsonValue& list, Level& level) {
     const JsonValue& item = list.items[i];
     if (!expect_object(item, "enemy " + std::to_string(i))) continue;
     EnemySpawn enemy;
+    where_.enemies.push_back(at(item.at));
     read_string(item, "name", enemy.name);
     const std::string what = named("enemy", enemy.name, i);
     check_keys(item, {"name", "position", "yaw_deg", "route", "height_m", "mass_kg"}, what);
@@ -379,7 +385,7 @@ LoadResult parse_level(std::string_view text, const std::string& file, const std
     result.level = {};
     return result;
   }
-  LevelReader reader(file, base_dir, result.diagnostics, result.mesh_triangles);
+  LevelReader reader(file, base_dir, result.diagnostics, result.mesh_triangles, result.where);
   result.level = reader.read(std::get<JsonValue>(parsed));
   std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
     return a.line != b.line ? a.line < b.line : a.column < b.column;

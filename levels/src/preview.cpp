@@ -90,6 +90,7 @@ constexpr Colour kBackground{28, 30, 36};
 constexpr Colour kText{240, 240, 240};
 constexpr Colour kEnemy{250, 60, 60};
 constexpr Colour kPlayer{80, 240, 120};
+constexpr Colour kNavmesh{90, 200, 255};
 
 std::string one_decimal(float v) {
   char text[32];
@@ -136,7 +137,7 @@ void draw_actors(Canvas& c, const Level& level, const MapView& view) {
   c.text(p[0] + 14.0f, p[1] + 10.0f, "player", kPlayer, 1);
 }
 
-void draw_legend(Canvas& c, const Level& level, const MapView& view, float low, float high) {
+void draw_legend(Canvas& c, const Level& level, const MapView& view, float low, float high, bool with_navmesh) {
   const float left = static_cast<float>(c.height()) + 10.0f;  // the map is a square as tall as the picture
   float y = 20.0f;
   c.text(left, y, level.name.empty() ? "level" : level.name, kText, 3);
@@ -166,6 +167,11 @@ void draw_legend(Canvas& c, const Level& level, const MapView& view, float low, 
   y += 28.0f;
   c.triangle(left + 28.0f, y, left, y - 9.0f, left, y + 9.0f, kPlayer);
   c.text(left + 40.0f, y - 5.0f, "player start, facing", kText, 1);
+  if (with_navmesh) {
+    y += 26.0f;
+    c.polygon({{left, y - 8.0f}, {left + 28.0f, y - 8.0f}, {left + 28.0f, y + 8.0f}, {left, y + 8.0f}}, kNavmesh, 0.35f);
+    c.text(left + 40.0f, y - 5.0f, "navmesh (walkable)", kText, 1);
+  }
   y += 40.0f;
   // Scale bar: a round length near a fifth of the map.
   const float target = static_cast<float>(c.height()) / 5.0f / view.scale;
@@ -240,9 +246,12 @@ PreviewImage render_preview(const Level& level, const std::vector<TriangleMesh>&
     canvas.polygon(outline, height_shade(f->top, low, high));
     canvas.outline(outline, {20, 20, 24});
   }
+  for (const auto& tri : settings.navmesh_triangles) {
+    canvas.polygon({view.at(tri[0]), view.at(tri[1]), view.at(tri[2])}, kNavmesh, 0.35f);
+  }
   draw_routes(canvas, level, view);
   draw_actors(canvas, level, view);
-  draw_legend(canvas, level, view, low, high);
+  draw_legend(canvas, level, view, low, high, !settings.navmesh_triangles.empty());
   PreviewImage image;
   image.width = canvas.width();
   image.height = canvas.height();

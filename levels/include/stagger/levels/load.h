@@ -21,12 +21,21 @@ struct Diagnostic {
 /// `FILE:LINE:COL: error: message`
 std::string format(const Diagnostic& d);
 
+/// Where things of a loaded level stand in its file, for diagnostics found after loading
+/// (reachability). Parallel to the level's lists.
+struct SourceMap {
+  Diagnostic player;                                  ///< file, line, column of the player start
+  std::vector<Diagnostic> enemies;                    ///< one per enemy
+  std::vector<std::vector<Diagnostic>> route_points;  ///< per route, per point
+};
+
 struct LoadResult {
   Level level;                           ///< complete only when there are no errors
   /// The triangles of each of `level.meshes`, placed in the level (empty when not read: no
   /// base folder given, or errors).
   std::vector<TriangleMesh> mesh_triangles;
   std::vector<Diagnostic> diagnostics;   ///< in file order
+  SourceMap where;                       ///< positions of the player, enemies and route points
   bool ok() const;                       ///< no errors (warnings allowed)
 };
 

@@ -16,6 +16,8 @@ namespace stagger::levels {
 
 struct PreviewSettings {
   int size_px = 1024;  ///< width of the picture; the height is 3/4 of it
+  /// The navmesh, drawn over the geometry when given (ai builds it; see sim/reachability.h).
+  std::vector<std::array<Vec3, 3>> navmesh_triangles;
 };
 
 struct PreviewImage {

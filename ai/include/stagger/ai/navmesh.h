@@ -1,0 +1,68 @@
+#pragma once
+// The navigation mesh of a level, built with Recast from its static triangles and queried with
+// Detour (both PRIVATE to ai/). Settings and results are plain data in core's math types.
+
+#include <array>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "stagger/core/math.h"
+#include "stagger/core/result.h"
+
+namespace stagger::ai {
+
+/// Recast settings in world units (defaults: design.md §9).
+struct NavmeshSettings {
+  float agent_radius = 0.3f;    ///< [m]
+  float agent_height = 1.8f;    ///< [m]
+  float max_climb = 0.4f;       ///< [m]
+  float max_slope_deg = 45.0f;  ///< [deg]
+  float cell_size = 0.15f;      ///< [m]
+  float cell_height = 0.1f;     ///< [m]
+};
+
+/// Walkable geometry: triangles in world space, wound counter-clockwise seen from above for
+/// upward faces (glTF's and OBJ's convention).
+struct NavmeshInput {
+  std::vector<Vec3> vertices;
+  std::vector<std::uint32_t> indices;
+  void add(const std::vector<Vec3>& v, const std::vector<std::uint32_t>& i);
+  /// A box's 12 triangles, wound outward.
+  void add_box(Vec3 center, Vec3 half_extents, Quat rotation);
+};
+
+class Navmesh {
+ public:
+  /// Builds a single-tile navmesh; fails with the stage that failed (or "nothing walkable").
+  static Result<std::shared_ptr<const Navmesh>> build(const NavmeshInput& input, const NavmeshSettings& settings);
+  ~Navmesh();
+  Navmesh(const Navmesh&) = delete;
+  Navmesh& operator=(const Navmesh&) = delete;
+
+  struct Nearest {
+    bool found = false;
+    Vec3 point;              ///< [m] on the navmesh
+    float horizontal_m = 0;  ///< [m] from the query point
+    float vertical_m = 0;    ///< [m]
+  };
+  /// The nearest navmesh point within `half_extents` of `p`.
+  Nearest nearest(Vec3 p, Vec3 half_extents) const;
+
+  enum class PathKind { complete, partial, none };
+  /// A path between the navmesh points nearest to `from` and `to` (within 1 m horizontally and
+  /// 2 m vertically); `partial` when the end cannot be reached.
+  PathKind path(Vec3 from, Vec3 to) const;
+
+  int polygon_count() const;
+  /// The navmesh as triangles (its detail mesh), for pictures.
+  std::vector<std::array<Vec3, 3>> triangles() const;
+
+  struct Impl;
+
+ private:
+  explicit Navmesh(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace stagger::ai

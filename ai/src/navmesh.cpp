@@ -1,0 +1,224 @@
+#include "stagger/ai/navmesh.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include <recastnavigation/DetourNavMesh.h>
+#include <recastnavigation/DetourNavMeshBuilder.h>
+#include <recastnavigation/DetourNavMeshQuery.h>
+#include <recastnavigation/Recast.h>
+
+namespace stagger::ai {
+namespace {
+
+constexpr unsigned short kWalkableFlag = 1;  // polys with flags 0 fail Detour's default filter
+constexpr int kMaxPathPolys = 2048;
+
+template <typename T, void (*Free)(T*)>
+struct Owned {
+  T* p = nullptr;
+  ~Owned() {
+    if (p) Free(p);
+  }
+};
+
+int voxels(float metres, float cell, bool round_up) {
+  // A small epsilon so float noise cannot add a cell (research/navigation.md §1.2).
+  const float v = metres / cell;
+  return round_up ? static_cast<int>(std::ceil(v - 1e-4f)) : static_cast<int>(std::floor(v + 1e-4f));
+}
+
+}  // namespace
+
+void NavmeshInput::add(const std::vector<Vec3>& v, const std::vector<std::uint32_t>& i) {
+  const auto first = static_cast<std::uint32_t>(vertices.size());
+  vertices.insert(vertices.end(), v.begin(), v.end());
+  for (std::uint32_t index : i) indices.push_back(first + index);
+}
+
+void NavmeshInput::add_box(Vec3 center, Vec3 h, Quat rotation) {
+  std::vector<Vec3> corners;
+  for (int c = 0; c < 8; ++c) {
+    corners.push_back(center + rotation.rotate({c & 1 ? h.x : -h.x, c & 2 ? h.y : -h.y, c & 4 ? h.z : -h.z}));
+  }
+  // Bit 0 is +X, bit 1 +Y, bit 2 +Z; each face wound counter-clockwise seen from outside.
+  add(corners, {2, 6, 7, 2, 7, 3,   // +Y (top)
+                0, 1, 5, 0, 5, 4,   // -Y
+                1, 3, 7, 1, 7, 5,   // +X
+                0, 4, 6, 0, 6, 2,   // -X
+                4, 5, 7, 4, 7, 6,   // +Z
+                0, 2, 3, 0, 3, 1}); // -Z
+}
+
+struct Navmesh::Impl {
+  dtNavMesh* mesh = nullptr;
+  dtNavMeshQuery* query = nullptr;
+  ~Impl() {
+    dtFreeNavMeshQuery(query);
+    dtFreeNavMesh(mesh);
+  }
+};
+
+Navmesh::Navmesh(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+Navmesh::~Navmesh() = default;
+
+Result<std::shared_ptr<const Navmesh>> Navmesh::build(const NavmeshInput& input, const NavmeshSettings& s) {
+  if (input.indices.empty()) return Error{"navmesh: no geometry"};
+  rcContext ctx(false);
+  const float* verts = &input.vertices[0].x;
+  const int nv = static_cast<int>(input.vertices.size());
+  const int nt = static_cast<int>(input.indices.size() / 3);
+  std::vector<int> tris(input.indices.begin(), input.indices.end());
+
+  // 1. Configuration in voxels.
+  rcConfig cfg{};
+  cfg.cs = s.cell_size;
+  cfg.ch = s.cell_height;
+  cfg.walkableSlopeAngle = s.max_slope_deg;
+  cfg.walkableHeight = voxels(s.agent_height, s.cell_height, true);
+  cfg.walkableClimb = voxels(s.max_climb, s.cell_height, false);
+  cfg.walkableRadius = voxels(s.agent_radius, s.cell_size, true);
+  cfg.maxEdgeLen = static_cast<int>(12.0f / s.cell_size);
+  cfg.maxSimplificationError = 1.3f;
+  cfg.minRegionArea = 8 * 8;
+  cfg.mergeRegionArea = 20 * 20;
+  cfg.maxVertsPerPoly = 6;
+  cfg.detailSampleDist = 6.0f * s.cell_size;
+  cfg.detailSampleMaxError = 1.0f * s.cell_height;
+  rcCalcBounds(verts, nv, cfg.bmin, cfg.bmax);
+  rcCalcGridSize(cfg.bmin, cfg.bmax, cfg.cs, &cfg.width, &cfg.height);
+
+  // 2. Rasterise the walkable triangles into a heightfield, 3. filter it.
+  Owned<rcHeightfield, rcFreeHeightField> solid{rcAllocHeightfield()};
+  if (!solid.p || !rcCreateHeightfield(&ctx, *solid.p, cfg.width, cfg.height, cfg.bmin, cfg.bmax, cfg.cs, cfg.ch)) {
+    return Error{"navmesh: cannot create the heightfield"};
+  }
+  std::vector<unsigned char> areas(static_cast<std::size_t>(nt), 0);
+  rcMarkWalkableTriangles(&ctx, cfg.walkableSlopeAngle, verts, nv, tris.data(), nt, areas.data());
+  if (!rcRasterizeTriangles(&ctx, verts, nv, tris.data(), areas.data(), nt, *solid.p, cfg.walkableClimb)) {
+    return Error{"navmesh: rasterisation failed"};
+  }
+  rcFilterLowHangingWalkableObstacles(&ctx, cfg.walkableClimb, *solid.p);
+  rcFilterLedgeSpans(&ctx, cfg.walkableHeight, cfg.walkableClimb, *solid.p);
+  rcFilterWalkableLowHeightSpans(&ctx, cfg.walkableHeight, *solid.p);
+
+  // 4. Compact heightfield, eroded by the agent radius; 5. regions (watershed).
+  Owned<rcCompactHeightfield, rcFreeCompactHeightfield> chf{rcAllocCompactHeightfield()};
+  if (!chf.p || !rcBuildCompactHeightfield(&ctx, cfg.walkableHeight, cfg.walkableClimb, *solid.p, *chf.p) ||
+      !rcErodeWalkableArea(&ctx, cfg.walkableRadius, *chf.p) || !rcBuildDistanceField(&ctx, *chf.p) ||
+      !rcBuildRegions(&ctx, *chf.p, 0, cfg.minRegionArea, cfg.mergeRegionArea)) {
+    return Error{"navmesh: building regions failed"};
+  }
+  // 6. Contours, polygons and the detail mesh.
+  Owned<rcContourSet, rcFreeContourSet> contours{rcAllocContourSet()};
+  Owned<rcPolyMesh, rcFreePolyMesh> poly{rcAllocPolyMesh()};
+  Owned<rcPolyMeshDetail, rcFreePolyMeshDetail> detail{rcAllocPolyMeshDetail()};
+  if (!contours.p || !rcBuildContours(&ctx, *chf.p, cfg.maxSimplificationError, cfg.maxEdgeLen, *contours.p) ||
+      !poly.p || !rcBuildPolyMesh(&ctx, *contours.p, cfg.maxVertsPerPoly, *poly.p) || !detail.p ||
+      !rcBuildPolyMeshDetail(&ctx, *poly.p, *chf.p, cfg.detailSampleDist, cfg.detailSampleMaxError, *detail.p)) {
+    return Error{"navmesh: building polygons failed"};
+  }
+  if (poly.p->npolys == 0) return Error{"navmesh: nothing is walkable (check the slope and the agent size)"};
+  for (int i = 0; i < poly.p->npolys; ++i) {
+    poly.p->flags[i] = kWalkableFlag;
+    if (poly.p->areas[i] == RC_WALKABLE_AREA) poly.p->areas[i] = 0;
+  }
+
+  // 7. Detour data.
+  dtNavMeshCreateParams params{};
+  params.verts = poly.p->verts;
+  params.vertCount = poly.p->nverts;
+  params.polys = poly.p->polys;
+  params.polyAreas = poly.p->areas;
+  params.polyFlags = poly.p->flags;
+  params.polyCount = poly.p->npolys;
+  params.nvp = poly.p->nvp;
+  params.detailMeshes = detail.p->meshes;
+  params.detailVerts = detail.p->verts;
+  params.detailVertsCount = detail.p->nverts;
+  params.detailTris = detail.p->tris;
+  params.detailTriCount = detail.p->ntris;
+  params.walkableHeight = s.agent_height;
+  params.walkableRadius = s.agent_radius;
+  params.walkableClimb = s.max_climb;
+  rcVcopy(params.bmin, poly.p->bmin);
+  rcVcopy(params.bmax, poly.p->bmax);
+  params.cs = cfg.cs;
+  params.ch = cfg.ch;
+  params.buildBvTree = true;
+  unsigned char* data = nullptr;
+  int size = 0;
+  if (!dtCreateNavMeshData(&params, &data, &size)) return Error{"navmesh: cannot create the Detour data"};
+  auto impl = std::make_unique<Impl>();
+  impl->mesh = dtAllocNavMesh();
+  if (!impl->mesh || dtStatusFailed(impl->mesh->init(data, size, DT_TILE_FREE_DATA))) {
+    dtFree(data);
+    return Error{"navmesh: cannot initialise the Detour navmesh"};
+  }
+  impl->query = dtAllocNavMeshQuery();
+  if (!impl->query || dtStatusFailed(impl->query->init(impl->mesh, kMaxPathPolys))) {
+    return Error{"navmesh: cannot initialise the query"};
+  }
+  return std::shared_ptr<const Navmesh>(new Navmesh(std::move(impl)));
+}
+
+Navmesh::Nearest Navmesh::nearest(Vec3 p, Vec3 half_extents) const {
+  dtQueryFilter filter;
+  dtPolyRef ref = 0;
+  float point[3];
+  Nearest out;
+  // findNearestPoly succeeds with ref 0 when nothing is in the box: the ref is what counts.
+  if (dtStatusFailed(impl_->query->findNearestPoly(&p.x, &half_extents.x, &filter, &ref, point)) || ref == 0) return out;
+  out.found = true;
+  out.point = {point[0], point[1], point[2]};
+  out.horizontal_m = length(horizontal(out.point - p));
+  out.vertical_m = std::fabs(out.point.y - p.y);
+  return out;
+}
+
+Navmesh::PathKind Navmesh::path(Vec3 from, Vec3 to) const {
+  dtQueryFilter filter;
+  const float extents[3] = {1.0f, 2.0f, 1.0f};
+  dtPolyRef start = 0, end = 0;
+  float start_point[3], end_point[3];
+  impl_->query->findNearestPoly(&from.x, extents, &filter, &start, start_point);
+  impl_->query->findNearestPoly(&to.x, extents, &filter, &end, end_point);
+  if (start == 0 || end == 0) return PathKind::none;
+  std::vector<dtPolyRef> polys(kMaxPathPolys);
+  int count = 0;
+  const dtStatus status = impl_->query->findPath(start, end, start_point, end_point, &filter, polys.data(), &count, kMaxPathPolys);
+  if (dtStatusFailed(status) || count == 0) return PathKind::none;
+  return polys[static_cast<std::size_t>(count - 1)] == end && !dtStatusDetail(status, DT_PARTIAL_RESULT) ? PathKind::complete
+                                                                                                        : PathKind::partial;
+}
+
+int Navmesh::polygon_count() const {
+  const dtNavMesh& mesh = *impl_->mesh;
+  const dtMeshTile* tile = mesh.getTile(0);
+  return tile && tile->header ? tile->header->polyCount : 0;
+}
+
+std::vector<std::array<Vec3, 3>> Navmesh::triangles() const {
+  std::vector<std::array<Vec3, 3>> out;
+  const dtNavMesh& mesh = *impl_->mesh;
+  const dtMeshTile* tile = mesh.getTile(0);
+  if (!tile || !tile->header) return out;
+  for (int i = 0; i < tile->header->polyCount; ++i) {
+    const dtPoly& p = tile->polys[i];
+    const dtPolyDetail& d = tile->detailMeshes[i];
+    for (int t = 0; t < d.triCount; ++t) {
+      const unsigned char* tri = &tile->detailTris[(d.triBase + static_cast<unsigned>(t)) * 4];
+      std::array<Vec3, 3> corners;
+      for (int k = 0; k < 3; ++k) {
+        const float* v = tri[k] < p.vertCount ? &tile->verts[p.verts[tri[k]] * 3]
+                                               : &tile->detailVerts[(d.vertBase + tri[k] - p.vertCount) * 3];
+        corners[static_cast<std::size_t>(k)] = {v[0], v[1], v[2]};
+      }
+      out.push_back(corners);
+    }
+  }
+  return out;
+}
+
+}  // namespace stagger::ai

@@ -1,0 +1,23 @@
+#pragma once
+// The navigation checks of `stagger check` (issue 5's first part): the level's navmesh is built,
+// and every patrol point, spawn and the player start must stand on it (within 0.5 m across and
+// 1 m up or down), and every leg of a route must be a complete path.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "stagger/ai/navmesh.h"
+#include "stagger/levels/load.h"
+
+namespace stagger::sim {
+
+struct LevelNavigation {
+  std::shared_ptr<const ai::Navmesh> navmesh;     ///< null when it could not be built
+  std::vector<levels::Diagnostic> diagnostics;    ///< each where the problem stands in the file
+};
+
+/// Builds the navmesh of a level that loaded without errors and checks reachability.
+LevelNavigation check_reachability(const levels::LoadResult& loaded);
+
+}  // namespace stagger::sim

@@ -1,0 +1,84 @@
+#include "stagger/sim/reachability.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "stagger/sim/scene.h"
+
+namespace stagger::sim {
+namespace {
+
+constexpr float kAcross = 0.5f;  // [m] a point may stand this far beside the navmesh ...
+constexpr float kUpDown = 1.0f;  // [m] ... and this far above or below it
+
+std::string metres(float v) {
+  char text[32];
+  std::snprintf(text, sizeof(text), "%.2f", static_cast<double>(v));
+  return text;
+}
+
+}  // namespace
+
+LevelNavigation check_reachability(const levels::LoadResult& loaded) {
+  LevelNavigation out;
+  const levels::Level& level = loaded.level;
+  const SceneDescription scene = scene_from_level(level, loaded.mesh_triangles);
+  ai::NavmeshInput input;
+  for (const auto& box : scene.boxes) input.add_box(box.center, box.half_extents, box.rotation);
+  for (const auto& mesh : scene.meshes) input.add(mesh.vertices, mesh.indices);
+  const levels::NavigationSettings& n = level.navigation;
+  auto built = ai::Navmesh::build(input, {n.agent_radius, n.agent_height, n.max_climb, n.max_slope_deg, n.cell_size,
+                                         n.cell_height});
+  const auto problem = [&](levels::Diagnostic where, const std::string& message) {
+    where.message += message;
+    out.diagnostics.push_back(where);
+  };
+  if (!built) {
+    problem(loaded.where.player, built.error());
+    return out;
+  }
+  out.navmesh = built.value();
+  const ai::Navmesh& nav = *out.navmesh;
+  const auto on_navmesh = [&](Vec3 p, std::string* why) {
+    const ai::Navmesh::Nearest near = nav.nearest(p, {kAcross, kUpDown, kAcross});
+    if (near.found && near.horizontal_m <= kAcross) return true;
+    *why = near.found ? "is " + metres(near.horizontal_m) + " m beside the navmesh (at most " + metres(kAcross) + " m)"
+                      : "is not on the navmesh (nothing walkable within " + metres(kAcross) + " m across and " +
+                            metres(kUpDown) + " m up or down)";
+    return false;
+  };
+  std::string why;
+  if (!on_navmesh(level.player.position, &why)) problem(loaded.where.player, "the player start " + why);
+  for (std::size_t e = 0; e < level.enemies.size(); ++e) {
+    if (!on_navmesh(level.enemies[e].position, &why)) {
+      problem(loaded.where.enemies[e], "the spawn of enemy `" + level.enemies[e].name + "` " + why);
+    }
+  }
+  for (std::size_t r = 0; r < level.routes.size(); ++r) {
+    const levels::Route& route = level.routes[r];
+    const auto& where = loaded.where.route_points[r];
+    bool all_on = true;
+    for (std::size_t p = 0; p < route.points.size(); ++p) {
+      if (!on_navmesh(route.points[p].position, &why)) {
+        problem(where[p], "point " + std::to_string(p) + " of route `" + route.name + "` " + why);
+        all_on = false;
+      }
+    }
+    if (!all_on) continue;  // legs from points off the navmesh say nothing more
+    const std::size_t n_points = route.points.size();
+    const std::size_t legs = route.mode == levels::RouteMode::loop && n_points > 2 ? n_points : n_points - 1;
+    for (std::size_t leg = 0; leg < legs && n_points > 1; ++leg) {
+      const std::size_t a = leg, b = (leg + 1) % n_points;
+      if (nav.path(route.points[a].position, route.points[b].position) != ai::Navmesh::PathKind::complete) {
+        problem(where[a], "route `" + route.name + "` has no complete path from point " + std::to_string(a) +
+                              " to point " + std::to_string(b));
+      }
+    }
+  }
+  std::stable_sort(out.diagnostics.begin(), out.diagnostics.end(), [](const auto& x, const auto& y) {
+    return x.line != y.line ? x.line < y.line : x.column < y.column;
+  });
+  return out;
+}
+
+}  // namespace stagger::sim

@@ -1,0 +1,99 @@
+// The navmesh (ai/) and the reachability checks of `stagger check` built on it.
+
+#include <gtest/gtest.h>
+
+#include "stagger/ai/navmesh.h"
+#include "stagger/levels/load.h"
+#include "stagger/sim/reachability.h"
+
+namespace stagger {
+namespace {
+
+using ai::Navmesh;
+
+std::shared_ptr<const Navmesh> floor_with_wall() {
+  // A 10 x 10 m floor (top at y = 0) split by a wall along x = 0 from z = -5 to z = 3: the way
+  // round is through the gap at z = 3..5.
+  ai::NavmeshInput input;
+  input.add_box({0, -0.5f, 0}, {5, 0.5f, 5}, {});
+  input.add_box({0, 1.0f, -1.0f}, {0.25f, 1.0f, 4.0f}, {});
+  auto built = Navmesh::build(input, {});
+  EXPECT_TRUE(built.ok()) << (built.ok() ? "" : built.error());
+  return built.ok() ? built.value() : nullptr;
+}
+
+TEST(Navmesh, FloorIsWalkableAndErodedByTheAgentRadius) {
+  const auto nav = floor_with_wall();
+  ASSERT_TRUE(nav);
+  EXPECT_GT(nav->polygon_count(), 0);
+  const Navmesh::Nearest middle = nav->nearest({-2.5f, 0.5f, 0}, {0.5f, 1.0f, 0.5f});
+  ASSERT_TRUE(middle.found);
+  EXPECT_LT(middle.horizontal_m, 1e-3f);
+  EXPECT_NEAR(middle.point.y, 0.0f, 0.15f);
+  // The floor's edge is eroded by 0.3 m: a point 0.1 m inside the edge is off the navmesh.
+  const Navmesh::Nearest edge = nav->nearest({4.9f, 0, 0}, {0.5f, 1.0f, 0.5f});
+  ASSERT_TRUE(edge.found);
+  EXPECT_GT(edge.horizontal_m, 0.15f);
+  EXPECT_FALSE(nav->nearest({20, 0, 0}, {0.5f, 1.0f, 0.5f}).found);
+}
+
+TEST(Navmesh, PathsGoRoundWallsAndNotIntoTheVoid) {
+  const auto nav = floor_with_wall();
+  ASSERT_TRUE(nav);
+  EXPECT_EQ(nav->path({-2.5f, 0, -2}, {2.5f, 0, -2}), Navmesh::PathKind::complete);
+  EXPECT_EQ(nav->path({-2.5f, 0, -2}, {30, 0, 0}), Navmesh::PathKind::none);
+}
+
+TEST(Navmesh, NothingWalkableIsAnError) {
+  ai::NavmeshInput input;
+  input.add_box({0, 0, 0}, {5, 0.05f, 5}, Quat::from_axis_angle({1, 0, 0}, deg_to_rad(60)));  // too steep
+  const auto built = Navmesh::build(input, {});
+  ASSERT_FALSE(built.ok());
+  EXPECT_NE(built.error().find("nothing is walkable"), std::string::npos) << built.error();
+}
+
+levels::LoadResult parse(const std::string& routes_and_enemies) {
+  return levels::parse_level(R"({ "format": "stagger-level", "version": 1,
+  "geometry": [ { "type": "box", "center": [0, -0.5, 0], "size": [10, 1, 10] },
+                { "type": "box", "name": "wall", "center": [0, 1, 0], "size": [0.5, 2, 10] } ],
+  "player": { "position": [-3, 0, 3] },
+)" + routes_and_enemies + "}",
+                             "r.json", "");
+}
+
+TEST(Reachability, SampleLevelsAreReachableEverywhere) {
+  for (const char* name : {"courtyard.json", "corridor.json", "arena.json", "gltf_yard.gltf"}) {
+    const levels::LoadResult loaded = levels::load_level(std::string(STAGGER_SOURCE_DIR "/levels/data/") + name);
+    ASSERT_TRUE(loaded.ok()) << name;
+    const sim::LevelNavigation nav = sim::check_reachability(loaded);
+    ASSERT_TRUE(nav.navmesh) << name;
+    for (const auto& d : nav.diagnostics) ADD_FAILURE() << levels::format(d);
+  }
+}
+
+TEST(Reachability, APointOffTheNavmeshIsReportedWhereItIsWritten) {
+  const levels::LoadResult loaded = parse(R"(  "routes": [ { "name": "r", "points": [ { "position": [-3, 0, -3] },
+                                     { "position": [-3, 3, -3] } ] } ] )");
+  ASSERT_TRUE(loaded.ok());
+  const auto nav = sim::check_reachability(loaded);
+  ASSERT_EQ(nav.diagnostics.size(), 1u);
+  EXPECT_EQ(levels::format(nav.diagnostics[0]),
+            "r.json:6:38: error: point 1 of route `r` is not on the navmesh (nothing walkable within 0.50 m "
+            "across and 1.00 m up or down)");
+}
+
+TEST(Reachability, ALegThroughAWallIsNotAPath) {
+  const levels::LoadResult loaded = parse(R"(  "routes": [ { "name": "r", "points": [ { "position": [-3, 0, 0] },
+                                     { "position": [3, 0, 0] } ] } ],
+  "enemies": [ { "name": "e", "position": [9, 0, 0] } ] )");
+  ASSERT_TRUE(loaded.ok());
+  const auto nav = sim::check_reachability(loaded);
+  ASSERT_EQ(nav.diagnostics.size(), 2u);
+  EXPECT_EQ(levels::format(nav.diagnostics[0]), "r.json:5:42: error: route `r` has no complete path from point 0 to point 1");
+  EXPECT_EQ(levels::format(nav.diagnostics[1]),
+            "r.json:7:16: error: the spawn of enemy `e` is not on the navmesh (nothing walkable within 0.50 m across "
+            "and 1.00 m up or down)");
+}
+
+}  // namespace
+}  // namespace stagger
