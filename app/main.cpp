@@ -88,7 +88,7 @@ int run_check(const std::vector<std::string>& files) {
     }
     const stagger::levels::Level& l = loaded.level;
     std::cout << file << ": ok (" << l.boxes.size() + l.meshes.size() << " geometry, " << l.routes.size()
-              << " routes, " << l.enemies.size() << " enemies, navmesh of " << navigation.navmesh->polygon_count()
+              << " routes, " << l.enemies.size() << " enemies, navmesh of " << navigation.navmesh->walkable_polygon_count()
               << " polygons; every point reachable)\n";
   }
   if (failed > 0) std::cerr << "stagger check: " << failed << " of " << files.size() << " levels have errors\n";

@@ -44,6 +44,22 @@ TEST(Navmesh, PathsGoRoundWallsAndNotIntoTheVoid) {
   EXPECT_EQ(nav->path({-2.5f, 0, -2}, {30, 0, 0}), Navmesh::PathKind::none);
 }
 
+TEST(Navmesh, IslandsNobodyStandsOnAreRemoved) {
+  ai::NavmeshInput input;
+  input.add_box({0, -0.5f, 0}, {5, 0.5f, 5}, {});
+  input.add_box({2, 1.0f, 2}, {1.5f, 1.0f, 1.5f}, {});  // a 2 m high table with a walkable top
+  auto built = Navmesh::build(input, {});
+  ASSERT_TRUE(built.ok());
+  Navmesh& nav = *built.value();
+  const int before = nav.walkable_polygon_count();
+  EXPECT_TRUE(nav.nearest({2, 2, 2}, {0.5f, 0.5f, 0.5f}).found);  // the table top, before
+  const int removed = nav.remove_islands({{-3, 0, -3}}, {0.5f, 1.0f, 0.5f});
+  EXPECT_GT(removed, 0);
+  EXPECT_EQ(nav.walkable_polygon_count(), before - removed);
+  EXPECT_FALSE(nav.nearest({2, 2, 2}, {0.5f, 0.5f, 0.5f}).found);  // gone
+  EXPECT_TRUE(nav.nearest({-3, 0, -3}, {0.5f, 1.0f, 0.5f}).found);  // the floor stays
+}
+
 TEST(Navmesh, NothingWalkableIsAnError) {
   ai::NavmeshInput input;
   input.add_box({0, 0, 0}, {5, 0.05f, 5}, Quat::from_axis_angle({1, 0, 0}, deg_to_rad(60)));  // too steep

@@ -63,7 +63,7 @@ struct Navmesh::Impl {
 Navmesh::Navmesh(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Navmesh::~Navmesh() = default;
 
-Result<std::shared_ptr<const Navmesh>> Navmesh::build(const NavmeshInput& input, const NavmeshSettings& s) {
+Result<std::shared_ptr<Navmesh>> Navmesh::build(const NavmeshInput& input, const NavmeshSettings& s) {
   if (input.indices.empty()) return Error{"navmesh: no geometry"};
   rcContext ctx(false);
   const float* verts = &input.vertices[0].x;
@@ -160,7 +160,7 @@ Result<std::shared_ptr<const Navmesh>> Navmesh::build(const NavmeshInput& input,
   if (!impl->query || dtStatusFailed(impl->query->init(impl->mesh, kMaxPathPolys))) {
     return Error{"navmesh: cannot initialise the query"};
   }
-  return std::shared_ptr<const Navmesh>(new Navmesh(std::move(impl)));
+  return std::shared_ptr<Navmesh>(new Navmesh(std::move(impl)));
 }
 
 Navmesh::Nearest Navmesh::nearest(Vec3 p, Vec3 half_extents) const {
@@ -193,6 +193,59 @@ Navmesh::PathKind Navmesh::path(Vec3 from, Vec3 to) const {
                                                                                                         : PathKind::partial;
 }
 
+int Navmesh::remove_islands(const std::vector<Vec3>& seeds, Vec3 half_extents) {
+  // Flood fill over polygon links from the seeds' polygons (RecastDemo's prune tool does the same);
+  // what the fill does not reach gets flags 0, which Detour's default filter excludes.
+  dtNavMesh& mesh = *impl_->mesh;
+  const dtMeshTile* tile = static_cast<const dtNavMesh&>(mesh).getTile(0);
+  if (!tile || !tile->header) return 0;
+  const dtPolyRef base = mesh.getPolyRefBase(tile);
+  const int count = tile->header->polyCount;
+  std::vector<bool> reached(static_cast<std::size_t>(count), false);
+  std::vector<int> open;
+  dtQueryFilter filter;
+  for (Vec3 seed : seeds) {
+    dtPolyRef ref = 0;
+    float point[3];
+    impl_->query->findNearestPoly(&seed.x, &half_extents.x, &filter, &ref, point);
+    if (ref == 0) continue;
+    const auto index = static_cast<int>(mesh.decodePolyIdPoly(ref));
+    if (index < count && !reached[static_cast<std::size_t>(index)]) {
+      reached[static_cast<std::size_t>(index)] = true;
+      open.push_back(index);
+    }
+  }
+  while (!open.empty()) {
+    const int index = open.back();
+    open.pop_back();
+    const dtPoly& poly = tile->polys[index];
+    for (unsigned int link = poly.firstLink; link != DT_NULL_LINK; link = tile->links[link].next) {
+      const dtPolyRef neighbour = tile->links[link].ref;
+      if (neighbour == 0) continue;
+      const auto n = static_cast<int>(mesh.decodePolyIdPoly(neighbour));
+      if (n < count && !reached[static_cast<std::size_t>(n)]) {
+        reached[static_cast<std::size_t>(n)] = true;
+        open.push_back(n);
+      }
+    }
+  }
+  int removed = 0;
+  for (int i = 0; i < count; ++i) {
+    if (reached[static_cast<std::size_t>(i)]) continue;
+    mesh.setPolyFlags(base | static_cast<dtPolyRef>(i), 0);
+    ++removed;
+  }
+  return removed;
+}
+
+int Navmesh::walkable_polygon_count() const {
+  const dtMeshTile* tile = static_cast<const dtNavMesh*>(impl_->mesh)->getTile(0);
+  if (!tile || !tile->header) return 0;
+  int walkable = 0;
+  for (int i = 0; i < tile->header->polyCount; ++i) walkable += tile->polys[i].flags != 0;
+  return walkable;
+}
+
 int Navmesh::polygon_count() const {
   const dtNavMesh& mesh = *impl_->mesh;
   const dtMeshTile* tile = mesh.getTile(0);
@@ -206,6 +259,7 @@ std::vector<std::array<Vec3, 3>> Navmesh::triangles() const {
   if (!tile || !tile->header) return out;
   for (int i = 0; i < tile->header->polyCount; ++i) {
     const dtPoly& p = tile->polys[i];
+    if (p.flags == 0) continue;  // removed island
     const dtPolyDetail& d = tile->detailMeshes[i];
     for (int t = 0; t < d.triCount; ++t) {
       const unsigned char* tri = &tile->detailTris[(d.triBase + static_cast<unsigned>(t)) * 4];

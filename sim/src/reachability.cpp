@@ -37,6 +37,13 @@ LevelNavigation check_reachability(const levels::LoadResult& loaded) {
     problem(loaded.where.player, built.error());
     return out;
   }
+  // Islands: walkable polygons (wall tops, crates) joined to nothing anyone stands on.
+  std::vector<Vec3> seeds{level.player.position};
+  for (const auto& e : level.enemies) seeds.push_back(e.position);
+  for (const auto& r : level.routes) {
+    for (const auto& p : r.points) seeds.push_back(p.position);
+  }
+  out.islands_removed = built.value()->remove_islands(seeds, {kAcross, kUpDown, kAcross});
   out.navmesh = built.value();
   const ai::Navmesh& nav = *out.navmesh;
   const auto on_navmesh = [&](Vec3 p, std::string* why) {

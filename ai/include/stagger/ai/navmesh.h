@@ -35,7 +35,7 @@ struct NavmeshInput {
 class Navmesh {
  public:
   /// Builds a single-tile navmesh; fails with the stage that failed (or "nothing walkable").
-  static Result<std::shared_ptr<const Navmesh>> build(const NavmeshInput& input, const NavmeshSettings& settings);
+  static Result<std::shared_ptr<Navmesh>> build(const NavmeshInput& input, const NavmeshSettings& settings);
   ~Navmesh();
   Navmesh(const Navmesh&) = delete;
   Navmesh& operator=(const Navmesh&) = delete;
@@ -54,8 +54,13 @@ class Navmesh {
   /// 2 m vertically); `partial` when the end cannot be reached.
   PathKind path(Vec3 from, Vec3 to) const;
 
-  int polygon_count() const;
-  /// The navmesh as triangles (its detail mesh), for pictures.
+  /// Disables every polygon not connected to one under a seed (within `half_extents`): table
+  /// tops, wall tops and other islands nobody can walk to. Returns how many were disabled.
+  int remove_islands(const std::vector<Vec3>& seeds, Vec3 half_extents);
+
+  int polygon_count() const;           ///< all polygons, disabled ones included
+  int walkable_polygon_count() const;  ///< polygons left after remove_islands
+  /// The walkable navmesh as triangles (its detail mesh), for pictures.
   std::vector<std::array<Vec3, 3>> triangles() const;
 
   struct Impl;

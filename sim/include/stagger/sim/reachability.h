@@ -14,10 +14,12 @@ namespace stagger::sim {
 
 struct LevelNavigation {
   std::shared_ptr<const ai::Navmesh> navmesh;     ///< null when it could not be built
+  int islands_removed = 0;                        ///< polygons nobody can reach
   std::vector<levels::Diagnostic> diagnostics;    ///< each where the problem stands in the file
 };
 
-/// Builds the navmesh of a level that loaded without errors and checks reachability.
+/// Builds the navmesh of a level that loaded without errors, removes the islands that no route
+/// point, spawn or the player start stands on, and checks reachability.
 LevelNavigation check_reachability(const levels::LoadResult& loaded);
 
 }  // namespace stagger::sim
