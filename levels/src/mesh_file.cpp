@@ -1,4 +1,5 @@
 #include <array>
+#include <cstring>
 #include <filesystem>
 
 #define TINYGLTF_IMPLEMENTATION

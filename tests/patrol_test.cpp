@@ -1,0 +1,79 @@
+// Patrol order, waits, guarding and resuming (ai::Patrol, pure logic).
+
+#include <gtest/gtest.h>
+
+#include "stagger/ai/patrol.h"
+
+namespace stagger::ai {
+namespace {
+
+std::vector<PatrolPoint> line_of_points(std::vector<float> waits) {
+  std::vector<PatrolPoint> points;
+  for (std::size_t i = 0; i < waits.size(); ++i) points.push_back({{10.0f * static_cast<float>(i), 0, 0}, waits[i]});
+  return points;
+}
+
+// Walks by jumping onto each target; returns the order of arrivals.
+std::vector<std::size_t> walk(Patrol& patrol, int arrivals) {
+  Vec3 at{-5, 0, 0};
+  for (int step = 0; step < 10000 && static_cast<int>(patrol.reached().size()) < arrivals; ++step) {
+    at = patrol.update(at, 0.1f);
+  }
+  return patrol.reached();
+}
+
+TEST(Patrol, LoopVisitsThePointsInARing) {
+  Patrol patrol(line_of_points({0, 0, 0}), PatrolMode::loop, 0);
+  EXPECT_EQ(walk(patrol, 7), (std::vector<std::size_t>{0, 1, 2, 0, 1, 2, 0}));
+}
+
+TEST(Patrol, PingPongTurnsRoundAtTheEnds) {
+  Patrol patrol(line_of_points({0, 0, 0}), PatrolMode::ping_pong, 0);
+  EXPECT_EQ(walk(patrol, 7), (std::vector<std::size_t>{0, 1, 2, 1, 0, 1, 2}));
+}
+
+TEST(Patrol, WaitsOnArrivalForTheGivenTime) {
+  Patrol patrol(line_of_points({0, 2.0f, 0}), PatrolMode::loop, 0);
+  Vec3 at = patrol.update({0, 0, 0}, 0.1f);  // arrives at 0, no wait: on to 1
+  EXPECT_EQ(patrol.target_index(), 1u);
+  at = patrol.update(at, 0.1f);  // arrives at 1: waits 2 s
+  int waited_steps = 0;
+  while (patrol.target_index() == 1) {
+    at = patrol.update(at, 0.1f);
+    ++waited_steps;
+  }
+  EXPECT_EQ(waited_steps, 20);  // 2.0 s in 0.1 s updates
+  EXPECT_EQ(patrol.target_index(), 2u);
+}
+
+TEST(Patrol, ArrivalIsWithinTheRadius) {
+  Patrol patrol(line_of_points({0, 0}), PatrolMode::loop, 0, {0.5f});
+  patrol.update({0.6f, 0, 0}, 0.1f);
+  EXPECT_TRUE(patrol.reached().empty());
+  patrol.update({0.4f, 1.0f, 0}, 0.1f);  // height does not count
+  EXPECT_EQ(patrol.reached(), std::vector<std::size_t>{0});
+}
+
+TEST(Patrol, AOnePointRouteIsGuardedFacingItsYaw) {
+  Patrol patrol(line_of_points({0}), PatrolMode::loop, 1.5f);
+  EXPECT_TRUE(patrol.guarding());
+  Vec3 at{3, 0, 0};
+  for (int i = 0; i < 100; ++i) at = patrol.update(at, 0.1f);
+  EXPECT_EQ(at, (Vec3{0, 0, 0}));
+  EXPECT_EQ(patrol.reached(), std::vector<std::size_t>{0});
+  EXPECT_FLOAT_EQ(patrol.guard_yaw(), 1.5f);
+}
+
+TEST(Patrol, ResumesAtTheNearestPointInTheSameDirection) {
+  Patrol patrol(line_of_points({0, 0, 0, 0}), PatrolMode::ping_pong, 0);
+  walk(patrol, 5);  // 0, 1, 2, 3, 2: now heading back to 1
+  ASSERT_EQ(patrol.target_index(), 1u);
+  patrol.resume_from({29, 0, 3});  // knocked down next to point 3
+  EXPECT_EQ(patrol.target_index(), 3u);
+  Vec3 at = patrol.update({30, 0, 0}, 0.1f);  // arrives at 3, still heading back
+  (void)at;
+  EXPECT_EQ(patrol.target_index(), 2u);
+}
+
+}  // namespace
+}  // namespace stagger::ai
