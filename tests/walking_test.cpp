@@ -122,7 +122,10 @@ TEST(Walking, UpTheArenasGltfRampOntoItsPlatform) {
   const levels::LoadResult level = levels::load_level(STAGGER_SOURCE_DIR "/levels/data/arena.json");
   ASSERT_TRUE(level.ok());
   sim::SceneDescription scene = sim::scene_from_level(level.level, level.mesh_triangles);
-  scene.enemies = {{"dummy", {-10, 0, -17}, 0.0f, 1.8f, 75.0f}};
+  sim::EnemySpawn dummy;
+  dummy.name = "dummy";
+  dummy.position = {-10, 0, -17};
+  scene.enemies = {dummy};
   Walker w(scene, walk_script({0, 0, 1.0f}));
   while (w.com().z < -6.0f && w.time() < 15.0) w.s.step();
   EXPECT_EQ(w.falls(), 0);

@@ -1,5 +1,7 @@
 #include "stagger/ai/navmesh.h"
 
+#include "navmesh_impl.h"
+
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -51,14 +53,6 @@ void NavmeshInput::add_box(Vec3 center, Vec3 h, Quat rotation) {
                 0, 2, 3, 0, 3, 1}); // -Z
 }
 
-struct Navmesh::Impl {
-  dtNavMesh* mesh = nullptr;
-  dtNavMeshQuery* query = nullptr;
-  ~Impl() {
-    dtFreeNavMeshQuery(query);
-    dtFreeNavMesh(mesh);
-  }
-};
 
 Navmesh::Navmesh(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Navmesh::~Navmesh() = default;

@@ -23,12 +23,7 @@ LevelNavigation check_reachability(const levels::LoadResult& loaded) {
   LevelNavigation out;
   const levels::Level& level = loaded.level;
   const SceneDescription scene = scene_from_level(level, loaded.mesh_triangles);
-  ai::NavmeshInput input;
-  for (const auto& box : scene.boxes) input.add_box(box.center, box.half_extents, box.rotation);
-  for (const auto& mesh : scene.meshes) input.add(mesh.vertices, mesh.indices);
-  const levels::NavigationSettings& n = level.navigation;
-  auto built = ai::Navmesh::build(input, {n.agent_radius, n.agent_height, n.max_climb, n.max_slope_deg, n.cell_size,
-                                         n.cell_height});
+  auto built = ai::Navmesh::build(walkable_geometry(scene), *scene.navigation);
   const auto problem = [&](levels::Diagnostic where, const std::string& message) {
     where.message += message;
     out.diagnostics.push_back(where);

@@ -39,6 +39,9 @@ std::string report_json(const SimulationResult& r) {
     o["max_balance_error_m"] = e.max_balance_error_m;
     o["min_pelvis_height_m"] = e.min_pelvis_height_m;
     o["max_joint_separation_m"] = e.max_joint_separation_m;
+    o["route_points_reached"] = e.route_points_reached;
+    o["distance_walked_m"] = e.distance_walked_m;
+    o["max_leash_lead_m"] = e.max_leash_lead_m;
     enemies.push_back(o);
   }
   return j.dump(2) + "\n";

@@ -33,11 +33,27 @@ SceneDescription scene_from_level(const levels::Level& level, const std::vector<
     scene.meshes.push_back({mesh_triangles[i].vertices, mesh_triangles[i].indices, level.meshes[i].friction});
   }
   for (const levels::EnemySpawn& e : level.enemies) {
-    scene.enemies.push_back({e.name, e.position, deg_to_rad(e.yaw_deg), e.height_m, e.mass_kg});
+    EnemySpawn spawn{e.name, e.position, deg_to_rad(e.yaw_deg), e.height_m, e.mass_kg, {}, ai::PatrolMode::loop};
+    for (const levels::Route& r : level.routes) {
+      if (r.name != e.route) continue;
+      for (const levels::RoutePoint& p : r.points) spawn.route.push_back({p.position, p.wait_s});
+      spawn.route_mode = r.mode == levels::RouteMode::loop ? ai::PatrolMode::loop : ai::PatrolMode::ping_pong;
+    }
+    scene.enemies.push_back(spawn);
   }
+  const levels::NavigationSettings& n = level.navigation;
+  scene.navigation = ai::NavmeshSettings{n.agent_radius, n.agent_height, n.max_climb, n.max_slope_deg, n.cell_size,
+                                         n.cell_height};
   scene.player_position = level.player.position;
   scene.player_yaw_rad = deg_to_rad(level.player.yaw_deg);
   return scene;
+}
+
+ai::NavmeshInput walkable_geometry(const SceneDescription& scene) {
+  ai::NavmeshInput input;
+  for (const auto& box : scene.boxes) input.add_box(box.center, box.half_extents, box.rotation);
+  for (const auto& mesh : scene.meshes) input.add(mesh.vertices, mesh.indices);
+  return input;
 }
 
 Scene::Scene(const SceneDescription& description)

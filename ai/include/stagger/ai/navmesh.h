@@ -64,6 +64,7 @@ class Navmesh {
   std::vector<std::array<Vec3, 3>> triangles() const;
 
   struct Impl;
+  const Impl& impl() const { return *impl_; }
 
  private:
   explicit Navmesh(std::unique_ptr<Impl> impl);

@@ -7,6 +7,10 @@
 #include <string>
 #include <vector>
 
+#include <optional>
+
+#include "stagger/ai/navmesh.h"
+#include "stagger/ai/patrol.h"
 #include "stagger/core/result.h"
 #include "stagger/levels/level.h"
 #include "stagger/levels/mesh.h"
@@ -21,6 +25,8 @@ struct EnemySpawn {
   float yaw_rad = 0;  ///< [rad] 0 faces +Z
   float height_m = 1.8f;
   float mass_kg = 75.0f;
+  std::vector<ai::PatrolPoint> route;  ///< empty: stands where it spawns
+  ai::PatrolMode route_mode = ai::PatrolMode::loop;
 };
 
 struct SceneDescription {
@@ -32,7 +38,12 @@ struct SceneDescription {
   Vec3 player_position{0, 0, 3};  ///< [m] feet
   float player_yaw_rad = kPi;     ///< [rad] facing -Z, toward the origin
   float spawn_height_m = 0.02f;   ///< [m] enemies are dropped from this height above their spawn
+  /// Navmesh settings of a level; enemies with routes walk them on it. Unset: nobody patrols.
+  std::optional<ai::NavmeshSettings> navigation;
 };
+
+/// The scene's static geometry as navmesh input.
+ai::NavmeshInput walkable_geometry(const SceneDescription& scene);
 
 /// The built-in scene: flat ground and `enemy_count` enemies, the first named `dummy` at the
 /// origin facing +Z, the others `dummy-2`, `dummy-3`, ... on a 3 m grid toward -Z.

@@ -6,6 +6,12 @@
 #include <string>
 #include <vector>
 
+#include <memory>
+#include <optional>
+
+#include "stagger/ai/crowd.h"
+#include "stagger/ai/navmesh.h"
+#include "stagger/ai/patrol.h"
 #include "stagger/sim/input_script.h"
 #include "stagger/sim/scene.h"
 
@@ -23,6 +29,9 @@ struct EnemyStats {
   float max_balance_error_m = 0;  ///< [m]
   float min_pelvis_height_m = 1e9f;  ///< [m] pelvis centre above the soles
   float max_joint_separation_m = 0;  ///< [m]
+  std::vector<std::size_t> route_points_reached;  ///< indices, in the order reached
+  double distance_walked_m = 0;  ///< [m] horizontal path of the centre of mass while upright
+  float max_leash_lead_m = 0;    ///< [m] farthest the crowd agent got ahead of the body
   std::string balance_state;     ///< at the end
   std::string final_state;       ///< locomotion state at the end (`standing`, `down`, `dead`, ...)
 };
@@ -57,6 +66,19 @@ class Simulation {
  private:
   void apply_due_events();
   void record_stats();
+  void start_patrols();
+  void update_patrols(float dt);
+
+  // An enemy walking its route: the body follows its crowd agent on a leash, the agent follows
+  // the patrol (design.md §9, research/navigation.md §6).
+  struct Patroller {
+    std::size_t enemy = 0;
+    int agent = -1;
+    ai::Patrol patrol;
+    bool held = false;   // down or getting up: the agent waits
+    Vec3 target;
+    float lead_m = 0;    // agent ahead of the body [m]
+  };
 
   Scene scene_;
   InputScript script_;
@@ -65,6 +87,10 @@ class Simulation {
   std::size_t next_walk_ = 0;
   std::vector<EnemyStats> stats_;
   std::vector<bool> was_fallen_;
+  std::shared_ptr<ai::Navmesh> navmesh_;
+  std::unique_ptr<ai::Crowd> crowd_;
+  std::vector<Patroller> patrollers_;
+  std::vector<Vec3> last_com_;
   double wall_ms_ = 0;
 };
 

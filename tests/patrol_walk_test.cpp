@@ -1,0 +1,31 @@
+// Patrols in a level (issue 5, first part): the guards of the courtyard walk their loop, in order,
+// for three simulated minutes without falling, each body following its crowd agent on a leash.
+
+#include <gtest/gtest.h>
+
+#include "stagger/levels/load.h"
+#include "stagger/sim/simulation.h"
+
+namespace stagger {
+namespace {
+
+TEST(PatrolWalk, CourtyardGuardsLoopInOrderForThreeMinutes) {
+  const levels::LoadResult level = levels::load_level(STAGGER_SOURCE_DIR "/levels/data/courtyard.json");
+  ASSERT_TRUE(level.ok());
+  sim::Simulation s(sim::scene_from_level(level.level, level.mesh_triangles), {});
+  s.run(180.0, 90.0);
+  const sim::SimulationResult r = s.result();
+  ASSERT_EQ(r.enemies.size(), 2u);
+  for (const sim::EnemyStats& e : r.enemies) {
+    EXPECT_EQ(e.falls, 0) << e.name;
+    const auto& reached = e.route_points_reached;
+    EXPECT_GE(reached.size(), 12u) << e.name << ": three loops of four points at least";
+    for (std::size_t i = 1; i < reached.size(); ++i) {
+      EXPECT_EQ(reached[i], (reached[i - 1] + 1) % 4) << e.name << " at arrival " << i;
+    }
+    EXPECT_LT(e.max_leash_lead_m, 1.2f) << e.name << ": the agent never got past the hard leash";
+  }
+}
+
+}  // namespace
+}  // namespace stagger
