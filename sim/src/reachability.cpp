@@ -8,8 +8,8 @@
 namespace stagger::sim {
 namespace {
 
-constexpr float kAcross = 0.5f;  // [m] a point may stand this far beside the navmesh ...
-constexpr float kUpDown = 1.0f;  // [m] ... and this far above or below it
+constexpr float kAcross = kOnNavmesh.x;  // [m] a point may stand this far beside the navmesh ...
+constexpr float kUpDown = kOnNavmesh.y;  // [m] ... and this far above or below it
 
 std::string metres(float v) {
   char text[32];
@@ -23,7 +23,12 @@ LevelNavigation check_reachability(const levels::LoadResult& loaded) {
   LevelNavigation out;
   const levels::Level& level = loaded.level;
   const SceneDescription scene = scene_from_level(level, loaded.mesh_triangles);
-  auto built = ai::Navmesh::build(walkable_geometry(scene), *scene.navigation);
+  // Every route counts as a seed, walked by an enemy or not.
+  std::vector<Vec3> route_points;
+  for (const auto& r : level.routes) {
+    for (const auto& p : r.points) route_points.push_back(p.position);
+  }
+  auto built = build_navmesh(scene, route_points);
   const auto problem = [&](levels::Diagnostic where, const std::string& message) {
     where.message += message;
     out.diagnostics.push_back(where);
@@ -32,17 +37,10 @@ LevelNavigation check_reachability(const levels::LoadResult& loaded) {
     problem(loaded.where.player, built.error());
     return out;
   }
-  // Islands: walkable polygons (wall tops, crates) joined to nothing anyone stands on.
-  std::vector<Vec3> seeds{level.player.position};
-  for (const auto& e : level.enemies) seeds.push_back(e.position);
-  for (const auto& r : level.routes) {
-    for (const auto& p : r.points) seeds.push_back(p.position);
-  }
-  out.islands_removed = built.value()->remove_islands(seeds, {kAcross, kUpDown, kAcross});
   out.navmesh = built.value();
   const ai::Navmesh& nav = *out.navmesh;
   const auto on_navmesh = [&](Vec3 p, std::string* why) {
-    const ai::Navmesh::Nearest near = nav.nearest(p, {kAcross, kUpDown, kAcross});
+    const ai::Navmesh::Nearest near = nav.nearest(p, kOnNavmesh);
     if (near.found && near.horizontal_m <= kAcross) return true;
     *why = near.found ? "is " + metres(near.horizontal_m) + " m beside the navmesh (at most " + metres(kAcross) + " m)"
                       : "is not on the navmesh (nothing walkable within " + metres(kAcross) + " m across and " +

@@ -49,11 +49,21 @@ SceneDescription scene_from_level(const levels::Level& level, const std::vector<
   return scene;
 }
 
-ai::NavmeshInput walkable_geometry(const SceneDescription& scene) {
+Result<std::shared_ptr<ai::Navmesh>> build_navmesh(const SceneDescription& scene, const std::vector<Vec3>& extra_seeds) {
+  STAGGER_ASSERT(scene.navigation.has_value());
   ai::NavmeshInput input;
   for (const auto& box : scene.boxes) input.add_box(box.center, box.half_extents, box.rotation);
   for (const auto& mesh : scene.meshes) input.add(mesh.vertices, mesh.indices);
-  return input;
+  auto built = ai::Navmesh::build(input, *scene.navigation);
+  if (!built) return Error{built.error()};
+  std::vector<Vec3> seeds = extra_seeds;
+  seeds.push_back(scene.player_position);
+  for (const auto& e : scene.enemies) {
+    seeds.push_back(e.position);
+    for (const auto& p : e.route) seeds.push_back(p.position);
+  }
+  built.value()->remove_islands(seeds, kOnNavmesh);
+  return built.value();
 }
 
 Scene::Scene(const SceneDescription& description)

@@ -54,20 +54,14 @@ void Simulation::start_patrols() {
   if (!scene.navigation) return;
   const bool any_route = std::any_of(scene.enemies.begin(), scene.enemies.end(), [](const EnemySpawn& e) { return !e.route.empty(); });
   if (!any_route) return;
-  auto built = ai::Navmesh::build(walkable_geometry(scene), *scene.navigation);
+  auto built = build_navmesh(scene);
   if (!built) return;  // `stagger check` reports why; without a navmesh nobody patrols
   navmesh_ = built.value();
-  std::vector<Vec3> seeds{scene.player_position};
-  for (const auto& e : scene.enemies) {
-    seeds.push_back(e.position);
-    for (const auto& p : e.route) seeds.push_back(p.position);
-  }
-  navmesh_->remove_islands(seeds, {0.5f, 1.0f, 0.5f});
   crowd_ = std::make_unique<ai::Crowd>(navmesh_, static_cast<int>(scene.enemies.size()), scene.navigation->agent_radius);
   for (std::size_t i = 0; i < scene.enemies.size(); ++i) {
     const EnemySpawn& e = scene.enemies[i];
     if (e.route.empty()) continue;
-    const ai::Navmesh::Nearest at = navmesh_->nearest(e.position, {0.5f, 1.0f, 0.5f});
+    const ai::Navmesh::Nearest at = navmesh_->nearest(e.position, kOnNavmesh);
     if (!at.found) continue;
     const int agent = crowd_->add_agent(at.point, scene.navigation->agent_radius, scene.navigation->agent_height, kPatrolSpeed);
     if (agent < 0) continue;

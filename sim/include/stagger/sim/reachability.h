@@ -14,7 +14,6 @@ namespace stagger::sim {
 
 struct LevelNavigation {
   std::shared_ptr<const ai::Navmesh> navmesh;     ///< null when it could not be built
-  int islands_removed = 0;                        ///< polygons nobody can reach
   std::vector<levels::Diagnostic> diagnostics;    ///< each where the problem stands in the file
 };
 

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include <memory>
 #include <optional>
 
 #include "stagger/ai/navmesh.h"
@@ -42,8 +43,15 @@ struct SceneDescription {
   std::optional<ai::NavmeshSettings> navigation;
 };
 
-/// The scene's static geometry as navmesh input.
-ai::NavmeshInput walkable_geometry(const SceneDescription& scene);
+/// How far a point may stand from the navmesh and still count as on it [m]: across (x, z) and
+/// up or down (y).
+inline constexpr Vec3 kOnNavmesh{0.5f, 1.0f, 0.5f};
+
+/// The scene's navmesh (`scene.navigation` must be set) without the islands (wall tops, crates)
+/// that neither the player start, a spawn, a route point of an enemy nor one of `extra_seeds`
+/// stands on.
+Result<std::shared_ptr<ai::Navmesh>> build_navmesh(const SceneDescription& scene,
+                                                   const std::vector<Vec3>& extra_seeds = {});
 
 /// The built-in scene: flat ground and `enemy_count` enemies, the first named `dummy` at the
 /// origin facing +Z, the others `dummy-2`, `dummy-3`, ... on a 3 m grid toward -Z.
