@@ -33,7 +33,9 @@ TEST(Patrol, PingPongTurnsRoundAtTheEnds) {
 }
 
 TEST(Patrol, WaitsOnArrivalForTheGivenTime) {
-  Patrol patrol(line_of_points({0, 2.0f, 0}), PatrolMode::loop, 0);
+  PatrolSettings exact;
+  exact.start_early_s = 0;
+  Patrol patrol(line_of_points({0, 2.0f, 0}), PatrolMode::loop, 0, exact);
   Vec3 at = patrol.update({0, 0, 0}, 0.1f);  // arrives at 0, no wait: on to 1
   EXPECT_EQ(patrol.target_index(), 1u);
   at = patrol.update(at, 0.1f);  // arrives at 1: waits 2 s
@@ -44,6 +46,18 @@ TEST(Patrol, WaitsOnArrivalForTheGivenTime) {
   }
   EXPECT_EQ(waited_steps, 20);  // 2.0 s in 0.1 s updates
   EXPECT_EQ(patrol.target_index(), 2u);
+}
+
+TEST(Patrol, StartsTheNextLegEarlySoTheBodyLeavesOnTime) {
+  Patrol patrol(line_of_points({0, 2.0f, 0}), PatrolMode::loop, 0);  // starts 0.6 s early
+  Vec3 at = patrol.update({0, 0, 0}, 0.1f);
+  at = patrol.update(at, 0.1f);
+  int waited_steps = 0;
+  while (patrol.target_index() == 1) {
+    at = patrol.update(at, 0.1f);
+    ++waited_steps;
+  }
+  EXPECT_EQ(waited_steps, 14);
 }
 
 TEST(Patrol, ArrivalIsWithinTheRadius) {
@@ -68,11 +82,30 @@ TEST(Patrol, ResumesAtTheNearestPointInTheSameDirection) {
   Patrol patrol(line_of_points({0, 0, 0, 0}), PatrolMode::ping_pong, 0);
   walk(patrol, 5);  // 0, 1, 2, 3, 2: now heading back to 1
   ASSERT_EQ(patrol.target_index(), 1u);
-  patrol.resume_from({29, 0, 3});  // knocked down next to point 3
+  patrol.resume_from({31, 0, 3});  // knocked down beyond point 3
   EXPECT_EQ(patrol.target_index(), 3u);
-  Vec3 at = patrol.update({30, 0, 0}, 0.1f);  // arrives at 3, still heading back
-  (void)at;
+  patrol.update({30, 0, 0}, 0.1f);  // arrives at 3, still heading back
   EXPECT_EQ(patrol.target_index(), 2u);
+}
+
+TEST(Patrol, ResumesPastTheNearestPointWhenAlreadyOnTheLegAfterIt) {
+  Patrol patrol(line_of_points({0, 0, 0, 0}), PatrolMode::ping_pong, 0);
+  walk(patrol, 5);  // heading back to 1
+  patrol.resume_from({28, 0, 1});  // nearest is 3, but it is already on the way from 3 to 2
+  EXPECT_EQ(patrol.target_index(), 2u);
+  Patrol loop(line_of_points({0, 0, 0}), PatrolMode::loop, 0);
+  walk(loop, 1);  // reached 0, heading to 1
+  loop.resume_from({0.2f, 0, 0});  // interrupted while still at 0: not back to 0 again
+  EXPECT_EQ(loop.target_index(), 1u);
+}
+
+TEST(Patrol, SkipGoesOnToThePointAfter) {
+  Patrol patrol(line_of_points({0, 0, 0}), PatrolMode::loop, 0);
+  walk(patrol, 1);
+  ASSERT_EQ(patrol.target_index(), 1u);
+  patrol.skip();
+  EXPECT_EQ(patrol.target_index(), 2u);
+  EXPECT_EQ(patrol.reached(), std::vector<std::size_t>{0});
 }
 
 }  // namespace

@@ -1,5 +1,9 @@
 #include "stagger/ai/crowd.h"
 
+#include <optional>
+#include <vector>
+
+#include <recastnavigation/DetourCommon.h>
 #include <recastnavigation/DetourCrowd.h>
 
 #include "navmesh_impl.h"
@@ -10,7 +14,14 @@ namespace stagger::ai {
 struct Crowd::Impl {
   std::shared_ptr<const Navmesh> navmesh;
   dtCrowd* crowd = nullptr;
+  std::vector<std::optional<Vec3>> targets;  // per agent index: the last target asked for
   ~Impl() { dtFreeCrowd(crowd); }
+
+  dtCrowdAgent& agent(int index) {
+    dtCrowdAgent* a = crowd->getEditableAgent(index);
+    STAGGER_ASSERT(a != nullptr && a->active);
+    return *a;
+  }
 };
 
 Crowd::Crowd(std::shared_ptr<const Navmesh> navmesh, int max_agents, float max_agent_radius)
@@ -21,6 +32,7 @@ Crowd::Crowd(std::shared_ptr<const Navmesh> navmesh, int max_agents, float max_a
   auto* mesh = const_cast<dtNavMesh*>(impl_->navmesh->impl().mesh);
   const bool ready = impl_->crowd && impl_->crowd->init(max_agents, max_agent_radius, mesh);
   STAGGER_ASSERT(ready);
+  impl_->targets.resize(static_cast<std::size_t>(max_agents));
 }
 
 Crowd::~Crowd() = default;
@@ -37,16 +49,26 @@ int Crowd::add_agent(Vec3 position, float radius, float height, float max_speed)
                        DT_CROWD_OBSTACLE_AVOIDANCE | DT_CROWD_SEPARATION;
   params.separationWeight = 2.0f;
   params.obstacleAvoidanceType = 3;
-  return impl_->crowd->addAgent(&position.x, &params);
+  const int index = impl_->crowd->addAgent(&position.x, &params);
+  if (index >= 0) impl_->targets[static_cast<std::size_t>(index)].reset();
+  return index;
 }
 
-void Crowd::set_target(int agent, Vec3 target) {
+bool Crowd::set_target(int agent, Vec3 target) {
   const dtNavMeshQuery* query = impl_->crowd->getNavMeshQuery();
   const float* extents = impl_->crowd->getQueryHalfExtents();
   dtPolyRef ref = 0;
   float point[3];
   query->findNearestPoly(&target.x, extents, impl_->crowd->getFilter(0), &ref, point);
-  if (ref != 0) impl_->crowd->requestMoveTarget(agent, ref, point);
+  if (ref == 0) return false;
+  impl_->crowd->requestMoveTarget(agent, ref, point);
+  impl_->targets[static_cast<std::size_t>(agent)] = target;
+  return true;
+}
+
+void Crowd::clear_target(int agent) {
+  impl_->crowd->resetMoveTarget(agent);
+  impl_->targets[static_cast<std::size_t>(agent)].reset();
 }
 
 void Crowd::set_max_speed(int agent, float speed) {
@@ -68,6 +90,39 @@ Vec3 Crowd::position(int agent) const {
 Vec3 Crowd::velocity(int agent) const {
   const float* v = impl_->crowd->getAgent(agent)->vel;
   return {v[0], v[1], v[2]};
+}
+
+bool Crowd::valid(int agent) const {
+  const dtCrowdAgent* a = impl_->crowd->getAgent(agent);
+  return a != nullptr && a->active && a->state != DT_CROWDAGENT_STATE_INVALID;
+}
+
+Vec3 Crowd::pull_back(int agent, Vec3 toward) {
+  // The same move dtCrowd::update makes at the end of every tick (research/navigation.md §2.5).
+  dtCrowdAgent& a = impl_->agent(agent);
+  a.corridor.movePosition(&toward.x, impl_->navmesh->impl().query, impl_->crowd->getFilter(a.params.queryFilterType));
+  dtVcopy(a.npos, a.corridor.getPos());
+  dtVset(a.vel, 0, 0, 0);
+  dtVset(a.dvel, 0, 0, 0);
+  dtVset(a.nvel, 0, 0, 0);
+  return position(agent);
+}
+
+bool Crowd::reseat(int agent, Vec3 position) {
+  // Upstream's advice for a teleport: remove the agent and add it again (issues #425, #534). The
+  // freed slot is the lowest free one, so the agent keeps its index.
+  const dtCrowdAgentParams params = impl_->agent(agent).params;
+  const dtNavMeshQuery* query = impl_->crowd->getNavMeshQuery();
+  dtPolyRef ref = 0;
+  float point[3];
+  query->findNearestPoly(&position.x, impl_->crowd->getQueryHalfExtents(), impl_->crowd->getFilter(0), &ref, point);
+  if (ref == 0) return false;
+  const std::optional<Vec3> target = impl_->targets[static_cast<std::size_t>(agent)];
+  impl_->crowd->removeAgent(agent);
+  const int index = impl_->crowd->addAgent(point, &params);
+  STAGGER_ASSERT(index == agent);
+  if (target) set_target(agent, *target);
+  return true;
 }
 
 }  // namespace stagger::ai

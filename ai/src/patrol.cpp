@@ -1,6 +1,7 @@
 #include "stagger/ai/patrol.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "stagger/core/assert.h"
 
@@ -11,31 +12,35 @@ Patrol::Patrol(std::vector<PatrolPoint> points, PatrolMode mode, float guard_yaw
   STAGGER_ASSERT(!points_.empty());
 }
 
-std::size_t Patrol::next_after(std::size_t index) {
+std::size_t Patrol::next_after(std::size_t index, int& direction) const {
   const std::size_t n = points_.size();
   if (n == 1) return 0;
   if (mode_ == PatrolMode::loop) return (index + 1) % n;
   // Ping-pong: 0, 1, 2, 1, 0, 1, ... turning round at either end.
-  if (direction_ > 0 && index + 1 >= n) direction_ = -1;
-  if (direction_ < 0 && index == 0) direction_ = 1;
-  return direction_ > 0 ? index + 1 : index - 1;
+  if (direction > 0 && index + 1 >= n) direction = -1;
+  if (direction < 0 && index == 0) direction = 1;
+  return direction > 0 ? index + 1 : index - 1;
 }
 
-Vec3 Patrol::update(Vec3 position, float dt) {
+Vec3 Patrol::update(Vec3 position, float dt, bool settled) {
   if (arrived_) {
-    wait_left_s_ = std::max(0.0f, wait_left_s_ - dt);
-    if (wait_left_s_ > 0 || guarding()) return target();
+    // The wait starts once the walker has come to a stop, then runs whatever it does (it
+    // may step round to face the next point).
+    waiting_started_ = waiting_started_ || settled;
+    if (waiting_started_) wait_left_s_ = std::max(0.0f, wait_left_s_ - dt);
+    if (wait_left_s_ > settings_.start_early_s || guarding()) return target();
     arrived_ = false;
-    target_ = next_after(target_);
+    target_ = advance(target_);
     return target();
   }
   if (length(horizontal(target() - position)) <= settings_.arrival_radius_m) {
     arrived_ = true;
+    waiting_started_ = false;
     reached_.push_back(target_);
     wait_left_s_ = points_[target_].wait_s;
     if (wait_left_s_ <= 0 && !guarding()) {
       arrived_ = false;
-      target_ = next_after(target_);
+      target_ = advance(target_);
     }
   }
   return target();
@@ -48,7 +53,31 @@ void Patrol::resume_from(Vec3 position) {
       nearest = i;
     }
   }
-  target_ = nearest;  // the direction of a ping-pong route is kept as it was
+  // Nearest to the point it was walking to (or waiting at), or to the one it came from: the
+  // leg it was on goes on as it was.
+  if (nearest == target_ || (!reached_.empty() && nearest == reached_.back())) return;
+  // Elsewhere: the nearest point, or the one after it (in the direction of travel) when already
+  // past it: out of its arrival radius and within 35° of the leg's direction.
+  int direction = direction_;
+  const std::size_t next = next_after(nearest, direction);
+  const Vec3 offset = horizontal(position - points_[nearest].position);
+  const float from_nearest = length(offset);
+  const Vec3 leg = normalized(horizontal(points_[next].position - points_[nearest].position));
+  const bool past = next != nearest && from_nearest > settings_.arrival_radius_m &&
+                    dot(offset, leg) > std::cos(deg_to_rad(35.0f)) * from_nearest;
+  if (past) direction_ = direction;
+  target_ = past ? next : nearest;
+  arrived_ = false;
+  wait_left_s_ = 0;
+}
+
+Vec3 Patrol::following() const {
+  int direction = direction_;
+  return points_[next_after(target_, direction)].position;
+}
+
+void Patrol::skip() {
+  target_ = advance(target_);
   arrived_ = false;
   wait_left_s_ = 0;
 }

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "bullet_convert.h"
+#include "stagger/core/assert.h"
 #include "world_impl.h"
 
 namespace stagger::physics {
@@ -116,6 +117,8 @@ BodyState Ragdoll::body_state(BodyPart part) const { return world_.body_state(bo
 void Ragdoll::apply_impulse(BodyPart part, Vec3 impulse) {
   world_.apply_impulse(body(part), impulse);
   const float magnitude = length(impulse);
+  last_hit_ns_ = since_hit_s_ > 0 ? magnitude : std::max(last_hit_ns_, magnitude);
+  since_hit_s_ = 0;
   if (state_ == LocomotionState::getting_up && magnitude >= settings_.get_up.knockdown_ns) {
     finish_get_up(false);
   }
@@ -251,6 +254,7 @@ bool Ragdoll::foot_contact(BodyPart foot) const {
 
 void Ragdoll::before_step(float dt) {
   age_s_ += dt;
+  since_hit_s_ += dt;
   for (auto& s : strength_) s.advance(dt);
   for (auto& t : twist_) t.advance(dt, settings_.hit);
   state_time_s_ += dt;
@@ -419,7 +423,10 @@ void Ragdoll::update_targets(float dt) {
     if (!joint || !twist_[static_cast<std::size_t>(p)].active()) continue;
     pose[*joint] = pose[*joint] * Quat::from_rotation_vector(twist_[static_cast<std::size_t>(p)].rotation_vector());
   }
-  if (is_upright(state_)) update_legs(dt, pose);
+  if (is_upright(state_)) {
+    update_legs(dt, pose);
+    for (int arm = 0; arm < 2; ++arm) apply_arm_reach(arm, pose);
+  }
 
   World::Impl& impl = world_.impl();
   for (int j = 0; j < kJointCount; ++j) {
@@ -428,6 +435,32 @@ void Ragdoll::update_targets(float dt) {
     joint.set_target(pose.rotations[static_cast<std::size_t>(j)]);
     joint.set_strength(std::min(strength(child_of(name)), strength(joint_parent(name))));
   }
+}
+
+void Ragdoll::set_arm_reach(int arm, const ArmReach& reach) {
+  STAGGER_ASSERT(arm == 0 || arm == 1);
+  reach_[static_cast<std::size_t>(arm)] = reach;
+}
+
+void Ragdoll::apply_arm_reach(int arm, Pose& pose) const {
+  const ArmReach& reach = reach_[static_cast<std::size_t>(arm)];
+  if (!reach.active) return;
+  // The upper arm hangs along -Y in the build pose; the shoulder target turns that direction,
+  // seen from the chest, onto the direction to the target (the shortest arc, so no twist).
+  const JointName shoulder = arm == 0 ? JointName::shoulder_l : JointName::shoulder_r;
+  const JointName elbow = arm == 0 ? JointName::elbow_l : JointName::elbow_r;
+  const BodyState chest = body_state(BodyPart::chest);
+  const Vec3 pivot = chest.position + chest.rotation.rotate(
+      blueprint_.joints[idx(shoulder)].pivot - blueprint_.bodies[idx(BodyPart::chest)].center);
+  const Vec3 to_target = reach.target - pivot;
+  if (length(to_target) < 1e-3f) return;
+  const Vec3 wanted = normalized(chest.rotation.conjugate().rotate(to_target));
+  const Vec3 hanging{0, -1, 0};
+  const Vec3 axis = cross(hanging, wanted);
+  const float angle = std::atan2(length(axis), dot(hanging, wanted));
+  pose[shoulder] = length(axis) > 1e-6f ? Quat::from_axis_angle(normalized(axis), angle) : Quat{};
+  const float bend = deg_to_rad(110.0f) * (1.0f - std::clamp(reach.extension, 0.0f, 1.0f));
+  pose[elbow] = Quat::from_axis_angle({1, 0, 0}, -bend);
 }
 
 float Ragdoll::pelvis_above_sole() const {

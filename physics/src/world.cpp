@@ -163,6 +163,14 @@ GroundHit World::Impl::probe_ground(Vec3 at, float above, float below) const {
   return out;
 }
 
+bool World::line_of_sight(Vec3 from, Vec3 to) const {
+  const btVector3 a = to_bt(from);
+  const btVector3 b = to_bt(to);
+  btCollisionWorld::ClosestRayResultCallback ray(a, b);
+  impl_->ground.rayTest(a, b, ray);
+  return !ray.hasHit();
+}
+
 World::World(const WorldSettings& settings) : impl_(std::make_unique<Impl>(settings)) {}
 World::~World() = default;
 

@@ -14,7 +14,7 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::string_view kSupportedTypes = "push, kill, walk";
+constexpr std::string_view kSupportedTypes = "push, kill, walk, player";
 constexpr std::string_view kKnownTypes[] = {"push", "hand", "player", "kill", "walk"};
 
 std::string format_time(double t) {
@@ -166,6 +166,40 @@ void parse_walk(const json& event, std::size_t index, EventChecker& check,
   if (check.ok_so_far()) walks.push_back(walk);
 }
 
+void parse_player(const json& event, std::size_t index, EventChecker& check,
+                  std::vector<PlayerEvent>& players, double t) {
+  PlayerEvent player;
+  player.t = t;
+  player.event_index = index;
+  for (const auto& [key, value] : event.items()) {
+    if (key == "t" || key == "type") continue;
+    if (key == "position") {
+      if (!read_vec3(value, player.position)) {
+        check.error("`position` must be an array of three numbers [m] (the player's feet), got " + value.dump());
+      } else if (!is_finite(player.position)) {
+        check.error("`position` must be finite (a number is too large for a double)");
+      }
+    } else if (key == "head_height_m") {
+      if (!value.is_number() || !std::isfinite(value.get<double>()) || value.get<double>() <= 0 ||
+          value.get<double>() > 3) {
+        check.error("`head_height_m` must be a number of metres in (0, 3], got " + value.dump());
+      } else {
+        player.head_height_m = value.get<float>();
+      }
+    } else if (key == "present") {
+      if (!value.is_boolean()) {
+        check.error("`present` must be true or false, got " + value.dump());
+      } else {
+        player.present = value.get<bool>();
+      }
+    } else {
+      check.error("unknown key `" + key + "` in a player event (expected t, type, position, head_height_m, present)");
+    }
+  }
+  if (!event.contains("position") && player.present) check.error("missing `position` (or \"present\": false to remove the player)");
+  if (check.ok_so_far()) players.push_back(player);
+}
+
 void parse_event(const json& event, std::size_t index, std::string_view source,
                  std::vector<std::string>& errors, InputScript& script) {
   EventChecker check(source, index, errors);
@@ -208,6 +242,10 @@ void parse_event(const json& event, std::size_t index, std::string_view source,
   }
   if (type == "walk") {
     parse_walk(event, index, check, script.walks, t);
+    return;
+  }
+  if (type == "player") {
+    parse_player(event, index, check, script.players, t);
     return;
   }
   const bool known = std::find(std::begin(kKnownTypes), std::end(kKnownTypes), type) != std::end(kKnownTypes);
@@ -301,6 +339,8 @@ Result<InputScript> parse_input_script(std::string_view json_text, std::string_v
                    [](const KillEvent& a, const KillEvent& b) { return a.t < b.t; });
   std::stable_sort(script.walks.begin(), script.walks.end(),
                    [](const WalkEvent& a, const WalkEvent& b) { return a.t < b.t; });
+  std::stable_sort(script.players.begin(), script.players.end(),
+                   [](const PlayerEvent& a, const PlayerEvent& b) { return a.t < b.t; });
   return script;
 }
 

@@ -42,8 +42,14 @@ std::string report_json(const SimulationResult& r) {
     o["route_points_reached"] = e.route_points_reached;
     o["distance_walked_m"] = e.distance_walked_m;
     o["max_leash_lead_m"] = e.max_leash_lead_m;
+    o["leash_reseats"] = e.leash_reseats;
+    o["invalid_agent_ticks"] = e.invalid_agent_ticks;
+    o["saw_player"] = e.saw_player;
+    o["punches"] = e.punches;
+    o["brain_state"] = e.brain_state;
     enemies.push_back(o);
   }
+  j["warnings"] = r.warnings;
   return j.dump(2) + "\n";
 }
 
@@ -67,6 +73,7 @@ std::string summary_text(const SimulationResult& r) {
                   e.stays_down ? "  (stays down: get-ups kept failing)" : "");
     out << line;
   }
+  for (const std::string& w : r.warnings) out << "warning: " << w << "\n";
   out << "state_hash " << state_hash_hex(r.state_hash) << (r.finite ? "" : "  (NON-FINITE STATE)") << "\n";
   return out.str();
 }

@@ -35,87 +35,31 @@ Simulation::Simulation(const SceneDescription& scene, InputScript script)
   }
   was_fallen_.assign(stats_.size(), false);
   for (const auto& e : scene_.enemies()) last_com_.push_back(e.ragdoll->balance().com);
-  start_patrols();
+  start_minds();
   record_stats();
 }
 
-namespace {
-
-constexpr float kPatrolSpeed = 1.2f;  // [m/s] walking pace of a patrol
-constexpr float kLeashSlack = 0.4f;   // [m] the agent walks at full speed this far ahead of the body ...
-constexpr float kLeashHard = 1.2f;    // [m] ... and stops when this far ahead
-constexpr float kLookAhead = 0.3f;    // [s] the body aims where the agent will be
-constexpr float kArrived = 0.25f;     // [m] the body stands when this close to its aim
-
-}  // namespace
-
-void Simulation::start_patrols() {
+void Simulation::start_minds() {
   const SceneDescription& scene = scene_.description();
-  if (!scene.navigation) return;
-  const bool any_route = std::any_of(scene.enemies.begin(), scene.enemies.end(), [](const EnemySpawn& e) { return !e.route.empty(); });
-  if (!any_route) return;
+  if (!scene.navigation || scene.enemies.empty()) return;
   auto built = build_navmesh(scene);
-  if (!built) return;  // `stagger check` reports why; without a navmesh nobody patrols
-  navmesh_ = built.value();
-  crowd_ = std::make_unique<ai::Crowd>(navmesh_, static_cast<int>(scene.enemies.size()), scene.navigation->agent_radius);
+  if (!built) return;  // `stagger check` reports why; without a navmesh the enemies just stand
+  std::vector<ai::SquadMember> members;
   for (std::size_t i = 0; i < scene.enemies.size(); ++i) {
     const EnemySpawn& e = scene.enemies[i];
-    if (e.route.empty()) continue;
-    const ai::Navmesh::Nearest at = navmesh_->nearest(e.position, kOnNavmesh);
-    if (!at.found) continue;
-    const int agent = crowd_->add_agent(at.point, scene.navigation->agent_radius, scene.navigation->agent_height, kPatrolSpeed);
-    if (agent < 0) continue;
-    patrollers_.push_back({i, agent, ai::Patrol(e.route, e.route_mode, e.yaw_rad), false, {}, 0});
-    patrollers_.back().patrol.resume_from(e.position);  // start at the nearest point of the route
+    members.push_back({scene_.enemies()[i].ragdoll, e.position, e.yaw_rad, e.route, e.route_mode});
   }
+  squad_ = std::make_unique<ai::Squad>(built.value(), *scene.navigation, scene_.world(), members);
+  // The minds think at about 90 Hz (every third step at 240 Hz): the legs, not the plans, need
+  // the physics rate.
+  ai_every_steps_ = std::max(1, static_cast<int>(std::lround(scene.world.physics_hz / 90.0f)));
 }
 
-void Simulation::update_patrols(float dt) {
-  for (Patroller& p : patrollers_) {
-    physics::Ragdoll& body = *scene_.enemies()[p.enemy].ragdoll;
-    const Vec3 com = body.balance().com;
-    const ai::Navmesh::Nearest on = navmesh_->nearest(com, {1.0f, 2.0f, 1.0f});
-    const Vec3 feet = on.found ? on.point : com;
-    if (!physics::is_upright(body.state())) {
-      // Down or getting up: the agent waits where the body is, and the patrol resumes from
-      // there once the body stands again.
-      if (!p.held) crowd_->set_target(p.agent, feet);
-      p.held = true;
-      crowd_->set_max_speed(p.agent, 0.0f);
-      continue;
-    }
-    if (p.held) {
-      p.held = false;
-      p.patrol.resume_from(feet);
-    }
-    const Vec3 target = p.patrol.update(feet, dt);
-    if (length(target - p.target) > 1e-3f) {
-      p.target = target;
-      crowd_->set_target(p.agent, target);
-    }
-    // Leash: the agent slows as its lead over the body grows (the real distance, not squared).
-    p.lead_m = length(horizontal(crowd_->position(p.agent) - feet));
-    stats_[p.enemy].max_leash_lead_m = std::max(stats_[p.enemy].max_leash_lead_m, p.lead_m);
-    const float slack = std::clamp(1.0f - (p.lead_m - kLeashSlack) / (kLeashHard - kLeashSlack), 0.0f, 1.0f);
-    crowd_->set_max_speed(p.agent, kPatrolSpeed * slack);
-  }
-  crowd_->update(dt);
-  for (Patroller& p : patrollers_) {
-    physics::Ragdoll& body = *scene_.enemies()[p.enemy].ragdoll;
-    if (p.held) continue;
-    const Vec3 aim = crowd_->position(p.agent) + crowd_->velocity(p.agent) * kLookAhead;
-    const Vec3 to_aim = horizontal(aim - body.balance().com);
-    physics::LocomotionIntent intent;
-    if (length(to_aim) > kArrived) {
-      intent.gait = physics::Gait::walk;
-      intent.velocity = normalized(to_aim) * std::min(kPatrolSpeed, 2.0f * length(to_aim));
-    } else if (p.patrol.guarding()) {
-      intent.gait = physics::Gait::walk;  // turn on the spot to face the guarded way
-      intent.has_facing = true;
-      intent.facing_rad = p.patrol.guard_yaw();
-    }
-    body.set_intent(intent);
-  }
+void Simulation::move_player(const PlayerEvent& event) {
+  player_.present = event.present;
+  if (!event.present) return;
+  player_.feet = event.position;
+  player_.head = event.position + Vec3{0, event.head_height_m, 0};
 }
 
 void Simulation::apply_due_events() {
@@ -128,7 +72,14 @@ void Simulation::apply_due_events() {
   }
   while (next_walk_ < script_.walks.size() && script_.walks[next_walk_].t <= now + half_step) {
     const WalkEvent& walk = script_.walks[next_walk_++];
-    if (Enemy* enemy = scene_.find_enemy(walk.enemy)) enemy->ragdoll->set_intent(walk.intent);
+    for (std::size_t i = 0; i < scene_.enemies().size(); ++i) {
+      if (scene_.enemies()[i].name != walk.enemy) continue;
+      if (squad_) squad_->release(static_cast<int>(i));  // the script drives its legs from now on
+      scene_.enemies()[i].ragdoll->set_intent(walk.intent);
+    }
+  }
+  while (next_player_ < script_.players.size() && script_.players[next_player_].t <= now + half_step) {
+    move_player(script_.players[next_player_++]);
   }
   while (next_push_ < script_.pushes.size() && script_.pushes[next_push_].t <= now + half_step) {
     const PushEvent& push = script_.pushes[next_push_++];
@@ -144,7 +95,11 @@ void Simulation::apply_due_events() {
 void Simulation::step() {
   const auto start = std::chrono::steady_clock::now();
   apply_due_events();
-  if (crowd_) update_patrols(scene_.world().dt());
+  if (squad_ && scene_.world().step_count() % static_cast<std::uint64_t>(ai_every_steps_) == 0) {
+    squad_->set_player(player_);
+    squad_->tick(scene_.world().dt() * static_cast<float>(ai_every_steps_));
+    navigation_tick_ms_.push_back(squad_->last_navigation_ms());
+  }
   scene_.world().step();
   record_stats();
   wall_ms_ += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -201,7 +156,28 @@ SimulationResult Simulation::result() const {
   r.ms_per_step = r.steps > 0 ? wall_ms_ / static_cast<double>(r.steps) : 0.0;
   r.finite = world.all_finite();
   r.enemies = stats_;
-  for (const Patroller& p : patrollers_) r.enemies[p.enemy].route_points_reached = p.patrol.reached();
+  r.navigation_tick_ms = navigation_tick_ms_;
+  if (!squad_) return r;
+  for (int i = 0; i < squad_->size(); ++i) {
+    EnemyStats& s = r.enemies[static_cast<std::size_t>(i)];
+    if (!squad_->active(i)) {
+      r.warnings.push_back(s.name + ": its spawn is off the navmesh; it stands where it is");
+      continue;
+    }
+    const ai::Brain& brain = squad_->brain(i);
+    const ai::Navigator::Follow& follow = squad_->follow(i);
+    s.route_points_reached = brain.patrol().reached();
+    s.max_leash_lead_m = follow.max_lead_m;
+    s.leash_reseats = follow.reseats;
+    s.invalid_agent_ticks = follow.invalid_ticks;
+    s.saw_player = squad_->perception(i).saw_ever();
+    s.punches = brain.punches();
+    s.brain_state = std::string(ai::name_of(brain.state()));
+    for (std::size_t point : brain.skipped_points()) {
+      r.warnings.push_back(s.name + ": skipped point " + std::to_string(point) +
+                           " of its route after 3 stalls on the way to it");
+    }
+  }
   return r;
 }
 

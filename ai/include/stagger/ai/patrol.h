@@ -19,6 +19,9 @@ struct PatrolPoint {
 
 struct PatrolSettings {
   float arrival_radius_m = 0.5f;  ///< [m] horizontal distance that counts as arrived
+  /// [s] the next leg starts this long before a wait is over: a ragdoll needs about that long to
+  /// get going (its agent must lead it and its gait must start), so it stands still for the wait.
+  float start_early_s = 0.6f;
 };
 
 class Patrol {
@@ -26,24 +29,34 @@ class Patrol {
   /// `guard_yaw_rad` is the facing held on a one-point route (the enemy's spawn yaw).
   Patrol(std::vector<PatrolPoint> points, PatrolMode mode, float guard_yaw_rad, PatrolSettings settings = {});
 
-  /// Advances by `dt` with the walker at `position`; returns where to go next.
-  Vec3 update(Vec3 position, float dt);
+  /// Advances by `dt` with the walker at `position`; returns where to go next. A wait starts
+  /// once the walker is `settled` (standing, no longer braking).
+  Vec3 update(Vec3 position, float dt, bool settled = true);
   /// The point being walked to (or waited at).
   std::size_t target_index() const { return target_; }
   Vec3 target() const { return points_[target_].position; }
-  bool waiting() const { return wait_left_s_ > 0; }
+  bool waiting() const { return arrived_ && wait_left_s_ > 0; }
+  /// The point after the target, in the direction of travel (where a wait ends up going).
+  Vec3 following() const;
   /// A one-point route: stand at the point, facing `guard_yaw()`.
   bool guarding() const { return points_.size() == 1; }
   float guard_yaw() const { return guard_yaw_; }
   /// Every arrival so far, in order (the report's route_points_reached).
   const std::vector<std::size_t>& reached() const { return reached_; }
 
-  /// After a chase or a fall: go on from the point nearest to `position` (as the crow flies;
-  /// the caller passes a navmesh-projected position), keeping the direction of travel.
+  /// After a chase or a fall, from `position` (the caller passes a navmesh-projected one; as the
+  /// crow flies): near the point it was walking to, or the one it came from, it carries on;
+  /// elsewhere it heads for the nearest point, or the one after it in the direction of travel
+  /// when already past it.
   void resume_from(Vec3 position);
+  /// Gives up on the current point (it cannot be reached) and heads for the one after it.
+  void skip();
 
  private:
-  std::size_t next_after(std::size_t index);
+  /// The point after `index` in the direction of travel; turning round at an end of a ping-pong
+  /// route updates `direction`.
+  std::size_t next_after(std::size_t index, int& direction) const;
+  std::size_t advance(std::size_t index) { return next_after(index, direction_); }
 
   std::vector<PatrolPoint> points_;
   PatrolMode mode_;
@@ -53,6 +66,7 @@ class Patrol {
   int direction_ = 1;  // ping-pong: +1 toward the last point, -1 back
   float wait_left_s_ = 0;
   bool arrived_ = false;  // at the target, waiting
+  bool waiting_started_ = false;  // the walker stopped there: the wait counts down
   std::vector<std::size_t> reached_;
 };
 

@@ -22,6 +22,15 @@ struct LocomotionIntent {
   Gait gait = Gait::idle;   ///< idle stands still whatever the velocity
 };
 
+/// An arm reaching for a point in the world (a punch is a reach that straightens fast): the upper
+/// arm points at `target` and the elbow opens from bent (`extension` 0) to straight (1). Only
+/// while the body is upright; the other joints keep their pose.
+struct ArmReach {
+  bool active = false;
+  Vec3 target;              ///< [m] world point the arm points at
+  float extension = 1.0f;   ///< [-] 0: elbow bent 110°, fist by the shoulder; 1: arm straight
+};
+
 /// One step: the swing foot lifts (start phase) and is placed (end phase), each phase with its
 /// own duration and easing. Lengths are for a 1.8 m body and scale with height.
 struct StepSettings {

@@ -48,6 +48,8 @@ class Ragdoll {
 
   /// Applies an impulse [N·s] at the part's centre of mass and starts its hit reaction.
   void apply_impulse(BodyPart part, Vec3 impulse);
+  /// The largest impulse [N·s] received within the last `window_s` seconds (0 if none).
+  float recent_hit_ns(float window_s) const { return since_hit_s_ <= window_s ? last_hit_ns_ : 0.0f; }
 
   /// Sets the target pose at once.
   void set_pose(const Pose& pose);
@@ -59,6 +61,9 @@ class Ragdoll {
   /// What the legs should do: the default (idle) intent stands still where it is.
   void set_intent(const LocomotionIntent& intent);
   const LocomotionIntent& intent() const { return intent_; }
+  /// What an arm does (0 left, 1 right); an inactive reach leaves the arm to the pose.
+  void set_arm_reach(int arm, const ArmReach& reach);
+  const ArmReach& arm_reach(int arm) const { return reach_[static_cast<std::size_t>(arm)]; }
   /// Balance steps taken so far (steps of the walking gait and closing steps not counted).
   int recovery_steps() const { return recovery_steps_; }
   /// Every step taken so far (balance, walking and closing steps).
@@ -163,6 +168,7 @@ class Ragdoll {
   bool planted(int leg) const { return off_ground_s_[static_cast<std::size_t>(leg)] < kPlantedGraceS; }
   static constexpr float kPlantedGraceS = 0.1f;  // [s]
   void update_upright();
+  void apply_arm_reach(int arm, Pose& pose) const;
   void update_foot_anchors();
   void clamp_velocities();
 
@@ -202,6 +208,9 @@ class Ragdoll {
   int failed_get_ups_ = 0;
 
   LocomotionIntent intent_;
+  std::array<ArmReach, 2> reach_{};  // left, right
+  float last_hit_ns_ = 0;            // [N·s] the latest impulse (the larger of two at once)
+  float since_hit_s_ = 1e9f;         // [s] since it
   Vec3 commanded_;                  // velocity the legs are asked for now, ramped to the intent
   float heading_ = 0;               // heading held while stepping or walking [rad]
   bool holding_heading_ = false;

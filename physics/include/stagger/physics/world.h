@@ -108,6 +108,9 @@ class World {
   float joint_separation(JointId joint) const;
   float max_joint_separation() const;
 
+  /// True when no static geometry (boxes, meshes) lies on the segment from `from` to `to`;
+  /// bodies do not block it. For sight lines.
+  bool line_of_sight(Vec3 from, Vec3 to) const;
   /// Hash (FNV-1a, 64 bit) of every body's transform and velocities, bit for bit.
   std::uint64_t state_hash() const;
   /// False if any body's transform or velocity holds a NaN or infinity.

@@ -1,7 +1,7 @@
 #pragma once
 // Headless input scripts (design.md §6): timed events read from JSON, validated before anything is
-// simulated. This version supports `push`, `kill` and `walk` (an extension: the locomotion intent
-// the ai will give); `hand` and `player` are rejected by name.
+// simulated. This version supports `push`, `kill`, `player` and `walk` (an extension: a locomotion
+// intent given directly); `hand` is rejected by name.
 
 #include <string>
 #include <string_view>
@@ -37,10 +37,22 @@ struct WalkEvent {
   std::size_t event_index = 0;
 };
 
+/// From `t` on, the player stands with their feet at `position` (enemies see the head above
+/// them); `present: false` takes the player out of the level. Before the first player event a
+/// headless run has no player.
+struct PlayerEvent {
+  double t = 0;              ///< [s]
+  bool present = true;
+  Vec3 position;             ///< [m] feet
+  float head_height_m = 1.7f;  ///< [m] eyes above the feet
+  std::size_t event_index = 0;
+};
+
 struct InputScript {
   std::vector<PushEvent> pushes;  ///< sorted by time (stable: equal times keep file order)
   std::vector<KillEvent> kills;   ///< sorted by time
   std::vector<WalkEvent> walks;   ///< sorted by time
+  std::vector<PlayerEvent> players;  ///< sorted by time
 };
 
 /// Parses a script. `source` names it in error messages. Every problem is reported, one per line.

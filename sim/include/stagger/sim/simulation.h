@@ -9,9 +9,8 @@
 #include <memory>
 #include <optional>
 
-#include "stagger/ai/crowd.h"
 #include "stagger/ai/navmesh.h"
-#include "stagger/ai/patrol.h"
+#include "stagger/ai/squad.h"
 #include "stagger/sim/input_script.h"
 #include "stagger/sim/scene.h"
 
@@ -32,6 +31,11 @@ struct EnemyStats {
   std::vector<std::size_t> route_points_reached;  ///< indices, in the order reached
   double distance_walked_m = 0;  ///< [m] horizontal path of the centre of mass while upright
   float max_leash_lead_m = 0;    ///< [m] farthest the crowd agent got ahead of the body
+  int leash_reseats = 0;         ///< times the agent was removed and added again at the body
+  int invalid_agent_ticks = 0;   ///< navigation ticks at which Detour had lost the agent
+  bool saw_player = false;
+  int punches = 0;               ///< punches thrown at the player
+  std::string brain_state;       ///< at the end (`patrol`, `chase`, ...; empty without a mind)
   std::string balance_state;     ///< at the end
   std::string final_state;       ///< locomotion state at the end (`standing`, `down`, `dead`, ...)
 };
@@ -46,6 +50,9 @@ struct SimulationResult {
   double ms_per_step = 0;
   bool finite = true;
   std::vector<EnemyStats> enemies;
+  std::vector<std::string> warnings;  ///< for the level's designer (skipped route points)
+  /// Wall time of each navigation tick (projection, leash, crowd for all enemies) [ms].
+  std::vector<double> navigation_tick_ms;
 };
 
 class Simulation {
@@ -60,36 +67,31 @@ class Simulation {
            const std::function<void(double sim_s)>& progress = {});
 
   Scene& scene() { return scene_; }
+  /// The enemies' minds; nullptr in a scene without navigation.
+  const ai::Squad* squad() const { return squad_.get(); }
   const Scene& scene() const { return scene_; }
   SimulationResult result() const;
 
  private:
   void apply_due_events();
   void record_stats();
-  void start_patrols();
-  void update_patrols(float dt);
-
-  // An enemy walking its route: the body follows its crowd agent on a leash, the agent follows
-  // the patrol (design.md §9, research/navigation.md §6).
-  struct Patroller {
-    std::size_t enemy = 0;
-    int agent = -1;
-    ai::Patrol patrol;
-    bool held = false;   // down or getting up: the agent waits
-    Vec3 target;
-    float lead_m = 0;    // agent ahead of the body [m]
-  };
+  void start_minds();
+  void move_player(const PlayerEvent& event);
 
   Scene scene_;
   InputScript script_;
   std::size_t next_push_ = 0;
   std::size_t next_kill_ = 0;
   std::size_t next_walk_ = 0;
+  std::size_t next_player_ = 0;
   std::vector<EnemyStats> stats_;
   std::vector<bool> was_fallen_;
-  std::shared_ptr<ai::Navmesh> navmesh_;
-  std::unique_ptr<ai::Crowd> crowd_;
-  std::vector<Patroller> patrollers_;
+  // The enemies' minds (only in scenes with navigation settings, that is levels) and the player
+  // they look for: absent until a `player` event places them.
+  std::unique_ptr<ai::Squad> squad_;
+  int ai_every_steps_ = 1;
+  ai::PlayerView player_;
+  std::vector<double> navigation_tick_ms_;
   std::vector<Vec3> last_com_;
   double wall_ms_ = 0;
 };

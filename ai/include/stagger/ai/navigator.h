@@ -1,0 +1,91 @@
+#pragma once
+// The leash between ragdolls and their crowd agents (design.md §9, research/navigation.md §6).
+// Each tick: project every body onto the navmesh with our own query, clamp each agent's speed by
+// its lead over its body, pull an agent that got too far ahead back along its corridor, re-seat
+// it only when that cannot bridge the gap, update the crowd, and say where each body should aim.
+// Also notices stalls: a body that makes no progress toward its goal for a while.
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "stagger/ai/crowd.h"
+#include "stagger/ai/navmesh.h"
+
+namespace stagger::ai {
+
+struct LeashSettings {
+  float slack_m = 0.4f;        ///< [m] Ls: the agent walks at full speed up to this lead ...
+  float hard_m = 1.2f;         ///< [m] Lh: ... stops at this lead, and is pulled back beyond it
+  float reseat_gap_m = 0.3f;   ///< [m] a pull-back that ends farther than this from where it
+                               ///< aimed (a wall, another floor) re-seats the agent instead
+  float reseat_cooldown_s = 0.5f;  ///< [s] at most one re-seat per enemy in this time
+  float look_ahead_s = 0.3f;   ///< [s] the body aims where the agent will be this much later
+  float stall_s = 3.0f;        ///< [s] no progress toward the goal for this long is a stall
+  float progress_m = 0.3f;     ///< [m] getting this much closer to the goal counts as progress
+  float arrived_m = 0.6f;      ///< [m] within this of the goal nobody counts stalls
+};
+
+class Navigator {
+ public:
+  Navigator(std::shared_ptr<const Navmesh> navmesh, int max_enemies, float agent_radius, float agent_height,
+            LeashSettings settings = {});
+
+  /// Adds an enemy whose feet stand at `feet`; returns its handle (0, 1, ...) or -1 when the
+  /// point is off the navmesh.
+  int add(Vec3 feet);
+  int size() const { return static_cast<int>(enemies_.size()); }
+
+  /// Where the enemy should go (nothing: stand) and how fast [m/s]. Replans only when the goal
+  /// moved.
+  void set_goal(int enemy, std::optional<Vec3> goal, float speed);
+  /// The body's centre of mass this tick, and whether it is up (false: down or getting up; the
+  /// agent then waits, and is brought back to the body when it stands).
+  void set_body(int enemy, Vec3 com, bool upright);
+  /// One navigation tick of `dt` seconds for every enemy.
+  void tick(float dt);
+
+  struct Follow {
+    Vec3 feet;               ///< [m] the body's centre of mass projected onto the navmesh
+    bool on_navmesh = false; ///< false: the projection found nothing (thrown, airborne)
+    Vec3 agent;              ///< [m] the crowd agent
+    Vec3 aim;                ///< [m] where the body should head: the agent plus a look-ahead
+    float lead_m = 0;        ///< [m] horizontal distance agent - feet, before any correction
+    float max_lead_m = 0;    ///< [m] the largest lead so far while upright
+    bool valid = true;       ///< Detour still has the agent
+    bool stalled = false;    ///< this tick: no progress for `stall_s` (the path was replanned)
+    int replans = 0;         ///< stalls, each answered by planning the path again
+    int pull_backs = 0;
+    int reseats = 0;
+    int invalid_ticks = 0;   ///< ticks at which Detour had lost the agent (then re-seated)
+  };
+  const Follow& follow(int enemy) const { return enemies_[static_cast<std::size_t>(enemy)].follow; }
+  const LeashSettings& settings() const { return settings_; }
+
+ private:
+  struct Enemy {
+    int agent = -1;
+    Vec3 com;
+    bool upright = true;
+    bool held = false;
+    std::optional<Vec3> goal;
+    float speed = 0;
+    float since_reseat_s = 1e9f;
+    float best_distance_m = 1e9f;  // closest to the goal since the last progress
+    float since_progress_s = 0;
+    Follow follow;
+  };
+  void project(Enemy& e) const;
+  void leash(Enemy& e, bool measure);
+  bool reseat(Enemy& e);
+  void watch_progress(Enemy& e, float dt);
+
+  std::shared_ptr<const Navmesh> navmesh_;
+  Crowd crowd_;
+  float agent_radius_;
+  float agent_height_;
+  LeashSettings settings_;
+  std::vector<Enemy> enemies_;
+};
+
+}  // namespace stagger::ai

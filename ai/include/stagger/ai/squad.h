@@ -1,0 +1,86 @@
+#pragma once
+// The minds of a scene's enemies: one navigator (crowd and leash) for all of them, eyes and a
+// brain for each. Each tick reads the ragdolls and the player, and writes what the legs and the
+// right arm do.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
+
+#include "stagger/ai/brain.h"
+#include "stagger/ai/navigator.h"
+#include "stagger/ai/perception.h"
+#include "stagger/physics/ragdoll.h"
+
+namespace stagger::ai {
+
+struct SquadMember {
+  physics::Ragdoll* body = nullptr;
+  Vec3 spawn;                      ///< [m] feet
+  float yaw_rad = 0;               ///< [rad] spawn facing; guards hold it
+  std::vector<PatrolPoint> route;  ///< empty: guards its spawn point
+  PatrolMode mode = PatrolMode::loop;
+};
+
+struct SquadSettings {
+  LeashSettings leash;
+  BrainSettings brain;
+  PerceptionSettings perception;
+  PatrolSettings patrol;
+  float arrived_m = 0.25f;        ///< [m] the body stands when this close to its aim
+  float settled_speed = 0.15f;    ///< [m/s] slower than this the body stands (waits count from then)
+  float braking_m = 1.0f;         ///< [m] it slows with the distance to its aim this close to the goal
+  float max_walk_turn_deg_s = 60.0f;  ///< [deg/s] how fast the walking direction turns
+  float min_turn_speed_scale = 0.5f;  ///< [-] speed kept while it still has to turn 90° or more
+  float stumble_hit_ns = 8.0f;    ///< [N·s] a hit at least this strong stuns ...
+  float stumble_window_s = 0.25f; ///< [s] ... for this long after it (then until calm) ...
+  float catch_window_s = 3.0f;    ///< [s] ... and balance steps this soon after it stun too
+  std::uint64_t seed = 0x5EED;    ///< punch aims; each member gets its own stream
+};
+
+class Squad {
+ public:
+  Squad(std::shared_ptr<const Navmesh> navmesh, const NavmeshSettings& navmesh_settings,
+        const physics::World& world, const std::vector<SquadMember>& members, SquadSettings settings = {});
+
+  void set_player(const PlayerView& player) { player_ = player; }
+  /// Hands a member's legs to someone else (an input script's walk events): its mind stops
+  /// commanding the body, and its agent waits.
+  void release(int member) { members_[static_cast<std::size_t>(member)].released = true; }
+  /// One tick of `dt` seconds: eyes, brains, navigation, then the bodies' intents.
+  void tick(float dt);
+
+  int size() const { return static_cast<int>(members_.size()); }
+  /// False for a member whose spawn is off the navmesh: it has no mind and just stands.
+  bool active(int member) const { return members_[static_cast<std::size_t>(member)].handle >= 0; }
+  bool released(int member) const { return members_[static_cast<std::size_t>(member)].released; }
+  const Brain& brain(int member) const { return *members_[static_cast<std::size_t>(member)].brain; }
+  const Perception& perception(int member) const { return members_[static_cast<std::size_t>(member)].eyes; }
+  const Navigator::Follow& follow(int member) const;
+  /// Wall time of the last navigation tick (projection, leash, crowd) [ms].
+  double last_navigation_ms() const { return last_navigation_ms_; }
+
+ private:
+  struct Member {
+    physics::Ragdoll* body = nullptr;
+    int handle = -1;  // in the navigator
+    std::optional<Brain> brain;
+    Perception eyes;
+    bool released = false;
+    bool walking = false;
+    float walk_yaw = 0;  // [rad] direction of the walk, turned at a limited rate
+  };
+  BrainInput sense(Member& m, float dt);
+  void command(Member& m, const BrainOutput& out, float dt);
+
+  const physics::World& world_;
+  std::shared_ptr<const Navmesh> navmesh_;
+  SquadSettings settings_;
+  Navigator navigator_;
+  std::vector<Member> members_;
+  PlayerView player_;
+  double last_navigation_ms_ = 0;
+};
+
+}  // namespace stagger::ai

@@ -1,0 +1,149 @@
+#include "stagger/ai/squad.h"
+
+#include <algorithm>
+#include <chrono>
+
+#include "stagger/core/assert.h"
+
+namespace stagger::ai {
+
+namespace {
+
+BodyCondition condition_of(const physics::Ragdoll& body, const SquadSettings& s) {
+  using physics::LocomotionState;
+  switch (body.state()) {
+    case LocomotionState::dead: return BodyCondition::dead;
+    case LocomotionState::falling:
+    case LocomotionState::down:
+    case LocomotionState::getting_up: return BodyCondition::down;
+    default: break;
+  }
+  // A strong hit stuns; so do the balance steps that catch it (a walking body catches a shove
+  // with its gait, and a balance step after stopping is no stumble).
+  const bool hit = body.recent_hit_ns(s.stumble_window_s) >= s.stumble_hit_ns;
+  const bool catching = body.state() == LocomotionState::stepping && body.recent_hit_ns(s.catch_window_s) >= s.stumble_hit_ns;
+  return hit || catching ? BodyCondition::stumbling : BodyCondition::upright;
+}
+
+float heading_of(const physics::Ragdoll& body) {
+  return yaw_of(body.body_state(physics::BodyPart::chest).rotation.rotate({0, 0, 1}));
+}
+
+}  // namespace
+
+Squad::Squad(std::shared_ptr<const Navmesh> navmesh, const NavmeshSettings& navmesh_settings,
+             const physics::World& world, const std::vector<SquadMember>& members, SquadSettings settings)
+    : world_(world),
+      navmesh_(navmesh),
+      settings_(settings),
+      navigator_(navmesh, static_cast<int>(members.size()), navmesh_settings.agent_radius, navmesh_settings.agent_height,
+                 settings.leash) {
+  std::uint64_t stream = settings_.seed;
+  for (const SquadMember& sm : members) {
+    STAGGER_ASSERT(sm.body != nullptr);
+    Member m;
+    m.body = sm.body;
+    m.eyes = Perception(settings_.perception);
+    stream = stream * 6364136223846793005ull + 1442695040888963407ull;
+    m.handle = navigator_.add(sm.spawn);
+    if (m.handle >= 0) {
+      std::vector<PatrolPoint> route = sm.route;
+      if (route.empty()) route.push_back({sm.spawn, 0.0f});
+      Patrol patrol(std::move(route), sm.mode, sm.yaw_rad, settings_.patrol);
+      patrol.resume_from(sm.spawn);  // start at the nearest point of the route
+      m.brain.emplace(std::move(patrol), stream, settings_.brain);
+    }
+    members_.push_back(std::move(m));
+  }
+}
+
+const Navigator::Follow& Squad::follow(int member) const {
+  return navigator_.follow(members_[static_cast<std::size_t>(member)].handle);
+}
+
+BrainInput Squad::sense(Member& m, float dt) {
+  const physics::BodyState head = m.body->body_state(physics::BodyPart::head);
+  m.eyes.update(world_, head.position, horizontal(head.rotation.rotate({0, 0, 1})), player_, dt);
+  BrainInput in;
+  in.body = condition_of(*m.body, settings_);
+  in.position = navigator_.follow(m.handle).feet;
+  in.yaw_rad = heading_of(*m.body);
+  in.sees_player = m.eyes.sees();
+  if (in.sees_player) {
+    // Chase the player's feet as they stand on the navmesh (the crowd plans on it).
+    const Navmesh::Nearest feet = navmesh_->nearest(player_.feet, {0.5f, 1.0f, 0.5f});
+    in.player_feet = feet.found ? feet.point : player_.feet;
+    in.player_head = player_.head;
+  }
+  in.remembers_player = m.eyes.remembers();
+  in.last_seen_feet = m.eyes.last_seen_feet();
+  in.stalled = navigator_.follow(m.handle).stalled;
+  in.settled = length(horizontal(m.body->balance().com_velocity)) < settings_.settled_speed;
+  in.dt = dt;
+  return in;
+}
+
+void Squad::command(Member& m, const BrainOutput& out, float dt) {
+  physics::Ragdoll& body = *m.body;
+  body.set_arm_reach(1, out.right_arm);
+  physics::LocomotionIntent intent;
+  const bool was_walking = m.walking;
+  m.walking = false;
+  if (!out.move) {
+    body.set_intent(intent);  // stunned, down or dead: the balance controller has the legs
+    return;
+  }
+  const Vec3 to_aim = horizontal(navigator_.follow(m.handle).aim - body.balance().com);
+  if (out.goal && length(to_aim) > settings_.arrived_m) {
+    intent.gait = physics::Gait::walk;
+    // The walking direction turns at a limited rate, and slows while it turns: the gait turns
+    // its heading at a limited rate too, and a body told to walk at right angles to where it
+    // goes is thrown sideways over its feet (falls at the courtyard's corners).
+    const float wanted = yaw_of(to_aim);
+    if (!was_walking) m.walk_yaw = wanted;
+    const float most = deg_to_rad(settings_.max_walk_turn_deg_s) * dt;
+    const float turn = std::remainder(wanted - m.walk_yaw, 2.0f * kPi);
+    m.walk_yaw += std::clamp(turn, -most, most);
+    const float turn_scale = std::clamp(std::cos(turn), settings_.min_turn_speed_scale, 1.0f);
+    const Vec3 direction{std::sin(m.walk_yaw), 0.0f, std::cos(m.walk_yaw)};
+    // Full speed until near the goal: slowing whenever the agent's lead shrinks couples the
+    // body's speed to the agent's, and the gait stumbles on that see-saw.
+    const float to_goal = length(horizontal(*out.goal - body.balance().com));
+    const float speed = out.speed * turn_scale;
+    intent.velocity = direction * (to_goal > settings_.braking_m ? speed : std::min(speed, 2.0f * length(to_aim)));
+    m.walking = true;
+  } else if (out.facing_rad) {
+    intent.gait = physics::Gait::walk;  // turn on the spot
+    intent.has_facing = true;
+    intent.facing_rad = *out.facing_rad;
+  }
+  body.set_intent(intent);
+}
+
+void Squad::tick(float dt) {
+  std::vector<BrainOutput> outputs(members_.size());
+  for (std::size_t i = 0; i < members_.size(); ++i) {
+    Member& m = members_[i];
+    if (m.handle < 0) continue;
+    if (m.released) {
+      navigator_.set_goal(m.handle, std::nullopt, 0.0f);
+      continue;
+    }
+    outputs[i] = m.brain->update(sense(m, dt));
+    if (outputs[i].forget_player) m.eyes.forget();
+    navigator_.set_goal(m.handle, outputs[i].goal, outputs[i].move ? outputs[i].speed : 0.0f);
+  }
+  const auto start = std::chrono::steady_clock::now();
+  for (Member& m : members_) {
+    if (m.handle < 0) continue;
+    const BodyCondition c = condition_of(*m.body, settings_);
+    navigator_.set_body(m.handle, m.body->balance().com, c == BodyCondition::upright || c == BodyCondition::stumbling);
+  }
+  navigator_.tick(dt);
+  last_navigation_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  for (std::size_t i = 0; i < members_.size(); ++i) {
+    if (members_[i].handle >= 0 && !members_[i].released) command(members_[i], outputs[i], dt);
+  }
+}
+
+}  // namespace stagger::ai
