@@ -2,6 +2,7 @@
 // is wrong, 2 usage error.
 
 #include <CLI/CLI.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -11,6 +12,7 @@
 #include "stagger/levels/load.h"
 #include "stagger/levels/preview.h"
 #include "stagger/sim/bench.h"
+#include "stagger/sim/patrol_bench.h"
 #include "stagger/sim/input_script.h"
 #include "stagger/sim/reachability.h"
 #include "stagger/sim/report.h"
@@ -158,6 +160,22 @@ int run_sim(const SimOptions& o) {
   return result.finite ? 0 : kExitWrongInput;
 }
 
+int run_patrol_bench(const std::string& level_path, const stagger::sim::PatrolBenchOptions& options) {
+  const stagger::levels::LoadResult level = stagger::levels::load_level(level_path);
+  for (const auto& d : level.diagnostics) std::cerr << stagger::levels::format(d) << "\n";
+  if (!level.ok()) return kExitWrongInput;
+  const stagger::sim::SceneDescription scene = stagger::sim::scene_from_level(level.level, level.mesh_triangles);
+  const bool routes = std::any_of(scene.enemies.begin(), scene.enemies.end(), [](const auto& e) { return !e.route.empty(); });
+  if (!scene.navigation || !routes) {
+    std::cerr << "stagger bench: " << level_path << " has no navigation settings or no enemy with a route to patrol\n";
+    return kExitWrongInput;
+  }
+  std::cerr << "stagger bench: " << options.enemies << " enemies patrolling " << level_path << " for "
+            << options.seconds << " simulated seconds...\n";
+  std::cout << stagger::sim::patrol_bench_text(stagger::sim::run_patrol_benchmark(scene, options));
+  return 0;
+}
+
 int run_bench(const stagger::sim::BenchOptions& options) {
   std::cerr << "stagger bench: measuring " << options.repetitions << " interleaved repetitions...\n";
   std::cout << stagger::sim::bench_table(stagger::sim::run_benchmark(options), options.walking);
@@ -216,6 +234,13 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--repetitions", bench.repetitions, "Interleaved repetitions (median reported)")
       ->capture_default_str()->check(CLI::Range(1, 100));
   bench_cmd->add_flag("--walking", bench.walking, "Our ragdolls walk at 1.2 m/s (the baseline holds its pose)");
+  std::string patrol_level;
+  stagger::sim::PatrolBenchOptions patrol_bench;
+  bench_cmd->add_option("--patrol", patrol_level,
+                        "Instead: enemies patrolling this level (navmesh build, navigation tick, CPU per 90 Hz frame)")
+      ->check(CLI::ExistingFile);
+  bench_cmd->add_option("--enemies", patrol_bench.enemies, "With --patrol: enemies spread along the level's routes")
+      ->capture_default_str()->check(CLI::Range(1, 1024));
 
   try {
     app.parse(argc, argv);
@@ -232,6 +257,12 @@ int main(int argc, char** argv) {
   }
   if (check_cmd->parsed()) return run_check(check_files);
   if (preview_cmd->parsed()) return run_preview(preview_level, preview_out, preview_size);
-  if (bench_cmd->parsed()) return run_bench(bench);
+  if (bench_cmd->parsed()) {
+    if (!patrol_level.empty()) {
+      if (bench_cmd->count("--seconds") > 0) patrol_bench.seconds = bench.seconds;
+      return run_patrol_bench(patrol_level, patrol_bench);
+    }
+    return run_bench(bench);
+  }
   return kExitUsage;
 }

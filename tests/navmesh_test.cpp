@@ -105,10 +105,26 @@ TEST(Reachability, ALegThroughAWallIsNotAPath) {
   ASSERT_TRUE(loaded.ok());
   const auto nav = sim::check_reachability(loaded);
   ASSERT_EQ(nav.diagnostics.size(), 2u);
-  EXPECT_EQ(levels::format(nav.diagnostics[0]), "r.json:5:42: error: route `r` has no complete path from point 0 to point 1");
+  EXPECT_EQ(levels::format(nav.diagnostics[0]), "r.json:6:38: error: route `r` has no complete path from point 0 to point 1");
   EXPECT_EQ(levels::format(nav.diagnostics[1]),
             "r.json:7:16: error: the spawn of enemy `e` is not on the navmesh (nothing walkable within 0.50 m across "
             "and 1.00 m up or down)");
+}
+
+TEST(Reachability, APatrolPointOnAnUnreachableLedgeIsReportedAtThatPoint) {
+  // A 2 m high ledge with no way up: its top is walkable (the point keeps it from being removed
+  // as an island), but no path leads there.
+  const levels::LoadResult loaded = levels::parse_level(R"({ "format": "stagger-level", "version": 1,
+  "geometry": [ { "type": "box", "center": [0, -0.5, 0], "size": [12, 1, 12] },
+                { "type": "box", "name": "ledge", "center": [3, 1, 3], "size": [3, 2, 3] } ],
+  "player": { "position": [-3, 0, -3] },
+  "routes": [ { "name": "r", "points": [ { "position": [-3, 0, 0] },
+                                         { "position": [3, 2, 3] } ] } ] })",
+                                                        "ledge.json", "");
+  ASSERT_TRUE(loaded.ok());
+  const auto nav = sim::check_reachability(loaded);
+  ASSERT_EQ(nav.diagnostics.size(), 1u);
+  EXPECT_EQ(levels::format(nav.diagnostics[0]), "ledge.json:6:42: error: route `r` has no complete path from point 0 to point 1");
 }
 
 }  // namespace

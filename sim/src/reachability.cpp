@@ -70,7 +70,7 @@ LevelNavigation check_reachability(const levels::LoadResult& loaded) {
     for (std::size_t leg = 0; leg < legs && n_points > 1; ++leg) {
       const std::size_t a = leg, b = (leg + 1) % n_points;
       if (nav.path(route.points[a].position, route.points[b].position) != ai::Navmesh::PathKind::complete) {
-        problem(where[a], "route `" + route.name + "` has no complete path from point " + std::to_string(a) +
+        problem(where[b], "route `" + route.name + "` has no complete path from point " + std::to_string(a) +
                               " to point " + std::to_string(b));
       }
     }

@@ -1,0 +1,38 @@
+#pragma once
+// `stagger bench --patrol LEVEL`: what enemies with minds cost (issue 5). Three figures: the
+// level's navmesh build, the navigation tick (projection, leash, crowd) for N patrolling enemies,
+// and the whole frame (physics at 240 Hz, balance, gait, brains, crowd) per 90 Hz display frame,
+// beside the raw Bullet cost of the same ragdolls in the same level.
+
+#include <string>
+
+#include "stagger/sim/scene.h"
+
+namespace stagger::sim {
+
+struct PatrolBenchOptions {
+  int enemies = 32;          ///< spread along the level's routes
+  double seconds = 20.0;     ///< simulated time (after 2 s untimed)
+  int navmesh_builds = 5;    ///< the build time is their median
+};
+
+struct PatrolBenchResult {
+  int enemies = 0;
+  double navmesh_build_ms = 0;   ///< median
+  double nav_tick_p50_ms = 0;
+  double nav_tick_p99_ms = 0;
+  double nav_tick_max_ms = 0;
+  double frame_ms = 0;           ///< CPU per 90 Hz frame (8/3 physics steps), everything
+  double baseline_frame_ms = 0;  ///< the same for raw Bullet ragdolls holding a pose
+  int falls = 0;                 ///< during the timed run, all enemies
+};
+
+/// `scene` must have navigation settings and at least one route.
+PatrolBenchResult run_patrol_benchmark(const SceneDescription& scene, const PatrolBenchOptions& options);
+std::string patrol_bench_text(const PatrolBenchResult& r);
+
+/// The scene with `count` enemies spread evenly along its routes (each route gets every R-th
+/// enemy), named `patroller-1`, ...
+SceneDescription with_patrollers(const SceneDescription& scene, int count);
+
+}  // namespace stagger::sim

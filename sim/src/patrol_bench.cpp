@@ -1,0 +1,136 @@
+#include "stagger/sim/patrol_bench.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <vector>
+
+#include "stagger/physics/baseline.h"
+#include "stagger/sim/simulation.h"
+
+namespace stagger::sim {
+namespace {
+
+double thread_cpu_ms() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) * 1e-6;
+}
+
+double percentile(std::vector<double> values, double p) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const auto i = static_cast<std::size_t>(p * static_cast<double>(values.size() - 1) + 0.5);
+  return values[std::min(i, values.size() - 1)];
+}
+
+constexpr double kFrameSteps = 240.0 / 90.0;  // physics steps per 90 Hz frame
+constexpr double kWarmUpS = 2.0;
+
+// A point `fraction` (0..1) of the way along a route's legs (the closing leg of a loop too).
+Vec3 along(const std::vector<ai::PatrolPoint>& route, ai::PatrolMode mode, float fraction) {
+  std::vector<Vec3> path;
+  for (const auto& p : route) path.push_back(p.position);
+  if (mode == ai::PatrolMode::loop && path.size() > 2) path.push_back(path.front());
+  if (path.size() == 1) return path.front();
+  float total = 0;
+  for (std::size_t i = 1; i < path.size(); ++i) total += length(horizontal(path[i] - path[i - 1]));
+  float left = fraction * total;
+  for (std::size_t i = 1; i < path.size(); ++i) {
+    const float leg = length(horizontal(path[i] - path[i - 1]));
+    if (left <= leg && leg > 0) return lerp(path[i - 1], path[i], left / leg);
+    left -= leg;
+  }
+  return path.back();
+}
+
+}  // namespace
+
+SceneDescription with_patrollers(const SceneDescription& scene, int count) {
+  SceneDescription out = scene;
+  std::vector<const EnemySpawn*> walkers;  // one enemy per distinct route, as the level has them
+  for (const EnemySpawn& e : scene.enemies) {
+    const bool known = std::any_of(walkers.begin(), walkers.end(), [&](const EnemySpawn* w) {
+      return w->route.size() == e.route.size() && !e.route.empty() && w->route.front().position == e.route.front().position;
+    });
+    if (!e.route.empty() && !known) walkers.push_back(&e);
+  }
+  out.enemies.clear();
+  if (walkers.empty()) return out;
+  const int routes = static_cast<int>(walkers.size());
+  for (int k = 0; k < count; ++k) {
+    const EnemySpawn& like = *walkers[static_cast<std::size_t>(k % routes)];
+    const int on_route = (count - 1 - k % routes) / routes + 1;  // enemies sharing this route
+    EnemySpawn e = like;
+    e.name = "patroller-" + std::to_string(k + 1);
+    e.position = along(like.route, like.route_mode, (static_cast<float>(k / routes) + 0.5f) / static_cast<float>(on_route));
+    out.enemies.push_back(e);
+  }
+  return out;
+}
+
+PatrolBenchResult run_patrol_benchmark(const SceneDescription& scene, const PatrolBenchOptions& options) {
+  PatrolBenchResult r;
+  std::vector<double> builds;
+  for (int i = 0; i < options.navmesh_builds; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    (void)build_navmesh(scene);
+    builds.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+  }
+  r.navmesh_build_ms = percentile(builds, 0.5);
+
+  const SceneDescription patrolled = with_patrollers(scene, options.enemies);
+  r.enemies = static_cast<int>(patrolled.enemies.size());
+  const auto steps = static_cast<std::uint64_t>(options.seconds * 240.0);
+  const auto warm_up = static_cast<std::uint64_t>(kWarmUpS * 240.0);
+  {
+    Simulation s(patrolled, {});
+    while (s.scene().world().step_count() < warm_up) s.step();
+    const std::size_t ticks_before = s.result().navigation_tick_ms.size();
+    int falls_before = 0;
+    for (const auto& e : s.result().enemies) falls_before += e.falls;
+    const double start = thread_cpu_ms();
+    for (std::uint64_t i = 0; i < steps; ++i) s.step();
+    r.frame_ms = (thread_cpu_ms() - start) / static_cast<double>(steps) * kFrameSteps;
+    const SimulationResult result = s.result();
+    const std::vector<double> ticks(result.navigation_tick_ms.begin() + static_cast<std::ptrdiff_t>(ticks_before),
+                                    result.navigation_tick_ms.end());
+    r.nav_tick_p50_ms = percentile(ticks, 0.5);
+    r.nav_tick_p99_ms = percentile(ticks, 0.99);
+    r.nav_tick_max_ms = ticks.empty() ? 0 : *std::max_element(ticks.begin(), ticks.end());
+    for (const auto& e : result.enemies) r.falls += e.falls;
+    r.falls -= falls_before;
+  }
+  {
+    physics::World world(patrolled.world);
+    for (const auto& box : patrolled.boxes) world.add_static_box(box);
+    for (const auto& mesh : patrolled.meshes) world.add_static_mesh(mesh);
+    for (const EnemySpawn& e : patrolled.enemies) {
+      physics::RagdollSettings settings;
+      settings.height_m = e.height_m;
+      settings.mass_kg = e.mass_kg;
+      physics::add_baseline_ragdoll(world, settings, e.position + Vec3{0, patrolled.spawn_height_m, 0}, e.yaw_rad);
+    }
+    for (std::uint64_t i = 0; i < warm_up; ++i) world.step();
+    const double start = thread_cpu_ms();
+    for (std::uint64_t i = 0; i < steps; ++i) world.step();
+    r.baseline_frame_ms = (thread_cpu_ms() - start) / static_cast<double>(steps) * kFrameSteps;
+  }
+  return r;
+}
+
+std::string patrol_bench_text(const PatrolBenchResult& r) {
+  char text[768];
+  std::snprintf(text, sizeof(text),
+                "navmesh build (median of runs)            %8.2f ms   (target <= 250 ms)\n"
+                "navigation tick, %2d enemies: p50 %.3f ms, p99 %.3f ms, max %.3f ms   (target p99 <= 0.5 ms)\n"
+                "CPU per 90 Hz frame, %2d patrolling enemies %8.2f ms   (target <= 4 ms)\n"
+                "  raw Bullet, the same ragdolls posed     %8.2f ms\n"
+                "falls during the timed run: %d\n",
+                r.navmesh_build_ms, r.enemies, r.nav_tick_p50_ms, r.nav_tick_p99_ms, r.nav_tick_max_ms, r.enemies,
+                r.frame_ms, r.baseline_frame_ms, r.falls);
+  return text;
+}
+
+}  // namespace stagger::sim
