@@ -37,7 +37,9 @@ TEST(Brain, PatrolsItsRouteAndGuardsAOnePointRoute) {
   EXPECT_TRUE(out.move);
   ASSERT_TRUE(out.goal);
   EXPECT_EQ(*out.goal, (Vec3{6, 0, 0}));  // arrived at 0, on to 1
-  EXPECT_FLOAT_EQ(out.speed, BrainSettings{}.patrol_speed);
+  // Point 0 is a right-angle corner without a wait: half speed within 1.5 m of it, full beyond.
+  EXPECT_FLOAT_EQ(out.speed, 0.5f * BrainSettings{}.patrol_speed);
+  EXPECT_FLOAT_EQ(walker.update(at({3, 0, 0})).speed, BrainSettings{}.patrol_speed);
 
   Brain guard(Patrol({{{2, 0, 2}, 0}}, PatrolMode::loop, 1.0f), 1);
   EXPECT_EQ(guard.state(), BrainState::guard);
@@ -135,8 +137,10 @@ TEST(Brain, DownAndDeadFollowTheBody) {
   in.body = BodyCondition::down;
   EXPECT_FALSE(brain.update(in).move);
   EXPECT_EQ(brain.state(), BrainState::down);
-  in.body = BodyCondition::upright;  // up again near point 2: resumes there
-  brain.update(in);
+  in.body = BodyCondition::upright;  // up again near point 2: steadies itself, then resumes there
+  EXPECT_FALSE(brain.update(in).move);
+  EXPECT_EQ(brain.state(), BrainState::stunned);
+  for (int i = 0; i < 45; ++i) brain.update(in);
   EXPECT_EQ(brain.state(), BrainState::patrol);
   EXPECT_EQ(brain.patrol().target_index(), 2u);
   in.body = BodyCondition::dead;

@@ -49,7 +49,9 @@ TEST(Patrol, WaitsOnArrivalForTheGivenTime) {
 }
 
 TEST(Patrol, StartsTheNextLegEarlySoTheBodyLeavesOnTime) {
-  Patrol patrol(line_of_points({0, 2.0f, 0}), PatrolMode::loop, 0);  // starts 0.6 s early
+  PatrolSettings early;
+  early.start_early_s = 0.6f;
+  Patrol patrol(line_of_points({0, 2.0f, 0}), PatrolMode::loop, 0, early);
   Vec3 at = patrol.update({0, 0, 0}, 0.1f);
   at = patrol.update(at, 0.1f);
   int waited_steps = 0;
@@ -61,11 +63,20 @@ TEST(Patrol, StartsTheNextLegEarlySoTheBodyLeavesOnTime) {
 }
 
 TEST(Patrol, ArrivalIsWithinTheRadius) {
-  Patrol patrol(line_of_points({0, 0}), PatrolMode::loop, 0, {0.5f});
+  PatrolSettings settings;
+  settings.arrival_radius_m = 0.5f;  // points with a wait
+  settings.pass_radius_m = 1.0f;     // points without
+  Patrol patrol(line_of_points({1.0f, 0}), PatrolMode::loop, 0, settings);
   patrol.update({0.6f, 0, 0}, 0.1f);
   EXPECT_TRUE(patrol.reached().empty());
   patrol.update({0.4f, 1.0f, 0}, 0.1f);  // height does not count
   EXPECT_EQ(patrol.reached(), std::vector<std::size_t>{0});
+  for (int i = 0; i < 20; ++i) patrol.update({0.4f, 0, 0}, 0.1f);  // waits 1 s (0.15 s less: see start_early_s)
+  ASSERT_EQ(patrol.target_index(), 1u);
+  patrol.update({8.9f, 0, 0}, 0.1f);  // 1.1 m before point 1, which has no wait
+  EXPECT_EQ(patrol.reached().size(), 1u);
+  patrol.update({9.1f, 0, 0}, 0.1f);  // 0.9 m before it: passed
+  EXPECT_EQ(patrol.reached(), (std::vector<std::size_t>{0, 1}));
 }
 
 TEST(Patrol, AOnePointRouteIsGuardedFacingItsYaw) {

@@ -103,7 +103,12 @@ BrainOutput Brain::update(const BrainInput& in) {
       choose_after_interruption(in);
     }
   }
-  if (state_ == BrainState::down) choose_after_interruption(in);
+  if (state_ == BrainState::down) {
+    // Up again: steady on its feet first (the get-up's help is still letting go).
+    before_stun_ = BrainState::down;
+    enter(BrainState::stunned);
+    return still;
+  }
 
   BrainOutput out;
   switch (state_) {
@@ -135,14 +140,32 @@ BrainOutput Brain::follow_route(const BrainInput& in) {
   }
   BrainOutput out;
   out.goal = patrol_.update(in.position, in.dt, in.settled);
-  out.speed = settings_.patrol_speed;
-  if (patrol_.guarding()) {
-    out.facing_rad = patrol_.guard_yaw();
-  } else if (patrol_.waiting()) {
-    // Turn toward the next point while waiting, so the wait ends with a walk, not a turn.
-    out.facing_rad = yaw_toward(in.position, patrol_.following());
-  }
+  out.speed = settings_.patrol_speed * corner_slowdown(in.position);
+  if (patrol_.guarding()) out.facing_rad = patrol_.guard_yaw();
   return out;
+}
+
+float Brain::corner_slowdown(Vec3 position) const {
+  // Coming up to a point where the route turns (and does not stop): slow down, by up to half at
+  // a right angle or more. A body that takes a corner at full walking speed swings wide and
+  // falls over its outside foot.
+  // The same just after it, while the body is still coming round.
+  if (patrol_.guarding() || patrol_.waiting()) return 1.0f;
+  const auto slowdown = [this](Vec3 at, Vec3 from, Vec3 corner, Vec3 to) {
+    const float distance = horizontal_distance(at, corner);
+    if (distance > settings_.corner_slow_m) return 1.0f;
+    const Vec3 in = normalized(horizontal(corner - from));
+    const Vec3 out = normalized(horizontal(to - corner));
+    const float turn = std::acos(std::clamp(dot(in, out), -1.0f, 1.0f));
+    return 1.0f - 0.5f * std::min(1.0f, turn / (0.5f * kPi));
+  };
+  float scale = 1.0f;
+  if (patrol_.target_wait_s() <= 0) scale = slowdown(position, position, patrol_.target(), patrol_.following());
+  if (patrol_.previous()) {
+    const std::size_t p = *patrol_.previous();
+    if (patrol_.point(p).wait_s <= 0) scale = std::min(scale, slowdown(position, patrol_.point(patrol_.before(p)).position, patrol_.point(p).position, patrol_.target()));
+  }
+  return scale;
 }
 
 BrainOutput Brain::chase(const BrainInput& in) {

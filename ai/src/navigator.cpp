@@ -60,15 +60,25 @@ void Navigator::set_body(int enemy, Vec3 com, bool upright) {
 }
 
 void Navigator::project(Enemy& e) const {
-  const Navmesh::Nearest on = navmesh_->nearest(e.com - Vec3{0, kColumnCentreBelowCom, 0}, kColumnHalfExtents);
+  // Slide the last projection after the body along the surface: the nearest polygon can jump
+  // across a block or a wall corner when the body stands off the navmesh by an obstacle, and the
+  // lead measured from such a jump is not the body's. Only when the slide stays far from the
+  // body (a fall off a ledge, a throw) is the nearest point taken instead.
+  const Vec3 below = e.com - Vec3{0, kColumnCentreBelowCom, 0};
+  if (e.follow.on_navmesh) {
+    const Navmesh::Nearest slid = navmesh_->slide(e.follow.feet, below);
+    if (slid.found && slid.horizontal_m < kColumnHalfExtents.x && slid.vertical_m < kColumnHalfExtents.y) {
+      e.follow.feet = slid.point;
+      return;
+    }
+  }
+  const Navmesh::Nearest on = navmesh_->nearest(below, kColumnHalfExtents);
   e.follow.on_navmesh = on.found;
   if (on.found) e.follow.feet = on.point;
 }
 
 bool Navigator::reseat(Enemy& e) {
-  if (e.since_reseat_s < settings_.reseat_cooldown_s || !e.follow.on_navmesh) return false;
-  if (!crowd_.reseat(e.agent, e.follow.feet)) return false;
-  e.since_reseat_s = 0;
+  if (!e.follow.on_navmesh || !crowd_.reseat(e.agent, e.follow.feet)) return false;
   ++e.follow.reseats;
   return true;
 }
@@ -116,7 +126,6 @@ void Navigator::watch_progress(Enemy& e, float dt) {
 
 void Navigator::tick(float dt) {
   for (Enemy& e : enemies_) {
-    e.since_reseat_s += dt;
     project(e);
     if (!e.upright || !e.follow.on_navmesh) {
       // Down, getting up, or off the navmesh: the agent waits.
@@ -137,7 +146,6 @@ void Navigator::tick(float dt) {
     e.follow.valid = crowd_.valid(e.agent);
     if (!e.follow.valid) {
       ++e.follow.invalid_ticks;
-      e.since_reseat_s = settings_.reseat_cooldown_s;
       reseat(e);
     }
     e.follow.agent = crowd_.position(e.agent);

@@ -171,6 +171,31 @@ Navmesh::Nearest Navmesh::nearest(Vec3 p, Vec3 half_extents) const {
   return out;
 }
 
+Navmesh::Nearest Navmesh::slide(Vec3 from, Vec3 to) const {
+  dtQueryFilter filter;
+  const float extents[3] = {0.5f, 1.0f, 0.5f};
+  dtPolyRef start = 0;
+  float start_point[3];
+  Nearest out;
+  if (dtStatusFailed(impl_->query->findNearestPoly(&from.x, extents, &filter, &start, start_point)) || start == 0) return out;
+  constexpr int kMaxVisited = 16;
+  dtPolyRef visited[kMaxVisited];
+  int visited_count = 0;
+  float end[3];
+  if (dtStatusFailed(impl_->query->moveAlongSurface(start, start_point, &to.x, &filter, end, visited, &visited_count, kMaxVisited)) ||
+      visited_count == 0) {
+    return out;
+  }
+  // moveAlongSurface keeps the start's height; the surface's is under the last polygon.
+  float height = end[1];
+  impl_->query->getPolyHeight(visited[visited_count - 1], end, &height);
+  out.found = true;
+  out.point = {end[0], height, end[2]};
+  out.horizontal_m = length(horizontal(out.point - to));
+  out.vertical_m = std::fabs(out.point.y - to.y);
+  return out;
+}
+
 Navmesh::PathKind Navmesh::path(Vec3 from, Vec3 to) const {
   dtQueryFilter filter;
   const float extents[3] = {1.0f, 2.0f, 1.0f};

@@ -33,7 +33,10 @@ Vec3 Patrol::update(Vec3 position, float dt, bool settled) {
     target_ = advance(target_);
     return target();
   }
-  if (length(horizontal(target() - position)) <= settings_.arrival_radius_m) {
+  // A point without a wait is passed, not stopped at: it counts from farther off, before the
+  // crowd agent, already there, slows down at it and the body stops behind it.
+  const float radius = points_[target_].wait_s > 0 || guarding() ? settings_.arrival_radius_m : settings_.pass_radius_m;
+  if (length(horizontal(target() - position)) <= radius) {
     arrived_ = true;
     waiting_started_ = false;
     reached_.push_back(target_);
@@ -69,6 +72,11 @@ void Patrol::resume_from(Vec3 position) {
   target_ = past ? next : nearest;
   arrived_ = false;
   wait_left_s_ = 0;
+}
+
+std::size_t Patrol::before(std::size_t index) const {
+  int direction = -direction_;
+  return next_after(index, direction);
 }
 
 Vec3 Patrol::following() const {

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 
 #include "stagger/core/assert.h"
 
@@ -86,38 +87,57 @@ BrainInput Squad::sense(Member& m, float dt) {
 void Squad::command(Member& m, const BrainOutput& out, float dt) {
   physics::Ragdoll& body = *m.body;
   body.set_arm_reach(1, out.right_arm);
-  physics::LocomotionIntent intent;
   const bool was_walking = m.walking;
   m.walking = false;
   if (!out.move) {
-    body.set_intent(intent);  // stunned, down or dead: the balance controller has the legs
+    body.set_intent({});  // stunned, down or dead: the balance controller has the legs
     return;
   }
-  const Vec3 to_aim = horizontal(navigator_.follow(m.handle).aim - body.balance().com);
-  if (out.goal && length(to_aim) > settings_.arrived_m) {
-    intent.gait = physics::Gait::walk;
-    // The walking direction turns at a limited rate, and slows while it turns: the gait turns
-    // its heading at a limited rate too, and a body told to walk at right angles to where it
-    // goes is thrown sideways over its feet (falls at the courtyard's corners).
-    const float wanted = yaw_of(to_aim);
-    if (!was_walking) m.walk_yaw = wanted;
-    const float most = deg_to_rad(settings_.max_walk_turn_deg_s) * dt;
-    const float turn = std::remainder(wanted - m.walk_yaw, 2.0f * kPi);
-    m.walk_yaw += std::clamp(turn, -most, most);
-    const float turn_scale = std::clamp(std::cos(turn), settings_.min_turn_speed_scale, 1.0f);
-    const Vec3 direction{std::sin(m.walk_yaw), 0.0f, std::cos(m.walk_yaw)};
-    // Full speed until near the goal: slowing whenever the agent's lead shrinks couples the
-    // body's speed to the agent's, and the gait stumbles on that see-saw.
-    const float to_goal = length(horizontal(*out.goal - body.balance().com));
-    const float speed = out.speed * turn_scale;
-    intent.velocity = direction * (to_goal > settings_.braking_m ? speed : std::min(speed, 2.0f * length(to_aim)));
+  const Vec3 com = body.balance().com;
+  const Vec3 to_aim = horizontal(navigator_.follow(m.handle).aim - com);
+  const Vec3 to_goal = out.goal ? horizontal(*out.goal - com) : Vec3{};
+  // Setting off, the agent is still by the body and the way to the goal says more.
+  const bool setting_off = !was_walking && length(to_goal) > settings_.braking_m;
+  if (out.goal && (length(to_aim) > settings_.arrived_m || setting_off)) {
+    const float wanted = yaw_of(length(to_aim) > settings_.braking_m || !setting_off ? to_aim : to_goal);
+    if (!was_walking && std::fabs(std::remainder(wanted - heading_of(body), 2.0f * kPi)) > deg_to_rad(settings_.turn_first_deg)) {
+      body.set_intent(turn_on_the_spot(wanted));  // facing away: turn first, then walk
+      return;
+    }
+    if (!was_walking) m.walk_yaw = heading_of(body);
+    body.set_intent(walk(m, wanted, out.speed, length(to_goal), length(to_aim), dt));
     m.walking = true;
   } else if (out.facing_rad) {
-    intent.gait = physics::Gait::walk;  // turn on the spot
-    intent.has_facing = true;
-    intent.facing_rad = *out.facing_rad;
+    body.set_intent(turn_on_the_spot(*out.facing_rad));
+  } else {
+    body.set_intent({});
   }
-  body.set_intent(intent);
+}
+
+physics::LocomotionIntent Squad::turn_on_the_spot(float yaw_rad) {
+  physics::LocomotionIntent intent;
+  intent.gait = physics::Gait::walk;
+  intent.has_facing = true;
+  intent.facing_rad = yaw_rad;
+  return intent;
+}
+
+physics::LocomotionIntent Squad::walk(Member& m, float wanted_yaw, float speed, float to_goal_m, float to_aim_m,
+                                      float dt) const {
+  // The walking direction turns at a limited rate, and slows while it turns: the gait turns its
+  // heading at a limited rate too, and a body told to walk at right angles to where it goes is
+  // thrown sideways over its feet (falls at the courtyard's corners).
+  const float most = deg_to_rad(settings_.max_walk_turn_deg_s) * dt;
+  const float turn = std::remainder(wanted_yaw - m.walk_yaw, 2.0f * kPi);
+  m.walk_yaw += std::clamp(turn, -most, most);
+  const float turning_speed = speed * std::clamp(std::cos(turn), settings_.min_turn_speed_scale, 1.0f);
+  // Full speed until near the goal: slowing whenever the agent's lead shrinks couples the
+  // body's speed to the agent's, and the gait stumbles on that see-saw.
+  physics::LocomotionIntent intent;
+  intent.gait = physics::Gait::walk;
+  const Vec3 direction{std::sin(m.walk_yaw), 0.0f, std::cos(m.walk_yaw)};
+  intent.velocity = direction * (to_goal_m > settings_.braking_m ? turning_speed : std::min(turning_speed, 2.0f * to_aim_m));
+  return intent;
 }
 
 void Squad::tick(float dt) {

@@ -29,6 +29,7 @@ enum class BodyCondition : std::uint8_t {
 struct BrainSettings {
   float patrol_speed = 1.0f;       ///< [m/s] (at 1.2 the gait fell about once a minute on patrol)
   float chase_speed = 1.5f;        ///< [m/s]
+  float corner_slow_m = 1.5f;      ///< [m] slows this close to a route point where the route turns
   float attack_reach_m = 0.8f;     ///< [m] feet to the player's feet (horizontal) to punch
   float chase_repath_m = 0.75f;    ///< [m] the chase target is re-requested when the player moves this far
   float search_arrived_m = 0.7f;   ///< [m] at the last seen position
@@ -87,6 +88,7 @@ class Brain {
   void choose_after_interruption(const BrainInput& in);
   void resume_route(Vec3 position);
   BrainOutput follow_route(const BrainInput& in);
+  float corner_slowdown(Vec3 position) const;
   BrainOutput chase(const BrainInput& in);
   BrainOutput attack(const BrainInput& in);
   BrainOutput search(const BrainInput& in);

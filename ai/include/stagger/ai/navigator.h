@@ -19,7 +19,6 @@ struct LeashSettings {
   float hard_m = 1.2f;         ///< [m] Lh: ... stops at this lead, and is pulled back beyond it
   float reseat_gap_m = 0.3f;   ///< [m] a pull-back that ends farther than this from where it
                                ///< aimed (a wall, another floor) re-seats the agent instead
-  float reseat_cooldown_s = 0.5f;  ///< [s] at most one re-seat per enemy in this time
   float look_ahead_s = 0.3f;   ///< [s] the body aims where the agent will be this much later
   float stall_s = 3.0f;        ///< [s] no progress toward the goal for this long is a stall
   float progress_m = 0.3f;     ///< [m] getting this much closer to the goal counts as progress
@@ -70,7 +69,6 @@ class Navigator {
     bool held = false;
     std::optional<Vec3> goal;
     float speed = 0;
-    float since_reseat_s = 1e9f;
     float best_distance_m = 1e9f;  // closest to the goal since the last progress
     float since_progress_s = 0;
     Follow follow;

@@ -49,6 +49,11 @@ class Navmesh {
   /// The nearest navmesh point within `half_extents` of `p`.
   Nearest nearest(Vec3 p, Vec3 half_extents) const;
 
+  /// Slides from `from` (on the navmesh) toward `to` along the surface, stopping at walls and
+  /// edges the way a walker would; nothing found at `from` (within 0.5 m across, 1 m up or down)
+  /// gives `found = false`.
+  Nearest slide(Vec3 from, Vec3 to) const;
+
   enum class PathKind { complete, partial, none };
   /// A path between the navmesh points nearest to `from` and `to` (within 1 m horizontally and
   /// 2 m vertically); `partial` when the end cannot be reached.

@@ -4,6 +4,7 @@
 // logic over positions; the crowd agent and the ragdoll do the walking.
 
 #include <cstddef>
+#include <optional>
 #include <vector>
 
 #include "stagger/core/math.h"
@@ -19,9 +20,10 @@ struct PatrolPoint {
 
 struct PatrolSettings {
   float arrival_radius_m = 0.5f;  ///< [m] horizontal distance that counts as arrived
+  float pass_radius_m = 1.0f;     ///< [m] the same for a point without a wait
   /// [s] the next leg starts this long before a wait is over: a ragdoll needs about that long to
-  /// get going (its agent must lead it and its gait must start), so it stands still for the wait.
-  float start_early_s = 0.6f;
+  /// get going (its first step must start), so it stands still for the wait.
+  float start_early_s = 0.15f;
 };
 
 class Patrol {
@@ -35,6 +37,14 @@ class Patrol {
   /// The point being walked to (or waited at).
   std::size_t target_index() const { return target_; }
   Vec3 target() const { return points_[target_].position; }
+  float target_wait_s() const { return points_[target_].wait_s; }
+  const PatrolPoint& point(std::size_t index) const { return points_[index]; }
+  /// The point arrived at last, if any.
+  std::optional<std::size_t> previous() const {
+    return reached_.empty() ? std::nullopt : std::optional<std::size_t>(reached_.back());
+  }
+  /// The point before `index` in the direction of travel.
+  std::size_t before(std::size_t index) const;
   bool waiting() const { return arrived_ && wait_left_s_ > 0; }
   /// The point after the target, in the direction of travel (where a wait ends up going).
   Vec3 following() const;

@@ -31,6 +31,7 @@ struct SquadSettings {
   float arrived_m = 0.25f;        ///< [m] the body stands when this close to its aim
   float settled_speed = 0.15f;    ///< [m/s] slower than this the body stands (waits count from then)
   float braking_m = 1.0f;         ///< [m] it slows with the distance to its aim this close to the goal
+  float turn_first_deg = 45.0f;       ///< [deg] setting off facing farther than this away, it turns first
   float max_walk_turn_deg_s = 60.0f;  ///< [deg/s] how fast the walking direction turns
   float min_turn_speed_scale = 0.5f;  ///< [-] speed kept while it still has to turn 90° or more
   float stumble_hit_ns = 8.0f;    ///< [N·s] a hit at least this strong stuns ...
@@ -73,6 +74,8 @@ class Squad {
   };
   BrainInput sense(Member& m, float dt);
   void command(Member& m, const BrainOutput& out, float dt);
+  static physics::LocomotionIntent turn_on_the_spot(float yaw_rad);
+  physics::LocomotionIntent walk(Member& m, float wanted_yaw, float speed, float to_goal_m, float to_aim_m, float dt) const;
 
   const physics::World& world_;
   std::shared_ptr<const Navmesh> navmesh_;
