@@ -11,6 +11,10 @@
 
 namespace stagger::ai {
 
+namespace {
+constexpr unsigned char kAvoidance = 1;  // the avoidance preset our agents use
+}  // namespace
+
 struct Crowd::Impl {
   std::shared_ptr<const Navmesh> navmesh;
   dtCrowd* crowd = nullptr;
@@ -32,6 +36,13 @@ Crowd::Crowd(std::shared_ptr<const Navmesh> navmesh, int max_agents, float max_a
   auto* mesh = const_cast<dtNavMesh*>(impl_->navmesh->impl().mesh);
   const bool ready = impl_->crowd && impl_->crowd->init(max_agents, max_agent_radius, mesh);
   STAGGER_ASSERT(ready);
+  // RecastDemo's "medium" avoidance (5 divisions, 2 rings, depth 2): dtCrowd's default samples
+  // to depth 5, and 32 agents then cost 0.55 ms per tick at the 99th percentile (issue 5: 0.5).
+  dtObstacleAvoidanceParams avoidance = *impl_->crowd->getObstacleAvoidanceParams(0);
+  avoidance.adaptiveDivs = 5;
+  avoidance.adaptiveRings = 2;
+  avoidance.adaptiveDepth = 2;
+  impl_->crowd->setObstacleAvoidanceParams(kAvoidance, &avoidance);
   impl_->targets.resize(static_cast<std::size_t>(max_agents));
 }
 
@@ -48,7 +59,7 @@ int Crowd::add_agent(Vec3 position, float radius, float height, float max_speed)
   params.updateFlags = DT_CROWD_ANTICIPATE_TURNS | DT_CROWD_OPTIMIZE_VIS | DT_CROWD_OPTIMIZE_TOPO |
                        DT_CROWD_OBSTACLE_AVOIDANCE | DT_CROWD_SEPARATION;
   params.separationWeight = 2.0f;
-  params.obstacleAvoidanceType = 3;
+  params.obstacleAvoidanceType = kAvoidance;
   const int index = impl_->crowd->addAgent(&position.x, &params);
   if (index >= 0) impl_->targets[static_cast<std::size_t>(index)].reset();
   return index;
