@@ -3,21 +3,25 @@
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <unistd.h>
 
 #include "stagger/levels/load.h"
 #include "stagger/levels/preview.h"
 #include "stagger/sim/bench.h"
-#include "stagger/sim/patrol_bench.h"
 #include "stagger/sim/input_script.h"
+#include "stagger/sim/patrol_bench.h"
+#include "stagger/sim/plot.h"
 #include "stagger/sim/reachability.h"
 #include "stagger/sim/report.h"
 #include "stagger/sim/scene.h"
 #include "stagger/sim/simulation.h"
+#include "stagger/sim/trace.h"
 #include "stagger_version.h"
 
 namespace {
@@ -33,6 +37,8 @@ struct SimOptions {
   int solver_iterations = 10;
   std::string input;
   std::string report;
+  std::string trace;
+  std::string plot;
   int enemies = 1;
   bool quiet = false;
 };
@@ -48,24 +54,38 @@ bool write_text(const std::string& path, const std::string& text) {
 }
 
 // A progress line on stderr for runs that take a while, only on a terminal.
+// A progress bar on stderr for runs that take a while: it appears after 2 s of wall time (short
+// runs print nothing), only when stderr is a terminal and not with --quiet, and is erased at the end.
 class Progress {
  public:
-  Progress(double total_s, bool enabled) : total_s_(total_s), enabled_(enabled && isatty(2)) {}
+  Progress(double total_s, bool enabled)
+      : total_s_(total_s), enabled_(enabled && isatty(2)), start_(std::chrono::steady_clock::now()) {}
   void update(double sim_s) {
     if (!enabled_) return;
-    const int percent = static_cast<int>(100.0 * sim_s / total_s_);
-    if (percent == last_percent_) return;
-    last_percent_ = percent;
-    std::fprintf(stderr, "\rsimulating %5.1f / %.1f s  %3d%%", sim_s, total_s_, percent);
+    const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    if (wall_s < kShowAfterS) return;
+    const int permille = static_cast<int>(1000.0 * sim_s / total_s_);
+    if (permille == last_permille_) return;
+    last_permille_ = permille;
+    const int filled = permille * kWidth / 1000;
+    const double left_s = sim_s > 0 ? wall_s * (total_s_ - sim_s) / sim_s : 0.0;
+    std::fprintf(stderr, "\r[%.*s%*s] %6.1f / %.1f s simulated, %3.0f s left ", filled, kBar, kWidth - filled, "",
+                 sim_s, total_s_, left_s);
+    shown_ = true;
   }
   ~Progress() {
-    if (enabled_ && last_percent_ >= 0) std::fprintf(stderr, "\r%60s\r", "");
+    if (shown_) std::fprintf(stderr, "\r%*s\r", 80, "");
   }
 
  private:
+  static constexpr double kShowAfterS = 2.0;
+  static constexpr int kWidth = 30;
+  static constexpr const char* kBar = "##############################";
   double total_s_;
   bool enabled_;
-  int last_percent_ = -1;
+  std::chrono::steady_clock::time_point start_;
+  int last_permille_ = -1;
+  bool shown_ = false;
 };
 
 // Prints a level's diagnostics; returns whether it loaded without errors.
@@ -146,12 +166,39 @@ int run_sim(const SimOptions& o) {
     }
   }
 
+  const std::vector<stagger::sim::PushEvent> pushes = script.pushes;
   stagger::sim::Simulation simulation(scene, std::move(script));
+  std::ofstream trace_file;
+  std::optional<stagger::sim::TraceWriter> trace;
+  if (!o.trace.empty()) {
+    trace_file.open(o.trace, std::ios::binary);
+    if (!trace_file) {
+      std::cerr << "stagger sim: cannot write the trace to " << o.trace << "\n";
+      return kExitWrongInput;
+    }
+    trace.emplace(trace_file);
+  }
+  std::optional<stagger::sim::TracePlot> plot;
+  if (!o.plot.empty()) plot.emplace(pushes);
+  if (trace || plot) {
+    simulation.on_step([&trace, &plot](const stagger::sim::Simulation& s) {
+      if (trace) trace->write(s);
+      if (plot) plot->record(s);
+    });
+  }
   {
     Progress progress(o.seconds, !o.quiet);
     simulation.run(o.seconds, o.display_hz, [&](double t) { progress.update(t); });
   }
   const stagger::sim::SimulationResult result = simulation.result();
+  if (trace_file.is_open() && !trace_file.flush()) {
+    std::cerr << "stagger sim: writing the trace to " << o.trace << " failed\n";
+    return kExitWrongInput;
+  }
+  if (plot && !plot->write_png(o.plot)) {
+    std::cerr << "stagger sim: cannot write the plot to " << o.plot << "\n";
+    return kExitWrongInput;
+  }
   if (!o.report.empty() && !write_text(o.report, stagger::sim::report_json(result))) {
     std::cerr << "stagger sim: cannot write the report to " << o.report << "\n";
     return kExitWrongInput;
@@ -205,6 +252,8 @@ int main(int argc, char** argv) {
   sim_cmd->add_option("--input", sim.input, "Input script (JSON) with timed push events")
       ->check(CLI::ExistingFile);
   sim_cmd->add_option("--report", sim.report, "Write the JSON report here ('-' for stdout)");
+  sim_cmd->add_option("--trace", sim.trace, "Write a CSV row per enemy per physics step here");
+  sim_cmd->add_option("--plot", sim.plot, "Draw balance error and pelvis height over time (PNG)");
   sim_cmd->add_option("--enemies", sim.enemies, "Number of enemies in the built-in scene (3 m grid; not with a level)")
       ->capture_default_str()->check(CLI::Range(1, 1024));
   sim_cmd->add_flag("--quiet", sim.quiet, "Print nothing but errors");

@@ -1,7 +1,10 @@
-#include "canvas.h"
+#include "stagger/levels/canvas.h"
+
+#include <png.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include <stb/stb_easy_font.h>
 
@@ -143,6 +146,27 @@ void Canvas::glyphs(float x, float y, const std::string& text, Colour c, int sca
     const float qx0 = v[0], qy0 = v[1], qx1 = v[8], qy1 = v[9];
     rect(x + qx0 * s, y + qy0 * s, (qx1 - qx0) * s, (qy1 - qy0) * s, c);
   }
+}
+
+bool write_png(int width, int height, const std::uint8_t* rgb, const std::string& path) {
+  FILE* file = std::fopen(path.c_str(), "wb");
+  if (!file) return false;
+  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
+  png_infop info = png ? png_create_info_struct(png) : nullptr;
+  bool ok = png && info;
+  if (ok && setjmp(png_jmpbuf(png))) ok = false;  // libpng reports errors by longjmp
+  if (ok) {
+    png_init_io(png, file);
+    png_set_IHDR(png, info, static_cast<png_uint_32>(width), static_cast<png_uint_32>(height), 8,
+                 PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+    png_write_info(png, info);
+    for (int y = 0; y < height; ++y) {
+      png_write_row(png, rgb + static_cast<std::size_t>(y) * static_cast<std::size_t>(width) * 3);
+    }
+    png_write_end(png, nullptr);
+  }
+  png_destroy_write_struct(png ? &png : nullptr, info ? &info : nullptr);
+  return std::fclose(file) == 0 && ok;
 }
 
 }  // namespace stagger::levels

@@ -1,14 +1,12 @@
 #include "stagger/levels/preview.h"
 
-#include <png.h>
-
 #include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdio>
 #include <string>
 
-#include "canvas.h"
+#include "stagger/levels/canvas.h"
 
 namespace stagger::levels {
 namespace {
@@ -187,26 +185,6 @@ void draw_legend(Canvas& c, const Level& level, const MapView& view, float low, 
   c.text(left, static_cast<float>(c.height()) - 24.0f, "top view: +X right, +Z down", kText, 1);
 }
 
-bool write_png(const PreviewImage& c, const std::string& path) {
-  FILE* file = std::fopen(path.c_str(), "wb");
-  if (!file) return false;
-  png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
-  png_infop info = png ? png_create_info_struct(png) : nullptr;
-  bool ok = png && info;
-  if (ok && setjmp(png_jmpbuf(png))) ok = false;  // libpng reports errors by longjmp
-  if (ok) {
-    png_init_io(png, file);
-    png_set_IHDR(png, info, static_cast<png_uint_32>(c.width), static_cast<png_uint_32>(c.height), 8,
-                 PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
-    png_write_info(png, info);
-    for (int y = 0; y < c.height; ++y) {
-      png_write_row(png, c.rgb.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(c.width) * 3);
-    }
-    png_write_end(png, nullptr);
-  }
-  png_destroy_write_struct(png ? &png : nullptr, info ? &info : nullptr);
-  return std::fclose(file) == 0 && ok;
-}
 
 }  // namespace
 
@@ -263,7 +241,8 @@ PreviewImage render_preview(const Level& level, const std::vector<TriangleMesh>&
 
 Result<bool> write_preview_png(const Level& level, const std::vector<TriangleMesh>& mesh_triangles,
                                const std::string& path, const PreviewSettings& settings) {
-  if (!write_png(render_preview(level, mesh_triangles, settings), path)) return Error{path + ": cannot write the PNG file"};
+  const PreviewImage image = render_preview(level, mesh_triangles, settings);
+  if (!write_png(image.width, image.height, image.rgb.data(), path)) return Error{path + ": cannot write the PNG file"};
   return true;
 }
 

@@ -61,6 +61,8 @@ class Simulation {
 
   /// Runs exactly one physics step, applying the events due at its start.
   void step();
+  /// Called after every physics step (a trace, a recorder); empty: nothing.
+  void on_step(std::function<void(const Simulation&)> observer) { on_step_ = std::move(observer); }
   /// Runs until `seconds` of simulated time, driven by a display clock at `display_hz` (the same
   /// accumulator as the interactive loop). `progress` is called once per display frame.
   void run(double seconds, double display_hz,
@@ -94,6 +96,7 @@ class Simulation {
   std::vector<double> navigation_tick_ms_;
   std::vector<Vec3> last_com_;
   double wall_ms_ = 0;
+  std::function<void(const Simulation&)> on_step_;
 };
 
 }  // namespace stagger::sim

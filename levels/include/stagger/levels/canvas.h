@@ -1,6 +1,6 @@
 #pragma once
-// A small RGB raster for pictures of levels: filled shapes, thick lines, arrows and text (stb's
-// easy font, scaled). Coordinates are pixels, y down.
+// A small RGB raster for pictures (level previews, plots): filled shapes, thick lines, arrows and
+// text (stb's easy font, scaled). Coordinates are pixels, y down.
 
 #include <array>
 #include <cstdint>
@@ -41,5 +41,11 @@ class Canvas {
   int height_;
   std::vector<std::uint8_t> pixels_;
 };
+
+/// Writes `height` rows of `width` RGB pixels (3 bytes each) as a PNG; false if it cannot.
+bool write_png(int width, int height, const std::uint8_t* rgb, const std::string& path);
+inline bool write_png(const Canvas& canvas, const std::string& path) {
+  return write_png(canvas.width(), canvas.height(), canvas.row(0), path);
+}
 
 }  // namespace stagger::levels

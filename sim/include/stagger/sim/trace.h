@@ -1,0 +1,24 @@
+#pragma once
+// `stagger sim --trace FILE.csv` (design.md §7): one row per enemy per physics step, written as
+// the run goes. Columns (units in the header): time, enemy, locomotion state, brain state (empty
+// without a mind), centre of mass, support midpoint, balance error, pelvis height, agent position
+// (empty without an agent).
+
+#include <ostream>
+
+#include "stagger/sim/simulation.h"
+
+namespace stagger::sim {
+
+class TraceWriter {
+ public:
+  /// Writes the header line at once.
+  explicit TraceWriter(std::ostream& out);
+  /// One row per enemy, for the step that just ran.
+  void write(const Simulation& simulation);
+
+ private:
+  std::ostream& out_;
+};
+
+}  // namespace stagger::sim

@@ -1,0 +1,56 @@
+#include "stagger/sim/trace.h"
+
+#include <cstdio>
+#include <string>
+
+namespace stagger::sim {
+
+namespace {
+
+void put(std::string& row, float value) {
+  char text[32];
+  std::snprintf(text, sizeof(text), ",%.5g", static_cast<double>(value));
+  row += text;
+}
+
+void put(std::string& row, Vec3 v) {
+  put(row, v.x);
+  put(row, v.y);
+  put(row, v.z);
+}
+
+}  // namespace
+
+TraceWriter::TraceWriter(std::ostream& out) : out_(out) {
+  out_ << "time_s,enemy,state,brain,com_x_m,com_y_m,com_z_m,support_x_m,support_y_m,support_z_m,"
+          "balance_error_m,pelvis_height_m,agent_x_m,agent_y_m,agent_z_m\n";
+}
+
+void TraceWriter::write(const Simulation& simulation) {
+  const Scene& scene = simulation.scene();
+  const ai::Squad* squad = simulation.squad();
+  char time[32];
+  std::snprintf(time, sizeof(time), "%.6f", scene.world().time());
+  std::string rows;
+  for (std::size_t i = 0; i < scene.enemies().size(); ++i) {
+    const physics::Ragdoll& body = *scene.enemies()[i].ragdoll;
+    const physics::BalanceReadout& balance = body.balance();
+    const bool mind = squad != nullptr && squad->active(static_cast<int>(i));
+    rows += time;
+    rows += ',' + scene.enemies()[i].name + ',' + std::string(physics::name_of(body.state())) + ',';
+    if (mind) rows += ai::name_of(squad->brain(static_cast<int>(i)).state());
+    put(rows, balance.com);
+    put(rows, balance.support_mid);
+    put(rows, balance.error_m);
+    put(rows, body.pelvis_height());
+    if (mind) {
+      put(rows, squad->follow(static_cast<int>(i)).agent);
+    } else {
+      rows += ",,,";
+    }
+    rows += '\n';
+  }
+  out_ << rows;
+}
+
+}  // namespace stagger::sim
