@@ -58,7 +58,26 @@ TEST(InputScript, EveryProblemIsReportedNotOnlyTheFirst) {
   EXPECT_NE(e.find("events[1] (push at t=2): `impulse` must be an array of three numbers"), std::string::npos) << e;
   EXPECT_NE(e.find("events[1] (push at t=2): unknown key `force`"), std::string::npos) << e;
   EXPECT_NE(e.find("events[2] (jump at t=3): unknown event type \"jump\""), std::string::npos) << e;
-  EXPECT_NE(e.find("events[3] (hand at t=4): event type `hand` is not supported by this version"), std::string::npos) << e;
+  EXPECT_NE(e.find("events[3] (hand at t=4): missing `path`"), std::string::npos) << e;
+}
+
+TEST(InputScript, HandPathsAreCheckedPointByPoint) {
+  const std::string e = errors_of(R"({ "events": [
+      { "t": 1, "type": "hand", "hand": "middle", "path": [ { "t": 1, "position": [0, 1, 0] } ] },
+      { "t": 2, "type": "hand", "hand": "left", "path": [ { "t": 2, "position": [0, 1] },
+                                                          { "t": 3, "position": [0, 1, 1] },
+                                                          { "t": 2.5, "position": [0, 1, 2] } ] } ] })");
+  EXPECT_NE(e.find("events[0] (hand at t=1): `hand` must be \"left\" or \"right\", got \"middle\""), std::string::npos) << e;
+  EXPECT_NE(e.find("events[1] (hand at t=2): path[0] must be { \"t\": seconds >= 0, \"position\": [x, y, z] in m }"),
+            std::string::npos) << e;
+  EXPECT_NE(e.find("events[1] (hand at t=2): path[2] goes back in time (t=2.5 after t=3)"), std::string::npos) << e;
+  const auto good = parse_input_script(R"({ "events": [ { "t": 1, "type": "hand", "hand": "right",
+      "path": [ { "t": 1, "position": [0, 1.3, 1] }, { "t": 1.2, "position": [0, 1.3, -0.2] } ] } ] })", "h.json");
+  ASSERT_TRUE(good) << good.error();
+  ASSERT_EQ(good.value().hands.size(), 1u);
+  EXPECT_EQ(good.value().hands[0].hand, 1);
+  EXPECT_EQ(good.value().hands[0].path.size(), 2u);
+  EXPECT_EQ(good.value().hands[0].path[1].position, (Vec3{0, 1.3f, -0.2f}));
 }
 
 TEST(InputScript, MissingFieldsAndBadJson) {

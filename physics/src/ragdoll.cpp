@@ -116,6 +116,17 @@ BodyState Ragdoll::body_state(BodyPart part) const { return world_.body_state(bo
 
 void Ragdoll::apply_impulse(BodyPart part, Vec3 impulse) {
   world_.apply_impulse(body(part), impulse);
+  react_to_hit(part, impulse);
+}
+
+std::optional<BodyPart> Ragdoll::part_of(BodyId id) const {
+  for (int p = 0; p < kBodyPartCount; ++p) {
+    if (bodies_[static_cast<std::size_t>(p)] == id) return body_part_at(p);
+  }
+  return std::nullopt;
+}
+
+void Ragdoll::react_to_hit(BodyPart part, Vec3 impulse) {
   const float magnitude = length(impulse);
   last_hit_ns_ = since_hit_s_ > 0 ? magnitude : std::max(last_hit_ns_, magnitude);
   since_hit_s_ = 0;

@@ -4,6 +4,7 @@
 
 #include "bullet_convert.h"
 #include "stagger/core/assert.h"
+#include "stagger/physics/hand.h"
 #include "stagger/physics/ragdoll.h"
 #include "world_impl.h"
 
@@ -222,6 +223,11 @@ Ragdoll& World::add_ragdoll(const RagdollSettings& settings, Vec3 feet_position,
 }
 
 std::size_t World::ragdoll_count() const { return impl_->ragdolls.size(); }
+
+Hand& World::add_hand(const HandSettings& settings, Vec3 position, Quat rotation) {
+  impl_->hands.push_back(std::make_unique<Hand>(*this, settings, position, rotation));
+  return *impl_->hands.back();
+}
 Ragdoll& World::ragdoll(std::size_t index) { return *impl_->ragdolls.at(index); }
 const Ragdoll& World::ragdoll(std::size_t index) const { return *impl_->ragdolls.at(index); }
 
@@ -229,6 +235,7 @@ void World::step() {
   const float dt = impl_->dt;
   // 1. Controllers: balance, uprighting and hit reactions set joint targets.
   for (auto& r : impl_->ragdolls) r->before_step(dt);
+  for (auto& h : impl_->hands) h->before_step(dt);
   // 2. Drives: every joint turns its target into motor velocities for this step.
   for (DrivenJoint* j : impl_->controlled_joints) j->update_motors(dt);
   // 3. Exactly one fixed Bullet step (maxSubSteps = 0: no internal accumulator).
@@ -236,6 +243,7 @@ void World::step() {
   ++impl_->steps;
   // 4. Contacts and balance readouts for the next step.
   impl_->scan_contacts();
+  for (auto& h : impl_->hands) h->after_step(dt);
   for (auto& r : impl_->ragdolls) r->after_step(dt);
 }
 

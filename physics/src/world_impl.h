@@ -72,6 +72,7 @@ struct World::Impl {
   std::vector<std::unique_ptr<FootAnchor>> foot_anchors;
   std::vector<std::unique_ptr<WorldPull>> pulls;
   std::vector<std::unique_ptr<Ragdoll>> ragdolls;
+  std::vector<std::unique_ptr<Hand>> hands;
 
   // The static geometry again, alone in a collision world of its own, for ground probes: a ray
   // through the dynamics world's broadphase also walks every ragdoll's bodies (two probes per

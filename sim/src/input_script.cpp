@@ -14,8 +14,6 @@ namespace {
 
 using nlohmann::json;
 
-constexpr std::string_view kSupportedTypes = "push, kill, walk, player";
-constexpr std::string_view kKnownTypes[] = {"push", "hand", "player", "kill", "walk"};
 
 std::string format_time(double t) {
   std::ostringstream out;
@@ -200,6 +198,51 @@ void parse_player(const json& event, std::size_t index, EventChecker& check,
   if (check.ok_so_far()) players.push_back(player);
 }
 
+bool read_path_point(const json& value, HandEvent::Point& point) {
+  if (!value.is_object() || value.size() != 2 || !value.contains("t") || !value.contains("position")) return false;
+  const json& t = value["t"];
+  if (!t.is_number() || !std::isfinite(t.get<double>()) || t.get<double>() < 0) return false;
+  point.t = t.get<double>();
+  return read_vec3(value["position"], point.position) && is_finite(point.position);
+}
+
+void parse_hand(const json& event, std::size_t index, EventChecker& check, std::vector<HandEvent>& hands, double t) {
+  HandEvent hand;
+  hand.t = t;
+  hand.event_index = index;
+  for (const auto& [key, value] : event.items()) {
+    if (key == "t" || key == "type") continue;
+    if (key == "hand") {
+      const std::string side = value.is_string() ? value.get<std::string>() : "";
+      if (side == "left") hand.hand = 0;
+      else if (side == "right") hand.hand = 1;
+      else check.error("`hand` must be \"left\" or \"right\", got " + value.dump());
+    } else if (key == "path") {
+      if (!value.is_array() || value.empty()) {
+        check.error("`path` must be a non-empty array of { \"t\": seconds, \"position\": [x, y, z] }");
+        continue;
+      }
+      for (std::size_t i = 0; i < value.size(); ++i) {
+        HandEvent::Point point;
+        if (!read_path_point(value[i], point)) {
+          check.error("path[" + std::to_string(i) + "] must be { \"t\": seconds >= 0, \"position\": [x, y, z] in m }, got " +
+                      value[i].dump());
+        } else if (!hand.path.empty() && point.t < hand.path.back().t) {
+          check.error("path[" + std::to_string(i) + "] goes back in time (t=" + format_time(point.t) + " after t=" +
+                      format_time(hand.path.back().t) + ")");
+        } else {
+          hand.path.push_back(point);
+        }
+      }
+    } else {
+      check.error("unknown key `" + key + "` in a hand event (expected t, type, hand, path)");
+    }
+  }
+  if (!event.contains("hand")) check.error("missing `hand` (\"left\" or \"right\")");
+  if (!event.contains("path")) check.error("missing `path`");
+  if (check.ok_so_far()) hands.push_back(hand);
+}
+
 void parse_event(const json& event, std::size_t index, std::string_view source,
                  std::vector<std::string>& errors, InputScript& script) {
   EventChecker check(source, index, errors);
@@ -248,13 +291,11 @@ void parse_event(const json& event, std::size_t index, std::string_view source,
     parse_player(event, index, check, script.players, t);
     return;
   }
-  const bool known = std::find(std::begin(kKnownTypes), std::end(kKnownTypes), type) != std::end(kKnownTypes);
-  if (known) {
-    check.error("event type `" + type + "` is not supported by this version (supported: " +
-                std::string(kSupportedTypes) + ")");
-  } else {
-    check.error("unknown event type " + type_it->dump() + " (expected push, hand, player, kill or walk)");
+  if (type == "hand") {
+    parse_hand(event, index, check, script.hands, t);
+    return;
   }
+  check.error("unknown event type " + type_it->dump() + " (expected push, hand, player, kill or walk)");
 }
 
 // JSON has no literal for infinity, but a number such as 1e400 overflows a double; the parser
@@ -341,6 +382,7 @@ Result<InputScript> parse_input_script(std::string_view json_text, std::string_v
                    [](const WalkEvent& a, const WalkEvent& b) { return a.t < b.t; });
   std::stable_sort(script.players.begin(), script.players.end(),
                    [](const PlayerEvent& a, const PlayerEvent& b) { return a.t < b.t; });
+  std::stable_sort(script.hands.begin(), script.hands.end(), [](const HandEvent& a, const HandEvent& b) { return a.t < b.t; });
   return script;
 }
 

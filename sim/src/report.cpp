@@ -33,6 +33,7 @@ std::string report_json(const SimulationResult& r) {
     o["recovery_steps"] = e.recovery_steps;
     o["steps"] = e.steps;
     o["pushes"] = e.pushes;
+    o["push_impulses_ns"] = e.push_impulses_ns;
     o["time_down_s"] = e.time_down_s;
     o["final_state"] = e.final_state;
     o["balance_state"] = e.balance_state;

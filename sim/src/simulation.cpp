@@ -35,7 +35,9 @@ Simulation::Simulation(const SceneDescription& scene, InputScript script)
   }
   was_fallen_.assign(stats_.size(), false);
   for (const auto& e : scene_.enemies()) last_com_.push_back(e.ragdoll->balance().com);
+  scripted_pushes_.resize(stats_.size());
   start_minds();
+  start_hands();
   record_stats();
 }
 
@@ -53,6 +55,51 @@ void Simulation::start_minds() {
   // The minds think at about 90 Hz (every third step at 240 Hz): the legs, not the plans, need
   // the physics rate.
   ai_every_steps_ = std::max(1, static_cast<int>(std::lround(scene.world.physics_hz / 90.0f)));
+}
+
+void Simulation::start_hands() {
+  for (const HandEvent& e : script_.hands) {
+    physics::Hand*& hand = hands_[static_cast<std::size_t>(e.hand)];
+    if (hand == nullptr) hand = &scene_.world().add_hand(physics::HandSettings{}, e.path.front().position, Quat{});
+  }
+}
+
+namespace {
+
+// Where a path puts the hand at `t`, and how fast it moves there.
+std::pair<Vec3, Vec3> sample_path(const std::vector<HandEvent::Point>& path, double t) {
+  if (t <= path.front().t) return {path.front().position, {}};
+  for (std::size_t i = 1; i < path.size(); ++i) {
+    const HandEvent::Point& a = path[i - 1];
+    const HandEvent::Point& b = path[i];
+    if (t > b.t) continue;
+    const double span = b.t - a.t;
+    if (span <= 0) return {b.position, {}};
+    const auto u = static_cast<float>((t - a.t) / span);
+    return {lerp(a.position, b.position, u), (b.position - a.position) / static_cast<float>(span)};
+  }
+  return {path.back().position, {}};
+}
+
+}  // namespace
+
+void Simulation::move_hands() {
+  // Each hand follows the path of its latest event that has begun (or waits at its first path's
+  // start), sampled at the middle of the coming step.
+  const double now = scene_.world().time() + 0.5 * static_cast<double>(scene_.world().dt());
+  for (int side = 0; side < 2; ++side) {
+    physics::Hand* hand = hands_[static_cast<std::size_t>(side)];
+    if (hand == nullptr) continue;
+    const HandEvent* current = nullptr;
+    for (const HandEvent& e : script_.hands) {
+      if (e.hand != side) continue;
+      if (current == nullptr || e.t <= now) current = &e;
+      if (e.t > now) break;
+    }
+    if (current == nullptr) continue;  // (a hand exists only for a side with events)
+    const auto [position, velocity] = sample_path(current->path, now);
+    hand->set_target(position, Quat{}, velocity);
+  }
 }
 
 void Simulation::move_player(const PlayerEvent& event) {
@@ -87,7 +134,7 @@ void Simulation::apply_due_events() {
       Enemy& enemy = scene_.enemies()[i];
       if (enemy.name != push.enemy) continue;
       enemy.ragdoll->apply_impulse(push.body, push.impulse);
-      ++stats_[i].pushes;
+      scripted_pushes_[i].emplace_back(now, length(push.impulse));
     }
   }
 }
@@ -100,6 +147,7 @@ void Simulation::step() {
     squad_->tick(scene_.world().dt() * static_cast<float>(ai_every_steps_));
     navigation_tick_ms_.push_back(squad_->last_navigation_ms());
   }
+  move_hands();
   scene_.world().step();
   record_stats();
   wall_ms_ += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
@@ -157,6 +205,19 @@ SimulationResult Simulation::result() const {
   r.ms_per_step = r.steps > 0 ? wall_ms_ / static_cast<double>(r.steps) : 0.0;
   r.finite = world.all_finite();
   r.enemies = stats_;
+  // Pushes: the script's, then the hands' shoves, in the order they began.
+  for (std::size_t i = 0; i < r.enemies.size(); ++i) {
+    std::vector<std::pair<double, float>> pushes = scripted_pushes_[i];
+    for (const physics::Hand* hand : hands_) {
+      if (hand == nullptr) continue;
+      for (const physics::HandShove& shove : hand->shoves()) {
+        if (shove.ragdoll == i) pushes.emplace_back(shove.start_s, length(shove.impulse));
+      }
+    }
+    std::stable_sort(pushes.begin(), pushes.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    r.enemies[i].pushes = static_cast<int>(pushes.size());
+    for (const auto& p : pushes) r.enemies[i].push_impulses_ns.push_back(p.second);
+  }
   r.navigation_tick_ms = navigation_tick_ms_;
   if (!squad_) return r;
   for (int i = 0; i < squad_->size(); ++i) {

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "stagger/physics/balance.h"
@@ -48,6 +49,10 @@ class Ragdoll {
 
   /// Applies an impulse [N·s] at the part's centre of mass and starts its hit reaction.
   void apply_impulse(BodyPart part, Vec3 impulse);
+  /// Starts the hit reaction to a blow that contact has already delivered (a hand's shove).
+  void react_to_hit(BodyPart part, Vec3 impulse);
+  /// The part this body is, if it is one of this ragdoll's.
+  std::optional<BodyPart> part_of(BodyId body) const;
   /// The largest impulse [N·s] received within the last `window_s` seconds (0 if none).
   float recent_hit_ns(float window_s) const { return since_hit_s_ <= window_s ? last_hit_ns_ : 0.0f; }
 

@@ -11,7 +11,9 @@
 
 namespace stagger::physics {
 
+class Hand;
 class Ragdoll;
+struct HandSettings;
 struct RagdollSettings;
 
 struct WorldSettings {
@@ -90,6 +92,8 @@ class World {
   Ragdoll& add_ragdoll(const RagdollSettings& settings, Vec3 feet_position, float yaw_rad);
 
   std::size_t ragdoll_count() const;
+  /// Creates a physics hand at `position`.
+  Hand& add_hand(const HandSettings& settings, Vec3 position, Quat rotation);
   Ragdoll& ragdoll(std::size_t index);
   const Ragdoll& ragdoll(std::size_t index) const;
 

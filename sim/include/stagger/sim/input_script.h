@@ -1,7 +1,7 @@
 #pragma once
 // Headless input scripts (design.md §6): timed events read from JSON, validated before anything is
-// simulated. This version supports `push`, `kill`, `player` and `walk` (an extension: a locomotion
-// intent given directly); `hand` is rejected by name.
+// simulated: `push`, `hand`, `player`, `kill` and `walk` (an extension: a locomotion intent given
+// directly).
 
 #include <string>
 #include <string_view>
@@ -48,11 +48,25 @@ struct PlayerEvent {
   std::size_t event_index = 0;
 };
 
+/// A physics hand moving along a path: straight lines between the points, at the times given,
+/// sampled at physics-step times; before the first point it waits there, after the last it stays.
+struct HandEvent {
+  struct Point {
+    double t = 0;   ///< [s]
+    Vec3 position;  ///< [m]
+  };
+  double t = 0;     ///< [s]
+  int hand = 1;     ///< 0 left, 1 right
+  std::vector<Point> path;  ///< at least one point, times not decreasing
+  std::size_t event_index = 0;
+};
+
 struct InputScript {
   std::vector<PushEvent> pushes;  ///< sorted by time (stable: equal times keep file order)
   std::vector<KillEvent> kills;   ///< sorted by time
   std::vector<WalkEvent> walks;   ///< sorted by time
   std::vector<PlayerEvent> players;  ///< sorted by time
+  std::vector<HandEvent> hands;      ///< sorted by time
 };
 
 /// Parses a script. `source` names it in error messages. Every problem is reported, one per line.

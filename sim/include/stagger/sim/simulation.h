@@ -1,6 +1,7 @@
 #pragma once
 // A headless run: a scene, an input script and per-enemy statistics, advanced by the fixed step.
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -11,6 +12,7 @@
 
 #include "stagger/ai/navmesh.h"
 #include "stagger/ai/squad.h"
+#include "stagger/physics/hand.h"
 #include "stagger/sim/input_script.h"
 #include "stagger/sim/scene.h"
 
@@ -21,7 +23,8 @@ struct EnemyStats {
   int falls = 0;                 ///< times the ragdoll went down (drives released)
   int get_ups = 0;               ///< times it stood up again
   bool stays_down = false;       ///< gave up after too many failed get-ups
-  int pushes = 0;                ///< scripted pushes received
+  int pushes = 0;                ///< pushes received: scripted, and shoves by the physics hands
+  std::vector<float> push_impulses_ns;  ///< [N·s] each push's impulse, in the order they began
   int recovery_steps = 0;        ///< balance steps taken to catch a lean
   int steps = 0;                 ///< every step taken (balance, walking, closing)
   double time_down_s = 0;        ///< [s] time spent falling, lying and getting up
@@ -78,6 +81,8 @@ class Simulation {
   void apply_due_events();
   void record_stats();
   void start_minds();
+  void start_hands();
+  void move_hands();
   void move_player(const PlayerEvent& event);
 
   Scene scene_;
@@ -94,6 +99,10 @@ class Simulation {
   int ai_every_steps_ = 1;
   ai::PlayerView player_;
   std::vector<double> navigation_tick_ms_;
+  // The physics hands the script moves (only those it has events for: a hand is a body, and
+  // bodies change every hash).
+  std::array<physics::Hand*, 2> hands_{};
+  std::vector<std::vector<std::pair<double, float>>> scripted_pushes_;  // per enemy: time, impulse [N·s]
   std::vector<Vec3> last_com_;
   double wall_ms_ = 0;
   std::function<void(const Simulation&)> on_step_;

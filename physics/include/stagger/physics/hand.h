@@ -1,0 +1,78 @@
+#pragma once
+// A physics hand (issue 6): a dynamic body of about 1 kg, CCD on, driven toward a target pose by
+// a force- and torque-capped drive. It cannot pass through walls (the cap is what it can push
+// with), and a fast hand delivers a real shove: its contacts with a ragdoll are blows that the
+// ragdoll's hit reaction feels, counted per contact. Created by World::add_hand; VR drives it from
+// the tracked grip pose, `stagger sim` from `hand` events.
+
+#include <cstddef>
+#include <vector>
+
+#include "stagger/core/math.h"
+#include "stagger/physics/skeleton.h"
+#include "stagger/physics/world.h"
+
+namespace stagger::physics {
+
+struct HandSettings {
+  float mass_kg = 1.0f;                       ///< [kg]
+  Vec3 half_extents{0.045f, 0.025f, 0.09f};   ///< [m] a flat box: fist and palm
+  float max_force_n = 600.0f;                 ///< [N] per world axis, what the arm can push with
+  float time_constant_s = 0.02f;              ///< [s] how fast the hand closes a gap to its target
+  float max_catch_up_speed = 6.0f;            ///< [m/s] on top of the target's own velocity
+  float max_torque_nm = 4.0f;                 ///< [N·m]
+  float turn_frequency_hz = 6.0f;             ///< [Hz] of the (critically damped) rotation drive
+  float episode_gap_s = 0.1f;                 ///< [s] contact lost this long ends one shove
+  float react_after_s = 0.05f;                ///< [s] the struck body reacts this long into a contact
+};
+
+/// One shove: a contact between the hand and one ragdoll, from first touch to letting go.
+struct HandShove {
+  std::size_t ragdoll = 0;  ///< index in the world (World::ragdoll)
+  BodyPart part = BodyPart::chest;  ///< the part that took the most of it
+  Vec3 impulse;             ///< [N·s] total, on the ragdoll
+  double start_s = 0;       ///< [s] world time of the first touch
+};
+
+class Hand {
+ public:
+  Hand(World& world, const HandSettings& settings, Vec3 position, Quat rotation);
+  Hand(const Hand&) = delete;
+  Hand& operator=(const Hand&) = delete;
+
+  /// Where the hand should be during the coming step, and how fast that point moves [m/s].
+  void set_target(Vec3 position, Quat rotation, Vec3 velocity = {});
+  BodyId body() const { return body_; }
+  BodyState state() const { return world_.body_state(body_); }
+  /// Finished shoves, in the order they ended.
+  const std::vector<HandShove>& shoves() const { return shoves_; }
+
+  /// Called by World::step: the drive before the Bullet step, the contacts after it.
+  void before_step(float dt);
+  void after_step(float dt);
+
+ private:
+  struct Episode {
+    bool active = false;
+    HandShove shove;
+    float largest_ns = 0;      // the largest per-part share, for `part`
+    float touching_s = 0;
+    float apart_s = 0;
+    bool reacted = false;
+  };
+  void touch(std::size_t ragdoll, BodyPart part, Vec3 impulse);
+  void close_episodes(float dt);
+
+  World& world_;
+  HandSettings settings_;
+  BodyId body_;
+  std::size_t pull_ = 0;
+  Vec3 target_;
+  Quat target_rotation_;
+  Vec3 target_velocity_;
+  std::vector<Episode> episodes_;  // per ragdoll
+  std::vector<bool> touched_now_;
+  std::vector<HandShove> shoves_;
+};
+
+}  // namespace stagger::physics
