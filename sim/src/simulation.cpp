@@ -60,7 +60,7 @@ void Simulation::start_minds() {
 void Simulation::start_hands() {
   for (const HandEvent& e : script_.hands) {
     physics::Hand*& hand = hands_[static_cast<std::size_t>(e.hand)];
-    if (hand == nullptr) hand = &scene_.world().add_hand(physics::HandSettings{}, e.path.front().position, Quat{});
+    if (hand == nullptr) hand = &scene_.world().add_hand(scene_.description().hands, e.path.front().position, Quat{});
   }
 }
 

@@ -15,6 +15,7 @@
 #include "stagger/core/result.h"
 #include "stagger/levels/level.h"
 #include "stagger/levels/mesh.h"
+#include "stagger/physics/hand.h"
 #include "stagger/physics/ragdoll.h"
 #include "stagger/physics/world.h"
 
@@ -39,6 +40,7 @@ struct SceneDescription {
   Vec3 player_position{0, 0, 3};  ///< [m] feet
   float player_yaw_rad = kPi;     ///< [rad] facing -Z, toward the origin
   float spawn_height_m = 0.02f;   ///< [m] enemies are dropped from this height above their spawn
+  physics::HandSettings hands;    ///< the physics hands that `hand` events move
   /// Navmesh settings of a level; enemies with routes walk them on it. Unset: nobody patrols.
   std::optional<ai::NavmeshSettings> navigation;
 };
