@@ -5,9 +5,11 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <unistd.h>
 
@@ -18,6 +20,7 @@
 #include "stagger/sim/patrol_bench.h"
 #include "stagger/sim/plot.h"
 #include "stagger/sim/reachability.h"
+#include "stagger/sim/recording.h"
 #include "stagger/sim/report.h"
 #include "stagger/sim/scene.h"
 #include "stagger/sim/simulation.h"
@@ -39,6 +42,7 @@ struct SimOptions {
   std::string report;
   std::string trace;
   std::string plot;
+  std::string record;
   int enemies = 1;
   bool quiet = false;
 };
@@ -137,34 +141,74 @@ int run_preview(const std::string& file, const std::string& out, int size_px) {
   return 0;
 }
 
-int run_sim(const SimOptions& o) {
-  stagger::sim::SceneDescription scene = stagger::sim::builtin_scene(o.enemies);
-  if (!o.level.empty()) {
-    const stagger::levels::LoadResult loaded = stagger::levels::load_level(o.level);
-    if (!report_level(loaded)) {
-      std::cerr << "stagger sim: the level has errors; nothing was simulated\n";
-      return kExitWrongInput;
-    }
-    scene = stagger::sim::scene_from_level(loaded.level, loaded.mesh_triangles);
-    if (loaded.level.name.empty()) scene.name = o.level;
-  }
-  scene.world.physics_hz = o.physics_hz;
-  scene.world.solver_iterations = o.solver_iterations;
-
+// What a run is made of: the scene and the script, with what a recording needs to make them
+// again (the level file's hash, the script's text).
+struct RunInputs {
+  stagger::sim::SceneDescription scene;
   stagger::sim::InputScript script;
-  if (!o.input.empty()) {
-    auto loaded = stagger::sim::load_input_script(o.input);
-    if (!loaded) {
-      std::cerr << loaded.error() << "\nstagger sim: the input script has errors; nothing was simulated\n";
-      return kExitWrongInput;
+  std::uint64_t level_hash = 0;
+  std::string script_text;
+};
+
+std::optional<std::string> read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// Builds the scene (a level, or the built-in one) and checks the script against it; prints the
+// problems and returns nothing when there are any. `command` names the caller in messages.
+std::optional<RunInputs> prepare_run(const std::string& command, const std::string& level, int enemies, float physics_hz,
+                                     int solver_iterations, const std::string& input_name, const std::string& input_text) {
+  RunInputs run;
+  run.scene = stagger::sim::builtin_scene(enemies);
+  if (!level.empty()) {
+    const stagger::levels::LoadResult loaded = stagger::levels::load_level(level);
+    if (!report_level(loaded)) {
+      std::cerr << command << ": the level has errors; nothing was simulated\n";
+      return std::nullopt;
     }
-    script = std::move(loaded).value();
-    const std::string problems = stagger::sim::check_against_scene(script, scene, o.input);
-    if (!problems.empty()) {
-      std::cerr << problems << "\nstagger sim: the input script has errors; nothing was simulated\n";
-      return kExitWrongInput;
-    }
+    run.scene = stagger::sim::scene_from_level(loaded.level, loaded.mesh_triangles);
+    if (loaded.level.name.empty()) run.scene.name = level;
+    const auto bytes = read_file(level);
+    if (bytes) run.level_hash = stagger::sim::fnv1a_64(bytes->data(), bytes->size());
   }
+  run.scene.world.physics_hz = physics_hz;
+  run.scene.world.solver_iterations = solver_iterations;
+  if (!input_name.empty()) {
+    auto parsed = stagger::sim::parse_input_script(input_text, input_name);
+    if (!parsed) {
+      std::cerr << parsed.error() << "\n" << command << ": the input script has errors; nothing was simulated\n";
+      return std::nullopt;
+    }
+    run.script = std::move(parsed).value();
+    const std::string problems = stagger::sim::check_against_scene(run.script, run.scene, input_name);
+    if (!problems.empty()) {
+      std::cerr << problems << "\n" << command << ": the input script has errors; nothing was simulated\n";
+      return std::nullopt;
+    }
+    run.script_text = input_text;
+  }
+  return run;
+}
+
+int run_sim(const SimOptions& o) {
+  std::string input_text;
+  if (!o.input.empty()) {
+    const auto text = read_file(o.input);
+    if (!text) {
+      std::cerr << o.input << ": cannot open the input script\nstagger sim: nothing was simulated\n";
+      return kExitWrongInput;
+    }
+    input_text = *text;
+  }
+  std::optional<RunInputs> run =
+      prepare_run("stagger sim", o.level, o.enemies, o.physics_hz, o.solver_iterations, o.input, input_text);
+  if (!run) return kExitWrongInput;
+  stagger::sim::SceneDescription& scene = run->scene;
+  stagger::sim::InputScript& script = run->script;
 
   const std::vector<stagger::sim::PushEvent> pushes = script.pushes;
   stagger::sim::Simulation simulation(scene, std::move(script));
@@ -180,10 +224,22 @@ int run_sim(const SimOptions& o) {
   }
   std::optional<stagger::sim::TracePlot> plot;
   if (!o.plot.empty()) plot.emplace(pushes);
-  if (trace || plot) {
-    simulation.on_step([&trace, &plot](const stagger::sim::Simulation& s) {
-      if (trace) trace->write(s);
-      if (plot) plot->record(s);
+  if (trace) simulation.on_step([&trace](const stagger::sim::Simulation& s) { trace->write(s); });
+  if (plot) simulation.on_step([&plot](const stagger::sim::Simulation& s) { plot->record(s); });
+  stagger::sim::Recording recording;
+  if (!o.record.empty()) {
+    // The level by its absolute path, so the replay finds it from anywhere.
+    recording.level_path = o.level.empty() ? std::string() : std::filesystem::absolute(o.level).string();
+    recording.level_hash = run->level_hash;
+    recording.builtin_enemies = o.enemies;
+    recording.physics_hz = o.physics_hz;
+    recording.solver_iterations = o.solver_iterations;
+    recording.display_hz = o.display_hz;
+    recording.seconds = o.seconds;
+    recording.input_name = o.input;
+    recording.input_script = run->script_text;
+    simulation.on_step([&recording](const stagger::sim::Simulation& s) {
+      recording.step_hashes.push_back(s.scene().world().state_hash());
     });
   }
   {
@@ -195,6 +251,13 @@ int run_sim(const SimOptions& o) {
     std::cerr << "stagger sim: writing the trace to " << o.trace << " failed\n";
     return kExitWrongInput;
   }
+  if (!o.record.empty()) {
+    const auto written = stagger::sim::write_recording(recording, o.record);
+    if (!written) {
+      std::cerr << "stagger sim: " << written.error() << "\n";
+      return kExitWrongInput;
+    }
+  }
   if (plot && !plot->write_png(o.plot)) {
     std::cerr << "stagger sim: cannot write the plot to " << o.plot << "\n";
     return kExitWrongInput;
@@ -205,6 +268,57 @@ int run_sim(const SimOptions& o) {
   }
   if (!o.quiet && o.report != "-") std::cout << stagger::sim::summary_text(result);
   return result.finite ? 0 : kExitWrongInput;
+}
+
+int run_replay(const std::string& path, bool quiet) {
+  const auto loaded = stagger::sim::read_recording(path);
+  if (!loaded) {
+    std::cerr << "stagger replay: " << loaded.error() << "\n";
+    return kExitWrongInput;
+  }
+  const stagger::sim::Recording& r = loaded.value();
+  if (!r.level_path.empty()) {
+    const auto bytes = read_file(r.level_path);
+    if (!bytes) {
+      std::cerr << "stagger replay: the recorded level " << r.level_path << " cannot be opened\n";
+      return kExitWrongInput;
+    }
+    if (stagger::sim::fnv1a_64(bytes->data(), bytes->size()) != r.level_hash) {
+      std::cerr << "stagger replay: the level " << r.level_path << " changed since the recording (its hash differs)\n";
+      return kExitWrongInput;
+    }
+  }
+  std::optional<RunInputs> run = prepare_run("stagger replay", r.level_path, r.builtin_enemies, r.physics_hz,
+                                             r.solver_iterations, r.input_name, r.input_script);
+  if (!run) return kExitWrongInput;
+  stagger::sim::Simulation simulation(run->scene, std::move(run->script));
+  // Every step's state hash against the recording's; the first that differs is where the runs
+  // part. (Checking each step costs a hash of every body per step: replays are for checking.)
+  std::uint64_t step = 0;
+  std::optional<std::uint64_t> diverged;
+  simulation.on_step([&](const stagger::sim::Simulation& s) {
+    const std::uint64_t hash = s.scene().world().state_hash();
+    if (!diverged && (step >= r.step_hashes.size() || r.step_hashes[step] != hash)) diverged = step;
+    ++step;
+  });
+  {
+    Progress progress(r.seconds, !quiet);
+    simulation.run(r.seconds, r.display_hz, [&](double t) { progress.update(t); });
+  }
+  if (!diverged && step != r.step_hashes.size()) diverged = step;
+  if (diverged) {
+    const double t = static_cast<double>(*diverged + 1) / static_cast<double>(r.physics_hz);
+    std::cerr << "stagger replay: " << path << " diverges at step " << *diverged + 1 << " (t = " << t << " s): ";
+    if (*diverged < r.step_hashes.size() && *diverged < step) {
+      std::cerr << "the state hash differs from the recorded one\n";
+    } else {
+      std::cerr << "the recording has " << r.step_hashes.size() << " steps, the replay " << step << "\n";
+    }
+    return kExitWrongInput;
+  }
+  std::cout << "stagger replay: " << path << ": " << step << " steps reproduced, final state hash "
+            << stagger::sim::state_hash_hex(r.step_hashes.empty() ? 0 : r.step_hashes.back()) << "\n";
+  return 0;
 }
 
 int run_patrol_bench(const std::string& level_path, const stagger::sim::PatrolBenchOptions& options) {
@@ -254,6 +368,15 @@ int main(int argc, char** argv) {
   sim_cmd->add_option("--report", sim.report, "Write the JSON report here ('-' for stdout)");
   sim_cmd->add_option("--trace", sim.trace, "Write a CSV row per enemy per physics step here");
   sim_cmd->add_option("--plot", sim.plot, "Draw balance error and pelvis height over time (PNG)");
+  sim_cmd->add_option("--record", sim.record, "Write a recording that `stagger replay` re-simulates and checks");
+
+  std::string replay_file;
+  bool replay_quiet = false;
+  CLI::App* replay_cmd = app.add_subcommand(
+      "replay", "Re-simulate a recording and check every step's state hash; exits 1 where it diverges");
+  replay_cmd->add_option("recording", replay_file, "Recording written by `stagger sim --record`")
+      ->required()->check(CLI::ExistingFile);
+  replay_cmd->add_flag("--quiet", replay_quiet, "No progress bar");
   sim_cmd->add_option("--enemies", sim.enemies, "Number of enemies in the built-in scene (3 m grid; not with a level)")
       ->capture_default_str()->check(CLI::Range(1, 1024));
   sim_cmd->add_flag("--quiet", sim.quiet, "Print nothing but errors");
@@ -305,6 +428,7 @@ int main(int argc, char** argv) {
     return run_sim(sim);
   }
   if (check_cmd->parsed()) return run_check(check_files);
+  if (replay_cmd->parsed()) return run_replay(replay_file, replay_quiet);
   if (preview_cmd->parsed()) return run_preview(preview_level, preview_out, preview_size);
   if (bench_cmd->parsed()) {
     if (!patrol_level.empty()) {

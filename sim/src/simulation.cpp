@@ -151,7 +151,7 @@ void Simulation::step() {
   scene_.world().step();
   record_stats();
   wall_ms_ += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-  if (on_step_) on_step_(*this);
+  for (const auto& observer : on_step_) observer(*this);
 }
 
 void Simulation::run(double seconds, double display_hz, const std::function<void(double)>& progress) {

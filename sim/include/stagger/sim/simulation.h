@@ -64,8 +64,8 @@ class Simulation {
 
   /// Runs exactly one physics step, applying the events due at its start.
   void step();
-  /// Called after every physics step (a trace, a recorder); empty: nothing.
-  void on_step(std::function<void(const Simulation&)> observer) { on_step_ = std::move(observer); }
+  /// Adds something to call after every physics step (a trace, a plot, a recorder).
+  void on_step(std::function<void(const Simulation&)> observer) { on_step_.push_back(std::move(observer)); }
   /// Runs until `seconds` of simulated time, driven by a display clock at `display_hz` (the same
   /// accumulator as the interactive loop). `progress` is called once per display frame.
   void run(double seconds, double display_hz,
@@ -105,7 +105,7 @@ class Simulation {
   std::vector<std::vector<std::pair<double, float>>> scripted_pushes_;  // per enemy: time, impulse [N·s]
   std::vector<Vec3> last_com_;
   double wall_ms_ = 0;
-  std::function<void(const Simulation&)> on_step_;
+  std::vector<std::function<void(const Simulation&)>> on_step_;
 };
 
 }  // namespace stagger::sim
