@@ -46,6 +46,9 @@ class DrivenJoint {
   /// Hands the joint to Bullet's own servo motors, holding `local_rotation` (benchmark baseline).
   void hold_with_bullet_servos(Quat local_rotation, float servo_speed);
 
+  /// Forgets the previous target (its velocity feed-forward): after a teleport.
+  void forget_motion() { has_previous_target_ = false; }
+
   /// Sets the motors' velocity targets and caps for the coming step.
   void update_motors(float dt);
 

@@ -79,7 +79,8 @@ std::string_view name_of(LocomotionState state) {
 }
 
 Ragdoll::Ragdoll(World& world, const RagdollSettings& settings, Vec3 feet_position, float yaw_rad)
-    : world_(world), settings_(settings), blueprint_(make_blueprint(settings)), yaw_(yaw_rad) {
+    : world_(world), settings_(settings), blueprint_(make_blueprint(settings)), yaw_(yaw_rad),
+      spawn_feet_(feet_position), spawn_yaw_(yaw_rad) {
   World::Impl& impl = world_.impl();
   const RagdollAssembly parts =
       assemble_ragdoll(impl, blueprint_, settings_, feet_position, yaw_rad, true);
@@ -446,6 +447,85 @@ void Ragdoll::update_targets(float dt) {
     joint.set_target(pose.rotations[static_cast<std::size_t>(j)]);
     joint.set_strength(std::min(strength(child_of(name)), strength(joint_parent(name))));
   }
+}
+
+std::optional<BodyPart> Ragdoll::first_non_finite_part() const {
+  for (int p = 0; p < kBodyPartCount; ++p) {
+    const BodyState b = body_state(body_part_at(p));
+    if (!is_finite(b.position) || !is_finite(b.rotation) || !is_finite(b.linear_velocity) || !is_finite(b.angular_velocity)) {
+      return body_part_at(p);
+    }
+  }
+  return std::nullopt;
+}
+
+void Ragdoll::reset() {
+  World::Impl& impl = world_.impl();
+  // The bodies: the build pose at the spawn, at rest, simulated again (Bullet takes a body with
+  // a non-finite bounding box out of the simulation).
+  const Quat facing = Quat::from_yaw(spawn_yaw_);
+  for (const BodyBlueprint& b : blueprint_.bodies) {
+    btRigidBody& rigid = impl.rigid(body(b.part));
+    const btTransform transform(to_bt(facing), to_bt(spawn_feet_ + facing.rotate(b.center)));
+    rigid.setWorldTransform(transform);
+    rigid.setCenterOfMassTransform(transform);
+    rigid.setInterpolationWorldTransform(transform);
+    rigid.setLinearVelocity({0, 0, 0});
+    rigid.setAngularVelocity({0, 0, 0});
+    rigid.setInterpolationLinearVelocity({0, 0, 0});
+    rigid.setInterpolationAngularVelocity({0, 0, 0});
+    rigid.clearForces();
+    rigid.forceActivationState(DISABLE_DEACTIVATION);
+    impl.dynamics.updateSingleAabb(&rigid);
+  }
+  // The controller, as the constructor leaves it (counts kept).
+  const int get_ups = get_ups_;
+  const int recovery_steps = recovery_steps_;
+  const int steps_taken = steps_taken_;
+  yaw_ = spawn_yaw_;
+  blend_duration_ = blend_elapsed_ = 0;
+  balance_ = {};
+  airtime_s_ = 0;
+  ankle_integral_ = integral_shift_ = {};
+  strength_ = {};
+  twist_ = {};
+  state_ = LocomotionState::standing;
+  state_time_s_ = still_time_s_ = resistance_time_s_ = 0;
+  get_up_yaw_ = 0;
+  get_up_anchor_ = {};
+  prone_ = rising_ = false;
+  assist_fade_s_ = 0;
+  failed_get_ups_ = 0;
+  intent_ = {};
+  reach_ = {};
+  last_hit_ns_ = 0;
+  since_hit_s_ = 1e9f;
+  commanded_ = {};
+  heading_ = spawn_yaw_;
+  holding_heading_ = false;
+  step_assist_ = 0;
+  swing_ = {};
+  last_swing_leg_ = -1;
+  last_kind_ = Swing::Kind::balance;
+  since_touchdown_s_ = 1.0f;
+  calm_s_ = 0;
+  recovering_ = stance_left_apart_ = false;
+  pelvis_goal_ = pelvis_ref_ = pelvis_target_ = {};
+  pelvis_height_ = 0;
+  pelvis_height_set_ = pelvis_goal_set_ = false;
+  off_ground_s_ = {};
+  age_s_ = 0;
+  get_ups_ = get_ups;
+  recovery_steps_ = recovery_steps;
+  steps_taken_ = steps_taken;
+  set_drives_active(true);
+  for (int leg = 0; leg < 2; ++leg) set_swing_friction(leg, false);
+  blend_from_ = blend_to_ = target_ = standing_pose();
+  for (int j = 0; j < kJointCount; ++j) {
+    impl.joint(joints_[static_cast<std::size_t>(j)]).forget_motion();
+    world_.set_joint_target(joints_[static_cast<std::size_t>(j)], target_.rotations[static_cast<std::size_t>(j)]);
+  }
+  update_balance(0.0f);
 }
 
 void Ragdoll::set_arm_reach(int arm, const ArmReach& reach) {

@@ -47,6 +47,7 @@ std::string report_json(const SimulationResult& r) {
     o["invalid_agent_ticks"] = e.invalid_agent_ticks;
     o["saw_player"] = e.saw_player;
     o["punches"] = e.punches;
+    o["resets"] = e.resets;
     o["brain_state"] = e.brain_state;
     enemies.push_back(o);
   }

@@ -57,6 +57,22 @@ void Simulation::start_minds() {
   ai_every_steps_ = std::max(1, static_cast<int>(std::lround(scene.world.physics_hz / 90.0f)));
 }
 
+void Simulation::guard_finite() {
+  // A non-finite transform or velocity (a solver blow-up) is named, and that enemy starts again
+  // at its spawn, before anything reads it: nothing downstream ever sees a NaN.
+  for (std::size_t i = 0; i < scene_.enemies().size(); ++i) {
+    physics::Ragdoll& body = *scene_.enemies()[i].ragdoll;
+    const std::optional<physics::BodyPart> part = body.first_non_finite_part();
+    if (!part) continue;
+    guard_warnings_.push_back(scene_.enemies()[i].name + ": body " + std::string(physics::name_of(*part)) +
+                              " not finite after step " + std::to_string(scene_.world().step_count()) +
+                              "; the enemy was reset to its spawn");
+    ++stats_[i].resets;
+    body.reset();
+    last_com_[i] = body.balance().com;
+  }
+}
+
 void Simulation::start_hands() {
   for (const HandEvent& e : script_.hands) {
     physics::Hand*& hand = hands_[static_cast<std::size_t>(e.hand)];
@@ -149,6 +165,7 @@ void Simulation::step() {
   }
   move_hands();
   scene_.world().step();
+  guard_finite();
   record_stats();
   wall_ms_ += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   for (const auto& observer : on_step_) observer(*this);
@@ -218,6 +235,7 @@ SimulationResult Simulation::result() const {
     r.enemies[i].pushes = static_cast<int>(pushes.size());
     for (const auto& p : pushes) r.enemies[i].push_impulses_ns.push_back(p.second);
   }
+  r.warnings = guard_warnings_;
   r.navigation_tick_ms = navigation_tick_ms_;
   if (!squad_) return r;
   for (int i = 0; i < squad_->size(); ++i) {

@@ -83,6 +83,12 @@ class Ragdoll {
   void fall();
   /// Limp for good: a corpse that comes to rest and sleeps.
   void kill();
+  /// Back to where and how it was created: standing at its spawn in the build pose, at rest, its
+  /// controller and hit reactions fresh (the counts of falls, get-ups and steps are kept). The
+  /// cure for a body that went non-finite.
+  void reset();
+  /// The first body part whose transform or velocity is not finite, if any.
+  std::optional<BodyPart> first_non_finite_part() const;
   int get_ups() const { return get_ups_; }              ///< successful get-ups so far
   int failed_get_ups() const { return failed_get_ups_; }  ///< since the last success
   /// After `GetUpSettings::max_attempts` failures in a row the enemy stays down.
@@ -237,6 +243,8 @@ class Ragdoll {
   int steps_taken_ = 0;
   std::array<float, 2> off_ground_s_{};  // per foot: time since it last touched anything
   float age_s_ = 0;                      // since the ragdoll was created
+  Vec3 spawn_feet_;                      // where it was created, for reset()
+  float spawn_yaw_ = 0;
 };
 
 }  // namespace stagger::physics

@@ -38,6 +38,7 @@ struct EnemyStats {
   int invalid_agent_ticks = 0;   ///< navigation ticks at which Detour had lost the agent
   bool saw_player = false;
   int punches = 0;               ///< punches thrown at the player
+  int resets = 0;                ///< times a non-finite body made it start again at its spawn
   std::string brain_state;       ///< at the end (`patrol`, `chase`, ...; empty without a mind)
   std::string balance_state;     ///< at the end
   std::string final_state;       ///< locomotion state at the end (`standing`, `down`, `dead`, ...)
@@ -80,6 +81,7 @@ class Simulation {
  private:
   void apply_due_events();
   void record_stats();
+  void guard_finite();
   void start_minds();
   void start_hands();
   void move_hands();
@@ -103,6 +105,7 @@ class Simulation {
   // bodies change every hash).
   std::array<physics::Hand*, 2> hands_{};
   std::vector<std::vector<std::pair<double, float>>> scripted_pushes_;  // per enemy: time, impulse [N·s]
+  std::vector<std::string> guard_warnings_;  // non-finite bodies found and reset
   std::vector<Vec3> last_com_;
   double wall_ms_ = 0;
   std::vector<std::function<void(const Simulation&)>> on_step_;
