@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <optional>
 #include <sstream>
@@ -16,6 +17,7 @@
 #include "stagger/levels/load.h"
 #include "stagger/levels/preview.h"
 #include "stagger/sim/bench.h"
+#include "stagger/sim/gltf_export.h"
 #include "stagger/sim/input_script.h"
 #include "stagger/sim/patrol_bench.h"
 #include "stagger/sim/plot.h"
@@ -270,54 +272,91 @@ int run_sim(const SimOptions& o) {
   return result.finite ? 0 : kExitWrongInput;
 }
 
-int run_replay(const std::string& path, bool quiet) {
+// Re-simulates a recording and checks every step's state hash against it; `watch` may add its
+// own observers to the simulation before it runs. Returns the exit code; prints why on failure.
+int resimulate(const std::string& path, const char* command, bool quiet,
+               const std::function<void(stagger::sim::Simulation&, const stagger::sim::Recording&)>& watch,
+               std::uint64_t& steps) {
   const auto loaded = stagger::sim::read_recording(path);
   if (!loaded) {
-    std::cerr << "stagger replay: " << loaded.error() << "\n";
+    std::cerr << command << ": " << loaded.error() << "\n";
     return kExitWrongInput;
   }
   const stagger::sim::Recording& r = loaded.value();
   if (!r.level_path.empty()) {
     const auto bytes = read_file(r.level_path);
     if (!bytes) {
-      std::cerr << "stagger replay: the recorded level " << r.level_path << " cannot be opened\n";
+      std::cerr << command << ": the recorded level " << r.level_path << " cannot be opened\n";
       return kExitWrongInput;
     }
     if (stagger::sim::fnv1a_64(bytes->data(), bytes->size()) != r.level_hash) {
-      std::cerr << "stagger replay: the level " << r.level_path << " changed since the recording (its hash differs)\n";
+      std::cerr << command << ": the level " << r.level_path << " changed since the recording (its hash differs)\n";
       return kExitWrongInput;
     }
   }
-  std::optional<RunInputs> run = prepare_run("stagger replay", r.level_path, r.builtin_enemies, r.physics_hz,
-                                             r.solver_iterations, r.input_name, r.input_script);
+  std::optional<RunInputs> run = prepare_run(command, r.level_path, r.builtin_enemies, r.physics_hz, r.solver_iterations,
+                                             r.input_name, r.input_script);
   if (!run) return kExitWrongInput;
   stagger::sim::Simulation simulation(run->scene, std::move(run->script));
   // Every step's state hash against the recording's; the first that differs is where the runs
   // part. (Checking each step costs a hash of every body per step: replays are for checking.)
-  std::uint64_t step = 0;
+  steps = 0;
   std::optional<std::uint64_t> diverged;
   simulation.on_step([&](const stagger::sim::Simulation& s) {
     const std::uint64_t hash = s.scene().world().state_hash();
-    if (!diverged && (step >= r.step_hashes.size() || r.step_hashes[step] != hash)) diverged = step;
-    ++step;
+    if (!diverged && (steps >= r.step_hashes.size() || r.step_hashes[steps] != hash)) diverged = steps;
+    ++steps;
   });
+  if (watch) watch(simulation, r);
   {
     Progress progress(r.seconds, !quiet);
     simulation.run(r.seconds, r.display_hz, [&](double t) { progress.update(t); });
   }
-  if (!diverged && step != r.step_hashes.size()) diverged = step;
+  if (!diverged && steps != r.step_hashes.size()) diverged = steps;
   if (diverged) {
     const double t = static_cast<double>(*diverged + 1) / static_cast<double>(r.physics_hz);
-    std::cerr << "stagger replay: " << path << " diverges at step " << *diverged + 1 << " (t = " << t << " s): ";
-    if (*diverged < r.step_hashes.size() && *diverged < step) {
+    std::cerr << command << ": " << path << " diverges at step " << *diverged + 1 << " (t = " << t << " s): ";
+    if (*diverged < r.step_hashes.size() && *diverged < steps) {
       std::cerr << "the state hash differs from the recorded one\n";
     } else {
-      std::cerr << "the recording has " << r.step_hashes.size() << " steps, the replay " << step << "\n";
+      std::cerr << "the recording has " << r.step_hashes.size() << " steps, the replay " << steps << "\n";
     }
     return kExitWrongInput;
   }
-  std::cout << "stagger replay: " << path << ": " << step << " steps reproduced, final state hash "
-            << stagger::sim::state_hash_hex(r.step_hashes.empty() ? 0 : r.step_hashes.back()) << "\n";
+  return 0;
+}
+
+int run_replay(const std::string& path, bool quiet) {
+  std::uint64_t steps = 0;
+  std::uint64_t last_hash = 0;
+  const int code = resimulate(path, "stagger replay", quiet,
+                              [&last_hash](stagger::sim::Simulation& s, const stagger::sim::Recording&) {
+                                s.on_step([&last_hash](const stagger::sim::Simulation& sim) { last_hash = sim.scene().world().state_hash(); });
+                              },
+                              steps);
+  if (code != 0) return code;
+  std::cout << "stagger replay: " << path << ": " << steps << " steps reproduced, final state hash "
+            << stagger::sim::state_hash_hex(last_hash) << "\n";
+  return 0;
+}
+
+int run_export(const std::string& path, const std::string& out, double rate_hz, bool quiet) {
+  std::optional<stagger::sim::GltfAnimation> animation;
+  std::uint64_t steps = 0;
+  const int code = resimulate(path, "stagger export", quiet,
+                              [&](stagger::sim::Simulation& s, const stagger::sim::Recording&) {
+                                animation.emplace(s, rate_hz);
+                                s.on_step([&animation](const stagger::sim::Simulation& sim) { animation->record(sim); });
+                              },
+                              steps);
+  if (code != 0) return code;
+  const auto written = animation->write(out);
+  if (!written) {
+    std::cerr << "stagger export: " << written.error() << "\n";
+    return kExitWrongInput;
+  }
+  std::cout << "stagger export: " << out << ": " << animation->frames() << " frames at " << rate_hz << " Hz of " << steps
+            << " steps\n";
   return 0;
 }
 
@@ -377,6 +416,18 @@ int main(int argc, char** argv) {
   replay_cmd->add_option("recording", replay_file, "Recording written by `stagger sim --record`")
       ->required()->check(CLI::ExistingFile);
   replay_cmd->add_flag("--quiet", replay_quiet, "No progress bar");
+
+  std::string export_file;
+  std::string export_out;
+  double export_rate = 30.0;
+  bool export_quiet = false;
+  CLI::App* export_cmd = app.add_subcommand(
+      "export", "Re-simulate a recording into an animated glTF 2.0: a node per body, the level as static meshes");
+  export_cmd->add_option("recording", export_file, "Recording written by `stagger sim --record`")
+      ->required()->check(CLI::ExistingFile);
+  export_cmd->add_option("-o,--output", export_out, "glTF file to write (.gltf, buffer embedded)")->required();
+  export_cmd->add_option("--rate", export_rate, "Animation keys per second")->capture_default_str()->check(CLI::Range(30.0, 60.0));
+  export_cmd->add_flag("--quiet", export_quiet, "No progress bar");
   sim_cmd->add_option("--enemies", sim.enemies, "Number of enemies in the built-in scene (3 m grid; not with a level)")
       ->capture_default_str()->check(CLI::Range(1, 1024));
   sim_cmd->add_flag("--quiet", sim.quiet, "Print nothing but errors");
@@ -429,6 +480,7 @@ int main(int argc, char** argv) {
   }
   if (check_cmd->parsed()) return run_check(check_files);
   if (replay_cmd->parsed()) return run_replay(replay_file, replay_quiet);
+  if (export_cmd->parsed()) return run_export(export_file, export_out, export_rate, export_quiet);
   if (preview_cmd->parsed()) return run_preview(preview_level, preview_out, preview_size);
   if (bench_cmd->parsed()) {
     if (!patrol_level.empty()) {

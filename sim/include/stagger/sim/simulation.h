@@ -73,6 +73,8 @@ class Simulation {
            const std::function<void(double sim_s)>& progress = {});
 
   Scene& scene() { return scene_; }
+  /// The physics hand of a side (0 left, 1 right), if the script moves one.
+  const physics::Hand* hand(int side) const { return hands_[static_cast<std::size_t>(side)]; }
   /// The enemies' minds; nullptr in a scene without navigation.
   const ai::Squad* squad() const { return squad_.get(); }
   const Scene& scene() const { return scene_; }

@@ -1,0 +1,290 @@
+#include "stagger/sim/gltf_export.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#define TINYGLTF_NO_STB_IMAGE
+#define TINYGLTF_NO_STB_IMAGE_WRITE
+#define TINYGLTF_NO_EXTERNAL_IMAGE
+#include <tiny_gltf.h>
+
+#include "stagger/core/assert.h"
+
+namespace stagger::sim {
+
+namespace {
+
+struct MeshData {
+  std::vector<Vec3> positions;
+  std::vector<Vec3> normals;
+  std::vector<std::uint32_t> indices;
+};
+
+void add_quad(MeshData& m, Vec3 a, Vec3 b, Vec3 c, Vec3 d, Vec3 normal) {
+  const auto base = static_cast<std::uint32_t>(m.positions.size());
+  for (Vec3 p : {a, b, c, d}) {
+    m.positions.push_back(p);
+    m.normals.push_back(normal);
+  }
+  for (std::uint32_t i : {0u, 1u, 2u, 0u, 2u, 3u}) m.indices.push_back(base + i);
+}
+
+MeshData box_mesh(Vec3 h) {
+  MeshData m;
+  // Each face wound counter-clockwise seen from outside.
+  add_quad(m, {h.x, -h.y, -h.z}, {h.x, h.y, -h.z}, {h.x, h.y, h.z}, {h.x, -h.y, h.z}, {1, 0, 0});
+  add_quad(m, {-h.x, -h.y, h.z}, {-h.x, h.y, h.z}, {-h.x, h.y, -h.z}, {-h.x, -h.y, -h.z}, {-1, 0, 0});
+  add_quad(m, {-h.x, h.y, -h.z}, {-h.x, h.y, h.z}, {h.x, h.y, h.z}, {h.x, h.y, -h.z}, {0, 1, 0});
+  add_quad(m, {-h.x, -h.y, h.z}, {-h.x, -h.y, -h.z}, {h.x, -h.y, -h.z}, {h.x, -h.y, h.z}, {0, -1, 0});
+  add_quad(m, {-h.x, -h.y, h.z}, {h.x, -h.y, h.z}, {h.x, h.y, h.z}, {-h.x, h.y, h.z}, {0, 0, 1});
+  add_quad(m, {h.x, -h.y, -h.z}, {-h.x, -h.y, -h.z}, {-h.x, h.y, -h.z}, {h.x, h.y, -h.z}, {0, 0, -1});
+  return m;
+}
+
+// A capsule along Y (a sphere when half_length is 0): rings of a sphere split at the equator and
+// pulled apart by the cylinder.
+MeshData capsule_mesh(float radius, float half_length, bool along_x) {
+  constexpr int kSides = 16;
+  constexpr int kRings = 8;  // per hemisphere
+  MeshData m;
+  for (int ring = 0; ring <= 2 * kRings + 1; ++ring) {
+    const int r = ring <= kRings ? ring : ring - 1;  // the equator twice: top and bottom of the cylinder
+    const float polar = kPi * static_cast<float>(r) / static_cast<float>(2 * kRings);
+    const float offset = ring <= kRings ? half_length : -half_length;
+    for (int side = 0; side <= kSides; ++side) {
+      const float around = 2.0f * kPi * static_cast<float>(side) / static_cast<float>(kSides);
+      const Vec3 n{std::sin(polar) * std::cos(around), std::cos(polar), std::sin(polar) * std::sin(around)};
+      Vec3 p = n * radius + Vec3{0, offset, 0};
+      Vec3 normal = n;
+      if (along_x) {
+        p = {p.y, -p.x, p.z};
+        normal = {normal.y, -normal.x, normal.z};
+      }
+      m.positions.push_back(p);
+      m.normals.push_back(normal);
+    }
+  }
+  const std::uint32_t row = kSides + 1;
+  for (std::uint32_t ring = 0; ring < 2 * kRings + 1; ++ring) {
+    for (std::uint32_t side = 0; side < kSides; ++side) {
+      const std::uint32_t a = ring * row + side;
+      const std::uint32_t b = a + row;
+      for (std::uint32_t i : {a, a + 1, b, a + 1, b + 1, b}) m.indices.push_back(i);
+    }
+  }
+  return m;
+}
+
+MeshData shape_mesh(const physics::BodySettings& s) {
+  using Shape = physics::BodySettings::Shape;
+  switch (s.shape) {
+    case Shape::box: return box_mesh(s.half_extents);
+    case Shape::sphere: return capsule_mesh(s.radius, 0.0f, false);
+    case Shape::capsule_x: return capsule_mesh(s.radius, s.half_length, true);
+    case Shape::capsule_y: return capsule_mesh(s.radius, s.half_length, false);
+  }
+  return box_mesh(s.half_extents);
+}
+
+MeshData triangle_soup(const physics::StaticMeshSettings& mesh) {
+  MeshData m;
+  for (std::size_t t = 0; t + 2 < mesh.indices.size(); t += 3) {
+    const Vec3 a = mesh.vertices[mesh.indices[t]];
+    const Vec3 b = mesh.vertices[mesh.indices[t + 1]];
+    const Vec3 c = mesh.vertices[mesh.indices[t + 2]];
+    const Vec3 n = normalized(cross(b - a, c - a));
+    for (Vec3 p : {a, b, c}) {
+      m.indices.push_back(static_cast<std::uint32_t>(m.positions.size()));
+      m.positions.push_back(p);
+      m.normals.push_back(n);
+    }
+  }
+  return m;
+}
+
+// Builds the model's one buffer: views and accessors appended as data comes.
+class ModelBuilder {
+ public:
+  ModelBuilder() { model_.buffers.emplace_back(); }
+  tinygltf::Model& model() { return model_; }
+
+  int accessor(const void* data, std::size_t bytes, int component, int type, std::size_t count, int target,
+               std::vector<double> min = {}, std::vector<double> max = {}) {
+    auto& buffer = model_.buffers[0].data;
+    while (buffer.size() % 4) buffer.push_back(0);
+    tinygltf::BufferView view;
+    view.buffer = 0;
+    view.byteOffset = buffer.size();
+    view.byteLength = bytes;
+    if (target != 0) view.target = target;
+    const auto* p = static_cast<const unsigned char*>(data);
+    buffer.insert(buffer.end(), p, p + bytes);
+    model_.bufferViews.push_back(view);
+    tinygltf::Accessor a;
+    a.bufferView = static_cast<int>(model_.bufferViews.size()) - 1;
+    a.componentType = component;
+    a.type = type;
+    a.count = count;
+    a.minValues = std::move(min);
+    a.maxValues = std::move(max);
+    model_.accessors.push_back(a);
+    return static_cast<int>(model_.accessors.size()) - 1;
+  }
+
+  int mesh(const std::string& name, const MeshData& m, int material) {
+    std::vector<double> lo(3, 1e30), hi(3, -1e30);
+    for (Vec3 p : m.positions) {
+      const double v[3] = {p.x, p.y, p.z};
+      for (int i = 0; i < 3; ++i) {
+        lo[static_cast<std::size_t>(i)] = std::min(lo[static_cast<std::size_t>(i)], v[i]);
+        hi[static_cast<std::size_t>(i)] = std::max(hi[static_cast<std::size_t>(i)], v[i]);
+      }
+    }
+    tinygltf::Primitive primitive;
+    primitive.attributes["POSITION"] = accessor(m.positions.data(), m.positions.size() * sizeof(Vec3), TINYGLTF_COMPONENT_TYPE_FLOAT,
+                                                TINYGLTF_TYPE_VEC3, m.positions.size(), TINYGLTF_TARGET_ARRAY_BUFFER, lo, hi);
+    primitive.attributes["NORMAL"] = accessor(m.normals.data(), m.normals.size() * sizeof(Vec3), TINYGLTF_COMPONENT_TYPE_FLOAT,
+                                              TINYGLTF_TYPE_VEC3, m.normals.size(), TINYGLTF_TARGET_ARRAY_BUFFER);
+    primitive.indices = accessor(m.indices.data(), m.indices.size() * 4, TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT, TINYGLTF_TYPE_SCALAR,
+                                 m.indices.size(), TINYGLTF_TARGET_ELEMENT_ARRAY_BUFFER);
+    primitive.material = material;
+    primitive.mode = TINYGLTF_MODE_TRIANGLES;
+    tinygltf::Mesh mesh;
+    mesh.name = name;
+    mesh.primitives.push_back(primitive);
+    model_.meshes.push_back(mesh);
+    return static_cast<int>(model_.meshes.size()) - 1;
+  }
+
+  int material(const std::string& name, std::array<double, 4> colour) {
+    tinygltf::Material material;
+    material.name = name;
+    material.pbrMetallicRoughness.baseColorFactor = {colour[0], colour[1], colour[2], colour[3]};
+    material.pbrMetallicRoughness.metallicFactor = 0.0;
+    material.pbrMetallicRoughness.roughnessFactor = 0.8;
+    model_.materials.push_back(material);
+    return static_cast<int>(model_.materials.size()) - 1;
+  }
+
+  int node(const std::string& name, int mesh, Vec3 translation, Quat rotation) {
+    tinygltf::Node node;
+    node.name = name;
+    node.mesh = mesh;
+    node.translation = {translation.x, translation.y, translation.z};
+    node.rotation = {rotation.x, rotation.y, rotation.z, rotation.w};
+    model_.nodes.push_back(node);
+    const int index = static_cast<int>(model_.nodes.size()) - 1;
+    model_.scenes[0].nodes.push_back(index);
+    return index;
+  }
+
+ private:
+  tinygltf::Model model_;
+};
+
+}  // namespace
+
+GltfAnimation::GltfAnimation(const Simulation& simulation, double sample_hz) : scene_(simulation.scene().description()) {
+  const double physics_hz = static_cast<double>(simulation.scene().world().settings().physics_hz);
+  every_steps_ = std::max(1, static_cast<int>(std::lround(physics_hz / sample_hz)));
+  for (const Enemy& enemy : simulation.scene().enemies()) {
+    for (const physics::BodyBlueprint& b : enemy.ragdoll->blueprint().bodies) {
+      Track t;
+      t.name = enemy.name + "/" + std::string(physics::name_of(b.part));
+      t.body = enemy.ragdoll->body(b.part);
+      t.shape.shape = b.shape;
+      t.shape.radius = b.radius;
+      t.shape.half_length = b.half_length;
+      t.shape.half_extents = b.half_extents;
+      tracks_.push_back(t);
+    }
+  }
+  for (int side = 0; side < 2; ++side) {
+    const physics::Hand* hand = simulation.hand(side);
+    if (hand == nullptr) continue;
+    Track t;
+    t.name = side == 0 ? "hand_left" : "hand_right";
+    t.body = hand->body();
+    t.shape.shape = physics::BodySettings::Shape::box;
+    t.shape.half_extents = scene_.hands.half_extents;
+    tracks_.push_back(t);
+  }
+  record(simulation);  // the first frame: where everything starts
+}
+
+void GltfAnimation::record(const Simulation& simulation) {
+  const physics::World& world = simulation.scene().world();
+  if (world.step_count() % static_cast<std::uint64_t>(every_steps_) != 0) return;
+  times_.push_back(static_cast<float>(world.time()));
+  for (Track& t : tracks_) {
+    const physics::BodyState s = world.body_state(t.body);
+    Quat q = s.rotation;
+    // Neighbouring keys on the same side of the quaternion double cover, so the linear
+    // interpolation between them takes the short way.
+    if (!t.rotations.empty() && dot(q, t.rotations.back()) < 0) q = {-q.w, -q.x, -q.y, -q.z};
+    t.translations.push_back(s.position);
+    t.rotations.push_back(q);
+  }
+}
+
+Result<bool> GltfAnimation::write(const std::string& path) const {
+  ModelBuilder b;
+  tinygltf::Model& model = b.model();
+  model.asset.version = "2.0";
+  model.asset.generator = "stagger export";
+  model.scenes.emplace_back();
+  model.scenes[0].name = scene_.name;
+  model.defaultScene = 0;
+  const int level_material = b.material("level", {0.62, 0.62, 0.58, 1.0});
+  const int body_material = b.material("enemy", {0.80, 0.25, 0.22, 1.0});
+  const int hand_material = b.material("hand", {0.25, 0.55, 0.85, 1.0});
+  // The level: boxes as unit-less box meshes placed by their nodes, meshes as world triangles.
+  for (std::size_t i = 0; i < scene_.boxes.size(); ++i) {
+    const auto& box = scene_.boxes[i];
+    b.node("level/box-" + std::to_string(i + 1), b.mesh("box-" + std::to_string(i + 1), box_mesh(box.half_extents), level_material),
+           box.center, box.rotation);
+  }
+  for (std::size_t i = 0; i < scene_.meshes.size(); ++i) {
+    b.node("level/mesh-" + std::to_string(i + 1), b.mesh("mesh-" + std::to_string(i + 1), triangle_soup(scene_.meshes[i]), level_material),
+           {}, {});
+  }
+  // The bodies and their animation: one sampler input (the key times) shared by every channel.
+  tinygltf::Animation animation;
+  animation.name = "run";
+  const int input = b.accessor(times_.data(), times_.size() * 4, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_SCALAR, times_.size(), 0,
+                               {times_.front()}, {times_.back()});
+  for (const Track& t : tracks_) {
+    const bool hand = t.name.rfind("hand_", 0) == 0;
+    const int node = b.node(t.name, b.mesh(t.name, shape_mesh(t.shape), hand ? hand_material : body_material), t.translations.front(),
+                            t.rotations.front());
+    std::vector<float> rotations;
+    for (const Quat& q : t.rotations) rotations.insert(rotations.end(), {q.x, q.y, q.z, q.w});
+    const int translation_out = b.accessor(t.translations.data(), t.translations.size() * sizeof(Vec3), TINYGLTF_COMPONENT_TYPE_FLOAT,
+                                           TINYGLTF_TYPE_VEC3, t.translations.size(), 0);
+    const int rotation_out = b.accessor(rotations.data(), rotations.size() * 4, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC4,
+                                        t.rotations.size(), 0);
+    for (const auto& [path_name, output] : {std::pair<const char*, int>{"translation", translation_out}, {"rotation", rotation_out}}) {
+      tinygltf::AnimationSampler sampler;
+      sampler.input = input;
+      sampler.output = output;
+      sampler.interpolation = "LINEAR";
+      animation.samplers.push_back(sampler);
+      tinygltf::AnimationChannel channel;
+      channel.sampler = static_cast<int>(animation.samplers.size()) - 1;
+      channel.target_node = node;
+      channel.target_path = path_name;
+      animation.channels.push_back(channel);
+    }
+  }
+  model.animations.push_back(animation);
+  model.buffers[0].name = "data";
+  tinygltf::TinyGLTF writer;
+  if (!writer.WriteGltfSceneToFile(&model, path, /*embedImages=*/true, /*embedBuffers=*/true, /*prettyPrint=*/false,
+                                   /*writeBinary=*/false)) {
+    return Error{path + ": cannot write the glTF file"};
+  }
+  return true;
+}
+
+}  // namespace stagger::sim
