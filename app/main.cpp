@@ -26,6 +26,7 @@
 #include "stagger/sim/report.h"
 #include "stagger/sim/scene.h"
 #include "stagger/sim/simulation.h"
+#include "stagger/sim/soak.h"
 #include "stagger/sim/trace.h"
 #include "stagger_version.h"
 
@@ -360,20 +361,37 @@ int run_export(const std::string& path, const std::string& out, double rate_hz, 
   return 0;
 }
 
-int run_patrol_bench(const std::string& level_path, const stagger::sim::PatrolBenchOptions& options) {
+std::optional<stagger::sim::SceneDescription> patrolled_level(const std::string& level_path) {
   const stagger::levels::LoadResult level = stagger::levels::load_level(level_path);
   for (const auto& d : level.diagnostics) std::cerr << stagger::levels::format(d) << "\n";
-  if (!level.ok()) return kExitWrongInput;
-  const stagger::sim::SceneDescription scene = stagger::sim::scene_from_level(level.level, level.mesh_triangles);
+  if (!level.ok()) return std::nullopt;
+  stagger::sim::SceneDescription scene = stagger::sim::scene_from_level(level.level, level.mesh_triangles);
   const bool routes = std::any_of(scene.enemies.begin(), scene.enemies.end(), [](const auto& e) { return !e.route.empty(); });
   if (!scene.navigation || !routes) {
     std::cerr << "stagger bench: " << level_path << " has no navigation settings or no enemy with a route to patrol\n";
-    return kExitWrongInput;
+    return std::nullopt;
   }
+  return scene;
+}
+
+int run_patrol_bench(const std::string& level_path, const stagger::sim::PatrolBenchOptions& options) {
+  const auto scene_or = patrolled_level(level_path);
+  if (!scene_or) return kExitWrongInput;
+  const stagger::sim::SceneDescription& scene = *scene_or;
   std::cerr << "stagger bench: " << options.enemies << " enemies patrolling " << level_path << " for "
             << options.seconds << " simulated seconds...\n";
   std::cout << stagger::sim::patrol_bench_text(stagger::sim::run_patrol_benchmark(scene, options));
   return 0;
+}
+
+int run_soak(const std::string& level_path, const stagger::sim::SoakOptions& options) {
+  const auto scene = patrolled_level(level_path);
+  if (!scene) return kExitWrongInput;
+  std::cerr << "stagger bench: soaking " << options.enemies << " enemies in " << level_path << " for " << options.seconds
+            << " simulated seconds (a shove a second)...\n";
+  const stagger::sim::SoakResult r = stagger::sim::run_soak(*scene, options);
+  std::cout << stagger::sim::soak_text(r);
+  return r.finite && r.rss_growth_after_first_minute < 0.05 ? 0 : kExitWrongInput;
 }
 
 int run_bench(const stagger::sim::BenchOptions& options) {
@@ -462,8 +480,12 @@ int main(int argc, char** argv) {
   bench_cmd->add_option("--patrol", patrol_level,
                         "Instead: enemies patrolling this level (navmesh build, navigation tick, CPU per 90 Hz frame)")
       ->check(CLI::ExistingFile);
-  bench_cmd->add_option("--enemies", patrol_bench.enemies, "With --patrol: enemies spread along the level's routes")
+  bench_cmd->add_option("--enemies", patrol_bench.enemies, "With --patrol or --soak: enemies spread along the level's routes")
       ->capture_default_str()->check(CLI::Range(1, 1024));
+  std::string soak_level;
+  bench_cmd->add_option("--soak", soak_level,
+                        "Instead: a long run of enemies patrolling this level under random shoves (memory, finiteness)")
+      ->check(CLI::ExistingFile);
 
   try {
     app.parse(argc, argv);
@@ -483,6 +505,12 @@ int main(int argc, char** argv) {
   if (export_cmd->parsed()) return run_export(export_file, export_out, export_rate, export_quiet);
   if (preview_cmd->parsed()) return run_preview(preview_level, preview_out, preview_size);
   if (bench_cmd->parsed()) {
+    if (!soak_level.empty()) {
+      stagger::sim::SoakOptions soak;
+      soak.enemies = bench_cmd->count("--enemies") > 0 ? patrol_bench.enemies : 64;
+      soak.seconds = bench_cmd->count("--seconds") > 0 ? bench.seconds : 600.0;
+      return run_soak(soak_level, soak);
+    }
     if (!patrol_level.empty()) {
       if (bench_cmd->count("--seconds") > 0) patrol_bench.seconds = bench.seconds;
       return run_patrol_bench(patrol_level, patrol_bench);
