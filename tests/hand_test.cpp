@@ -38,19 +38,31 @@ TEST(Hand, APathThroughAWallStopsAtTheWall) {
   EXPECT_GT(deepest, -0.01f) << "it did reach the wall";
 }
 
-TEST(Hand, AShoveIsAPushWithItsImpulseAndTheEnemyFeelsIt) {
+// A right-hand shove into the chest of the standing dummy (chest about 1.3 m up, facing +Z): from
+// 0.8 m in front to the chest's centre at `speed`, then back out in 0.4 s.
+sim::SimulationResult shove(float speed, float& weakest_chest) {
   sim::InputScript script;
-  // In front of the chest (which stands about 1.3 m up, facing +Z) and through it at 3 m/s, and back.
-  script.hands.push_back(right_hand({{1.0, {0, 1.3f, 0.8f}}, {1.27, {0, 1.3f, 0.0f}}, {1.67, {0, 1.3f, 0.8f}}}));
+  const double arrive = 1.0 + 0.8 / static_cast<double>(speed);
+  script.hands.push_back(right_hand({{1.0, {0, 1.3f, 0.8f}}, {arrive, {0, 1.3f, 0.0f}}, {arrive + 0.4, {0, 1.3f, 0.8f}}}));
   sim::Simulation s(sim::builtin_scene(1), script);
+  weakest_chest = 1.0f;
+  test::run_steps(s, 5 * 240, [&] { weakest_chest = std::min(weakest_chest, s.scene().enemies()[0].ragdoll->strength(physics::BodyPart::chest)); });
+  return s.result();
+}
+
+TEST(Hand, AShoveAt3MetresASecondIsCaughtWithAStepAt7ItKnocksDown) {
   float weakest = 1.0f;
-  test::run_steps(s, 3 * 240, [&] { weakest = std::min(weakest, s.scene().enemies()[0].ragdoll->strength(physics::BodyPart::chest)); });
-  const sim::EnemyStats e = s.result().enemies[0];
-  ASSERT_EQ(e.pushes, 1);
-  ASSERT_EQ(e.push_impulses_ns.size(), 1u);
-  EXPECT_GT(e.push_impulses_ns[0], 10.0f);
+  const sim::EnemyStats slow = shove(3.0f, weakest).enemies[0];
+  ASSERT_EQ(slow.pushes, 1);
+  ASSERT_EQ(slow.push_impulses_ns.size(), 1u);
+  EXPECT_GT(slow.push_impulses_ns[0], 20.0f);
   EXPECT_LT(weakest, 0.9f) << "the hit reaction took strength away";
-  EXPECT_GE(e.recovery_steps, 1) << "it stepped to catch the shove";
+  EXPECT_GE(slow.recovery_steps, 1) << "it stepped to catch the shove";
+  EXPECT_EQ(slow.falls, 0);
+  const sim::EnemyStats fast = shove(7.0f, weakest).enemies[0];
+  EXPECT_EQ(fast.pushes, 1);
+  EXPECT_GT(fast.push_impulses_ns[0], slow.push_impulses_ns[0]);
+  EXPECT_EQ(fast.falls, 1) << "knocked down";
 }
 
 }  // namespace

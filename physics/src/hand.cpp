@@ -64,6 +64,15 @@ void Hand::touch(std::size_t ragdoll, BodyPart part, Vec3 impulse) {
     e.active = true;
     e.shove.ragdoll = ragdoll;
     e.shove.start_s = world_.time();
+    // The arm's momentum lands with the first touch, along the way the hand was going.
+    const Ragdoll& body = *world_.impl().ragdolls[ragdoll];
+    const Vec3 toward = body.body_state(part).position - state().position;
+    const float closing = length(toward) > 1e-6f ? std::max(0.0f, dot(target_velocity_, normalized(toward))) : 0.0f;
+    if (settings_.arm_mass_kg > 0 && closing > 0) {
+      const Vec3 blow = normalized(target_velocity_) * (settings_.arm_mass_kg * closing);
+      world_.apply_impulse(body.body(part), blow);
+      impulse = impulse + blow;
+    }
   }
   e.shove.impulse = e.shove.impulse + impulse;
   if (length(impulse) > e.largest_ns) {

@@ -17,11 +17,17 @@ namespace stagger::physics {
 struct HandSettings {
   float mass_kg = 1.0f;                       ///< [kg]
   Vec3 half_extents{0.045f, 0.025f, 0.09f};   ///< [m] a flat box: fist and palm
-  float max_force_n = 600.0f;                 ///< [N] per world axis, what the arm can push with
+  float max_force_n = 300.0f;                 ///< [N] per world axis, what the arm can keep pushing with
   float time_constant_s = 0.02f;              ///< [s] how fast the hand closes a gap to its target
   float max_catch_up_speed = 6.0f;            ///< [m/s] on top of the target's own velocity
   float max_torque_nm = 4.0f;                 ///< [N·m]
   float turn_frequency_hz = 6.0f;             ///< [Hz] of the (critically damped) rotation drive
+  /// [kg] the arm (and shoulder) behind the hand: on first contact with an enemy it adds this
+  /// mass times the target's closing speed as an impulse. A tracked hand keeps moving; its arm's
+  /// momentum is not in the 1 kg body, and without it a faster shove would deliver less (a
+  /// capped drive pushes for a shorter time). 15 kg: shoves at 2.5-3.5 m/s are caught with steps,
+  /// at 7-8 m/s they knock down (docs/physics.md, §Hands).
+  float arm_mass_kg = 15.0f;
   float episode_gap_s = 0.1f;                 ///< [s] contact lost this long ends one shove
   float react_after_s = 0.05f;                ///< [s] the struck body reacts this long into a contact
 };
