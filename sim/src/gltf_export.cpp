@@ -238,7 +238,8 @@ Result<bool> GltfAnimation::write(const std::string& path) const {
   model.defaultScene = 0;
   const int level_material = b.material("level", {0.62, 0.62, 0.58, 1.0});
   const int body_material = b.material("enemy", {0.80, 0.25, 0.22, 1.0});
-  const int hand_material = b.material("hand", {0.25, 0.55, 0.85, 1.0});
+  const bool hands = std::any_of(tracks_.begin(), tracks_.end(), [](const Track& t) { return t.name.rfind("hand_", 0) == 0; });
+  const int hand_material = hands ? b.material("hand", {0.25, 0.55, 0.85, 1.0}) : -1;  // (no unused materials)
   // The level: boxes as unit-less box meshes placed by their nodes, meshes as world triangles.
   for (std::size_t i = 0; i < scene_.boxes.size(); ++i) {
     const auto& box = scene_.boxes[i];
