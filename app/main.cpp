@@ -111,14 +111,16 @@ int run_check(const std::vector<std::string>& files) {
     }
     const stagger::sim::LevelNavigation navigation = stagger::sim::check_reachability(loaded);
     for (const auto& d : navigation.diagnostics) std::cerr << stagger::levels::format(d) << "\n";
-    if (!navigation.diagnostics.empty()) {
+    if (!navigation.ok()) {
       ++failed;
       continue;
     }
     const stagger::levels::Level& l = loaded.level;
+    const int warnings = navigation.warnings();
     std::cout << file << ": ok (" << l.boxes.size() + l.meshes.size() << " geometry, " << l.routes.size()
               << " routes, " << l.enemies.size() << " enemies, navmesh of " << navigation.navmesh->walkable_polygon_count()
-              << " polygons; every point reachable)\n";
+              << " polygons; every point reachable" << (warnings > 0 ? "; " + std::to_string(warnings) + " warning(s)" : "")
+              << ")\n";
   }
   if (failed > 0) std::cerr << "stagger check: " << failed << " of " << files.size() << " levels have errors\n";
   return failed > 0 ? kExitWrongInput : 0;

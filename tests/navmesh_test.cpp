@@ -127,5 +127,24 @@ TEST(Reachability, APatrolPointOnAnUnreachableLedgeIsReportedAtThatPoint) {
   EXPECT_EQ(levels::format(nav.diagnostics[0]), "ledge.json:6:42: error: route `r` has no complete path from point 0 to point 1");
 }
 
+TEST(Reachability, APointWithoutRoomToTurnIsAWarning) {
+  // A 1.5 m block; point 1 stands 0.25 m off its corner (where gltf_yard's scout kept falling).
+  const levels::LoadResult loaded = levels::parse_level(R"({ "format": "stagger-level", "version": 1,
+  "geometry": [ { "type": "box", "center": [0, -0.5, 0], "size": [12, 1, 12] },
+                { "type": "box", "name": "block", "center": [4, 0.4, 2], "size": [1.5, 0.8, 1.5] } ],
+  "player": { "position": [-3, 0, -3] },
+  "routes": [ { "name": "r", "points": [ { "position": [-3, 0, 0] },
+                                         { "position": [5.0, 0, 3.0] } ] } ] })",
+                                                        "room.json", "");
+  ASSERT_TRUE(loaded.ok());
+  const auto nav = sim::check_reachability(loaded);
+  EXPECT_TRUE(nav.ok()) << "a warning is not an error";
+  ASSERT_EQ(nav.warnings(), 1);
+  ASSERT_EQ(nav.diagnostics.size(), 1u);
+  const std::string text = levels::format(nav.diagnostics[0]);
+  EXPECT_EQ(text.rfind("room.json:6:42: warning: point 1 of route `r` is ", 0), 0u) << text;
+  EXPECT_NE(text.find(" m from an obstacle or a drop; a ragdoll turning there needs 0.50 m"), std::string::npos) << text;
+}
+
 }  // namespace
 }  // namespace stagger

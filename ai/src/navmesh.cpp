@@ -196,6 +196,19 @@ Navmesh::Nearest Navmesh::slide(Vec3 from, Vec3 to) const {
   return out;
 }
 
+float Navmesh::distance_to_edge(Vec3 p, float max_m) const {
+  dtQueryFilter filter;
+  const float extents[3] = {0.5f, 1.0f, 0.5f};
+  dtPolyRef ref = 0;
+  float point[3];
+  if (dtStatusFailed(impl_->query->findNearestPoly(&p.x, extents, &filter, &ref, point)) || ref == 0) return -1.0f;
+  float distance = max_m;
+  float hit[3];
+  float normal[3];
+  if (dtStatusFailed(impl_->query->findDistanceToWall(ref, point, max_m, &filter, &distance, hit, normal))) return -1.0f;
+  return std::min(distance, max_m);
+}
+
 Navmesh::PathKind Navmesh::path(Vec3 from, Vec3 to) const {
   dtQueryFilter filter;
   const float extents[3] = {1.0f, 2.0f, 1.0f};

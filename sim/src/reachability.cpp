@@ -10,6 +10,7 @@ namespace {
 
 constexpr float kAcross = kOnNavmesh.x;  // [m] a point may stand this far beside the navmesh ...
 constexpr float kUpDown = kOnNavmesh.y;  // [m] ... and this far above or below it
+constexpr float kTurningRoom = 0.2f;     // [m] from the navmesh's edge (beyond the agent radius)
 
 std::string metres(float v) {
   char text[32];
@@ -18,6 +19,14 @@ std::string metres(float v) {
 }
 
 }  // namespace
+
+bool LevelNavigation::ok() const {
+  return std::none_of(diagnostics.begin(), diagnostics.end(), [](const levels::Diagnostic& d) { return d.error; });
+}
+
+int LevelNavigation::warnings() const {
+  return static_cast<int>(std::count_if(diagnostics.begin(), diagnostics.end(), [](const levels::Diagnostic& d) { return !d.error; }));
+}
 
 LevelNavigation check_reachability(const levels::LoadResult& loaded) {
   LevelNavigation out;
@@ -65,6 +74,18 @@ LevelNavigation check_reachability(const levels::LoadResult& loaded) {
       }
     }
     if (!all_on) continue;  // legs from points off the navmesh say nothing more
+    for (std::size_t p = 0; p < route.points.size(); ++p) {
+      // The navmesh keeps the agent's radius off obstacles, but a ragdoll swings its arms and
+      // turns on the spot at a point: with less room it hits the wall and falls.
+      const float room = nav.distance_to_edge(route.points[p].position, kTurningRoom);
+      if (room >= 0 && room < kTurningRoom) {
+        levels::Diagnostic w = where[p];
+        w.error = false;
+        problem(w, "point " + std::to_string(p) + " of route `" + route.name + "` is " + metres(room + scene.navigation->agent_radius) +
+                       " m from an obstacle or a drop; a ragdoll turning there needs " +
+                       metres(kTurningRoom + scene.navigation->agent_radius) + " m");
+      }
+    }
     const std::size_t n_points = route.points.size();
     const std::size_t legs = route.mode == levels::RouteMode::loop && n_points > 2 ? n_points : n_points - 1;
     for (std::size_t leg = 0; leg < legs && n_points > 1; ++leg) {

@@ -54,6 +54,11 @@ class Navmesh {
   /// gives `found = false`.
   Nearest slide(Vec3 from, Vec3 to) const;
 
+  /// Horizontal distance from the navmesh point nearest `p` to the navmesh's edge (a wall, a
+  /// block, a drop; already `agent_radius` from the obstacle itself), at most `max_m`. Negative
+  /// when `p` is not on the navmesh.
+  float distance_to_edge(Vec3 p, float max_m) const;
+
   enum class PathKind { complete, partial, none };
   /// A path between the navmesh points nearest to `from` and `to` (within 1 m horizontally and
   /// 2 m vertically); `partial` when the end cannot be reached.

@@ -15,10 +15,13 @@ namespace stagger::sim {
 struct LevelNavigation {
   std::shared_ptr<const ai::Navmesh> navmesh;     ///< null when it could not be built
   std::vector<levels::Diagnostic> diagnostics;    ///< each where the problem stands in the file
+  bool ok() const;                                ///< no errors (warnings allowed)
+  int warnings() const;
 };
 
 /// Builds the navmesh of a level that loaded without errors, removes the islands that no route
-/// point, spawn or the player start stands on, and checks reachability.
+/// point, spawn or the player start stands on, and checks reachability; warns about route points
+/// with too little room for a ragdoll to turn.
 LevelNavigation check_reachability(const levels::LoadResult& loaded);
 
 }  // namespace stagger::sim
