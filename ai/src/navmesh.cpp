@@ -31,6 +31,17 @@ int voxels(float metres, float cell, bool round_up) {
   return round_up ? static_cast<int>(std::ceil(v - 1e-4f)) : static_cast<int>(std::floor(v + 1e-4f));
 }
 
+// The polygon nearest `p` within `half_extents`, and the point on it; 0 when there is none
+// (findNearestPoly succeeds with ref 0 when nothing is in the box: the ref is what counts).
+dtPolyRef nearest_poly(const dtNavMeshQuery& query, Vec3 p, Vec3 half_extents, float point[3]) {
+  const dtQueryFilter filter;
+  dtPolyRef ref = 0;
+  if (dtStatusFailed(query.findNearestPoly(&p.x, &half_extents.x, &filter, &ref, point))) return 0;
+  return ref;
+}
+
+constexpr Vec3 kOnSurface{0.5f, 1.0f, 0.5f};  // [m] where slide and distance_to_edge look for a start
+
 }  // namespace
 
 void NavmeshInput::add(const std::vector<Vec3>& v, const std::vector<std::uint32_t>& i) {
@@ -158,12 +169,9 @@ Result<std::shared_ptr<Navmesh>> Navmesh::build(const NavmeshInput& input, const
 }
 
 Navmesh::Nearest Navmesh::nearest(Vec3 p, Vec3 half_extents) const {
-  dtQueryFilter filter;
-  dtPolyRef ref = 0;
   float point[3];
   Nearest out;
-  // findNearestPoly succeeds with ref 0 when nothing is in the box: the ref is what counts.
-  if (dtStatusFailed(impl_->query->findNearestPoly(&p.x, &half_extents.x, &filter, &ref, point)) || ref == 0) return out;
+  if (nearest_poly(*impl_->query, p, half_extents, point) == 0) return out;
   out.found = true;
   out.point = {point[0], point[1], point[2]};
   out.horizontal_m = length(horizontal(out.point - p));
@@ -172,12 +180,11 @@ Navmesh::Nearest Navmesh::nearest(Vec3 p, Vec3 half_extents) const {
 }
 
 Navmesh::Nearest Navmesh::slide(Vec3 from, Vec3 to) const {
-  dtQueryFilter filter;
-  const float extents[3] = {0.5f, 1.0f, 0.5f};
-  dtPolyRef start = 0;
+  const dtQueryFilter filter;
   float start_point[3];
   Nearest out;
-  if (dtStatusFailed(impl_->query->findNearestPoly(&from.x, extents, &filter, &start, start_point)) || start == 0) return out;
+  const dtPolyRef start = nearest_poly(*impl_->query, from, kOnSurface, start_point);
+  if (start == 0) return out;
   constexpr int kMaxVisited = 16;
   dtPolyRef visited[kMaxVisited];
   int visited_count = 0;
@@ -197,11 +204,10 @@ Navmesh::Nearest Navmesh::slide(Vec3 from, Vec3 to) const {
 }
 
 float Navmesh::distance_to_edge(Vec3 p, float max_m) const {
-  dtQueryFilter filter;
-  const float extents[3] = {0.5f, 1.0f, 0.5f};
-  dtPolyRef ref = 0;
+  const dtQueryFilter filter;
   float point[3];
-  if (dtStatusFailed(impl_->query->findNearestPoly(&p.x, extents, &filter, &ref, point)) || ref == 0) return -1.0f;
+  const dtPolyRef ref = nearest_poly(*impl_->query, p, kOnSurface, point);
+  if (ref == 0) return -1.0f;
   float distance = max_m;
   float hit[3];
   float normal[3];
@@ -210,12 +216,11 @@ float Navmesh::distance_to_edge(Vec3 p, float max_m) const {
 }
 
 Navmesh::PathKind Navmesh::path(Vec3 from, Vec3 to) const {
-  dtQueryFilter filter;
-  const float extents[3] = {1.0f, 2.0f, 1.0f};
-  dtPolyRef start = 0, end = 0;
+  const dtQueryFilter filter;
+  constexpr Vec3 kExtents{1.0f, 2.0f, 1.0f};
   float start_point[3], end_point[3];
-  impl_->query->findNearestPoly(&from.x, extents, &filter, &start, start_point);
-  impl_->query->findNearestPoly(&to.x, extents, &filter, &end, end_point);
+  const dtPolyRef start = nearest_poly(*impl_->query, from, kExtents, start_point);
+  const dtPolyRef end = nearest_poly(*impl_->query, to, kExtents, end_point);
   if (start == 0 || end == 0) return PathKind::none;
   std::vector<dtPolyRef> polys(kMaxPathPolys);
   int count = 0;
@@ -235,11 +240,9 @@ int Navmesh::remove_islands(const std::vector<Vec3>& seeds, Vec3 half_extents) {
   const int count = tile->header->polyCount;
   std::vector<bool> reached(static_cast<std::size_t>(count), false);
   std::vector<int> open;
-  dtQueryFilter filter;
   for (Vec3 seed : seeds) {
-    dtPolyRef ref = 0;
     float point[3];
-    impl_->query->findNearestPoly(&seed.x, &half_extents.x, &filter, &ref, point);
+    const dtPolyRef ref = nearest_poly(*impl_->query, seed, half_extents, point);
     if (ref == 0) continue;
     const auto index = static_cast<int>(mesh.decodePolyIdPoly(ref));
     if (index < count && !reached[static_cast<std::size_t>(index)]) {

@@ -62,18 +62,16 @@ const Navigator::Follow& Squad::follow(int member) const {
   return navigator_.follow(members_[static_cast<std::size_t>(member)].handle);
 }
 
-BrainInput Squad::sense(Member& m, float dt) {
+BrainInput Squad::sense(Member& m, Vec3 player_on_navmesh, float dt) {
   const physics::BodyState head = m.body->body_state(physics::BodyPart::head);
   m.eyes.update(world_, head.position, horizontal(head.rotation.rotate({0, 0, 1})), player_, dt);
   BrainInput in;
-  in.body = condition_of(*m.body, settings_);
+  in.body = m.condition;
   in.position = navigator_.follow(m.handle).feet;
   in.yaw_rad = heading_of(*m.body);
   in.sees_player = m.eyes.sees();
   if (in.sees_player) {
-    // Chase the player's feet as they stand on the navmesh (the crowd plans on it).
-    const Navmesh::Nearest feet = navmesh_->nearest(player_.feet, {0.5f, 1.0f, 0.5f});
-    in.player_feet = feet.found ? feet.point : player_.feet;
+    in.player_feet = player_on_navmesh;
     in.player_head = player_.head;
   }
   in.remembers_player = m.eyes.remembers();
@@ -141,7 +139,13 @@ physics::LocomotionIntent Squad::walk(Member& m, float wanted_yaw, float speed, 
 }
 
 void Squad::tick(float dt) {
-  std::vector<BrainOutput> outputs(members_.size());
+  // The player's feet as they stand on the navmesh (the crowd plans on it), once for everyone.
+  Vec3 player_on_navmesh = player_.feet;
+  if (player_.present) {
+    const Navmesh::Nearest feet = navmesh_->nearest(player_.feet, {0.5f, 1.0f, 0.5f});
+    if (feet.found) player_on_navmesh = feet.point;
+  }
+  outputs_.assign(members_.size(), BrainOutput{});
   for (std::size_t i = 0; i < members_.size(); ++i) {
     Member& m = members_[i];
     if (m.handle < 0) continue;
@@ -149,20 +153,22 @@ void Squad::tick(float dt) {
       navigator_.set_goal(m.handle, std::nullopt, 0.0f);
       continue;
     }
-    outputs[i] = m.brain->update(sense(m, dt));
-    if (outputs[i].forget_player) m.eyes.forget();
-    navigator_.set_goal(m.handle, outputs[i].goal, outputs[i].move ? outputs[i].speed : 0.0f);
+    m.condition = condition_of(*m.body, settings_);
+    outputs_[i] = m.brain->update(sense(m, player_on_navmesh, dt));
+    if (outputs_[i].forget_player) m.eyes.forget();
+    navigator_.set_goal(m.handle, outputs_[i].goal, outputs_[i].move ? outputs_[i].speed : 0.0f);
   }
   const auto start = std::chrono::steady_clock::now();
   for (Member& m : members_) {
     if (m.handle < 0) continue;
-    const BodyCondition c = condition_of(*m.body, settings_);
-    navigator_.set_body(m.handle, m.body->balance().com, c == BodyCondition::upright || c == BodyCondition::stumbling);
+    if (m.released) m.condition = condition_of(*m.body, settings_);
+    const bool up = m.condition == BodyCondition::upright || m.condition == BodyCondition::stumbling;
+    navigator_.set_body(m.handle, m.body->balance().com, up);
   }
   navigator_.tick(dt);
   last_navigation_ms_ = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   for (std::size_t i = 0; i < members_.size(); ++i) {
-    if (members_[i].handle >= 0 && !members_[i].released) command(members_[i], outputs[i], dt);
+    if (members_[i].handle >= 0 && !members_[i].released) command(members_[i], outputs_[i], dt);
   }
 }
 

@@ -1,11 +1,11 @@
 #include "stagger/sim/bench.h"
 
 #include <algorithm>
-#include <ctime>
 #include <cmath>
 #include <cstdio>
 #include <sstream>
 
+#include "cpu_clock.h"
 #include "stagger/physics/baseline.h"
 #include "stagger/physics/ragdoll.h"
 #include "stagger/physics/world.h"
@@ -14,14 +14,6 @@ namespace stagger::sim {
 namespace {
 
 enum class Variant { ours, baseline };
-
-// CPU time of this thread: on a shared virtual machine, time stolen by other guests does not
-// count against either variant.
-double thread_cpu_us() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) * 1e6 + static_cast<double>(ts.tv_nsec) * 1e-3;
-}
 
 constexpr float kWalkSpeed = 1.2f;  // [m/s]
 constexpr int kWalkWarmUpSteps = 240;  // walkers get going (and past their first steps) untimed
@@ -46,9 +38,9 @@ double time_episode(Variant variant, int count, int steps, bool walking) {
   if (walking) {
     for (int s = 0; s < kWalkWarmUpSteps; ++s) world.step();
   }
-  const double start = thread_cpu_us();
+  const double start = thread_cpu_ms();
   for (int s = 0; s < steps; ++s) world.step();
-  return (thread_cpu_us() - start) / (static_cast<double>(count) * steps);
+  return (thread_cpu_ms() - start) * 1e3 / (static_cast<double>(count) * steps);
 }
 
 double median(std::vector<double> values) {

@@ -3,20 +3,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <ctime>
 #include <vector>
 
+#include "cpu_clock.h"
 #include "stagger/physics/baseline.h"
 #include "stagger/sim/simulation.h"
 
 namespace stagger::sim {
 namespace {
-
-double thread_cpu_ms() {
-  timespec ts{};
-  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-  return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) * 1e-6;
-}
 
 double percentile(std::vector<double> values, double p) {
   if (values.empty()) return 0;

@@ -69,10 +69,11 @@ class Squad {
     std::optional<Brain> brain;
     Perception eyes;
     bool released = false;
+    BodyCondition condition = BodyCondition::upright;  // this tick's
     bool walking = false;
     float walk_yaw = 0;  // [rad] direction of the walk, turned at a limited rate
   };
-  BrainInput sense(Member& m, float dt);
+  BrainInput sense(Member& m, Vec3 player_on_navmesh, float dt);
   void command(Member& m, const BrainOutput& out, float dt);
   static physics::LocomotionIntent turn_on_the_spot(float yaw_rad);
   physics::LocomotionIntent walk(Member& m, float wanted_yaw, float speed, float to_goal_m, float to_aim_m, float dt) const;
@@ -83,6 +84,7 @@ class Squad {
   Navigator navigator_;
   std::vector<Member> members_;
   PlayerView player_;
+  std::vector<BrainOutput> outputs_;  // per member, this tick's
   double last_navigation_ms_ = 0;
 };
 
