@@ -32,7 +32,62 @@ void Hand::set_target(Vec3 position, Quat rotation, Vec3 velocity) {
   target_velocity_ = velocity;
 }
 
+void Hand::set_tracked(bool tracked) { tracked_ = tracked; }
+
+void Hand::set_ghost(bool ghost) {
+  if (ghost == ghost_) return;
+  ghost_ = ghost;
+  btRigidBody& rigid = world_.impl().rigid(body_);
+  const int flags = rigid.getCollisionFlags();
+  rigid.setCollisionFlags(ghost ? flags | btCollisionObject::CF_NO_CONTACT_RESPONSE
+                                : flags & ~btCollisionObject::CF_NO_CONTACT_RESPONSE);
+}
+
+namespace {
+
+// Counts what a body at a pose would overlap by more than a few millimetres.
+struct OverlapCounter : btCollisionWorld::ContactResultCallback {
+  int overlaps = 0;
+  btScalar addSingleResult(btManifoldPoint& point, const btCollisionObjectWrapper*, int, int,
+                           const btCollisionObjectWrapper*, int, int) override {
+    if (point.getDistance() < -0.005f) ++overlaps;
+    return 0;
+  }
+};
+
+}  // namespace
+
+bool Hand::target_is_clear() const {
+  World::Impl& impl = world_.impl();
+  btRigidBody& rigid = impl.rigid(body_);
+  const btTransform was = rigid.getWorldTransform();
+  rigid.setWorldTransform(btTransform(to_bt(target_rotation_), to_bt(target_)));
+  OverlapCounter counter;
+  impl.dynamics.contactTest(&rigid, counter);
+  rigid.setWorldTransform(was);
+  return counter.overlaps == 0;
+}
+
+// Ghost rules (research/openxr.md §2.4-2.5): lost tracking or a body held too far from the
+// target turns the hand ghost, so a drive chasing a far target can never fling an enemy; it turns
+// solid again once tracked and the target pose overlaps nothing.
+void Hand::update_ghost() {
+  const float separation = length(state().position - target_);
+  const bool held_away = settings_.ghost_separation_m > 0 && separation > settings_.ghost_separation_m;
+  if (!tracked_ || held_away) {
+    set_ghost(true);
+  } else if (ghost_ && target_is_clear()) {
+    set_ghost(false);
+  }
+  if (!ghost_) return;
+  btRigidBody& rigid = world_.impl().rigid(body_);
+  rigid.setWorldTransform(btTransform(to_bt(target_rotation_), to_bt(target_)));
+  rigid.setLinearVelocity(to_bt(tracked_ ? target_velocity_ : Vec3{}));
+  rigid.setAngularVelocity(btVector3(0, 0, 0));
+}
+
 void Hand::before_step(float /*dt*/) {
+  update_ghost();
   World::Impl& impl = world_.impl();
   // Position: velocity motors against the world with a force cap (solved with the contacts, so a
   // wall simply wins), following the target's own velocity and closing the gap.
@@ -75,6 +130,7 @@ void Hand::touch(std::size_t ragdoll, BodyPart part, Vec3 impulse) {
     }
   }
   e.shove.impulse = e.shove.impulse + impulse;
+  last_step_impulse_ns_ += length(impulse);
   if (length(impulse) > e.largest_ns) {
     e.largest_ns = length(impulse);
     e.shove.part = part;
@@ -85,6 +141,7 @@ void Hand::touch(std::size_t ragdoll, BodyPart part, Vec3 impulse) {
 void Hand::after_step(float dt) {
   World::Impl& impl = world_.impl();
   std::fill(touched_now_.begin(), touched_now_.end(), false);
+  last_step_impulse_ns_ = 0;
   const btCollisionObject* hand = &impl.rigid(body_);
   const int manifolds = impl.dispatcher.getNumManifolds();
   for (int i = 0; i < manifolds; ++i) {

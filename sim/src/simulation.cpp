@@ -80,6 +80,19 @@ void Simulation::start_hands() {
   }
 }
 
+void Simulation::add_live_hands(const physics::HandSettings& settings, Vec3 left, Vec3 right) {
+  for (int side = 0; side < 2; ++side) {
+    physics::Hand*& hand = hands_[static_cast<std::size_t>(side)];
+    if (hand == nullptr) hand = &scene_.world().add_hand(settings, side == 0 ? left : right, Quat{});
+  }
+}
+
+void Simulation::set_player(Vec3 feet, Vec3 head) {
+  player_.present = true;
+  player_.feet = feet;
+  player_.head = head;
+}
+
 namespace {
 
 // Where a path puts the hand at `t`, and how fast it moves there.

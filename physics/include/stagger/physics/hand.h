@@ -30,6 +30,10 @@ struct HandSettings {
   float arm_mass_kg = 15.0f;
   float episode_gap_s = 0.1f;                 ///< [s] contact lost this long ends one shove
   float react_after_s = 0.05f;                ///< [s] the struck body reacts this long into a contact
+  /// [m] a body held this far from its target (a wall, an enemy in the way) turns ghost: it
+  /// collides with nothing and snaps to the target until it can be solid there again. 0: never
+  /// (scripted `stagger sim` hands push as far as the drive can); tracked hands use 0.3 m.
+  float ghost_separation_m = 0.0f;
 };
 
 /// One shove: a contact between the hand and one ragdoll, from first touch to letting go.
@@ -48,6 +52,14 @@ class Hand {
 
   /// Where the hand should be during the coming step, and how fast that point moves [m/s].
   void set_target(Vec3 position, Quat rotation, Vec3 velocity = {});
+  /// A tracked hand follows its target; an untracked one (tracking lost, input unfocused) turns
+  /// ghost and holds at its last target until tracking returns.
+  void set_tracked(bool tracked);
+  bool tracked() const { return tracked_; }
+  /// True while the hand collides with nothing (untracked, or too far from its target).
+  bool ghost() const { return ghost_; }
+  /// [N·s] the impulse the hand gave ragdolls in the last step (for haptics).
+  float last_step_impulse_ns() const { return last_step_impulse_ns_; }
   BodyId body() const { return body_; }
   BodyState state() const { return world_.body_state(body_); }
   /// Finished shoves, in the order they ended.
@@ -68,6 +80,9 @@ class Hand {
   };
   void touch(std::size_t ragdoll, BodyPart part, Vec3 impulse);
   void close_episodes(float dt);
+  void update_ghost();
+  void set_ghost(bool ghost);
+  bool target_is_clear() const;
 
   World& world_;
   HandSettings settings_;
@@ -79,6 +94,9 @@ class Hand {
   std::vector<Episode> episodes_;  // per ragdoll
   std::vector<bool> touched_now_;
   std::vector<HandShove> shoves_;
+  bool tracked_ = true;
+  bool ghost_ = false;
+  float last_step_impulse_ns_ = 0;
 };
 
 }  // namespace stagger::physics

@@ -73,8 +73,14 @@ class Simulation {
            const std::function<void(double sim_s)>& progress = {});
 
   Scene& scene() { return scene_; }
-  /// The physics hand of a side (0 left, 1 right), if the script moves one.
+  /// The physics hand of a side (0 left, 1 right), if the script moves one or live hands were added.
   const physics::Hand* hand(int side) const { return hands_[static_cast<std::size_t>(side)]; }
+  physics::Hand* hand(int side) { return hands_[static_cast<std::size_t>(side)]; }
+  /// Live input (VR, desktop): creates both physics hands (those the script does not already
+  /// move) at `left` and `right`, with `settings` (tracked hands turn ghost when held away).
+  void add_live_hands(const physics::HandSettings& settings, Vec3 left, Vec3 right);
+  /// Live input: where the player stands and looks from, for the enemies' eyes [m].
+  void set_player(Vec3 feet, Vec3 head);
   /// The enemies' minds; nullptr in a scene without navigation.
   const ai::Squad* squad() const { return squad_.get(); }
   const Scene& scene() const { return scene_; }
