@@ -28,6 +28,8 @@
 #include "stagger/sim/simulation.h"
 #include "stagger/sim/soak.h"
 #include "stagger/sim/trace.h"
+#include "stagger/vr/offscreen.h"
+#include "stagger/vr/play.h"
 #include "stagger_version.h"
 
 namespace {
@@ -396,6 +398,97 @@ int run_soak(const std::string& level_path, const stagger::sim::SoakOptions& opt
   return r.finite && r.rss_growth_after_first_minute < 0.05 ? 0 : kExitWrongInput;
 }
 
+// A level by its file, or by its name among the sample levels (`courtyard` is
+// levels/data/courtyard.json, looked for under the working directory, then the source tree).
+std::optional<std::string> resolve_level(const std::string& level) {
+  namespace fs = std::filesystem;
+  if (fs::is_regular_file(level)) return level;
+  for (const fs::path& dir : {fs::path("levels/data"), fs::path(STAGGER_LEVELS_DIR)}) {
+    const fs::path candidate = dir / (level + ".json");
+    if (fs::is_regular_file(candidate)) return candidate.string();
+  }
+  return std::nullopt;
+}
+
+struct PlayOptions {
+  std::string level;
+  std::string mode = "auto";
+  double seconds = 0;
+  std::string screenshot;
+  std::string report;
+  bool overlay = false;
+  std::vector<int> size{1280, 720};
+};
+
+int run_play(const PlayOptions& o) {
+  const auto level = resolve_level(o.level);
+  if (!level) {
+    std::cerr << "stagger play: no level file or sample level named " << o.level << "\n";
+    return kExitWrongInput;
+  }
+  std::optional<RunInputs> run = prepare_run("stagger play", *level, 1, 240.0f, 10, "", "");
+  if (!run) return kExitWrongInput;
+  stagger::vr::PlaySettings settings;
+  settings.mode = *stagger::vr::parse_play_mode(o.mode);
+  settings.seconds = o.seconds;
+  settings.screenshot = o.screenshot;
+  settings.overlay = o.overlay;
+  settings.width = o.size[0];
+  settings.height = o.size[1];
+  const auto report = stagger::vr::play(run->scene, settings, std::cout);
+  if (!report) {
+    std::cerr << "stagger play: " << report.error() << "\n";
+    return kExitWrongInput;
+  }
+  std::cout << stagger::vr::play_summary_text(report.value());
+  if (!o.report.empty() && !write_text(o.report, stagger::vr::play_report_json(report.value()))) {
+    std::cerr << "stagger play: cannot write the report to " << o.report << "\n";
+    return kExitWrongInput;
+  }
+  return 0;
+}
+
+struct RenderOptions {
+  std::string level;
+  std::string output;
+  double seconds = 1.0;
+  std::vector<float> eye;
+  std::vector<float> at;
+  std::vector<int> size{960, 540};
+  bool overlay = false;
+};
+
+int run_render(const RenderOptions& o) {
+  const auto level = resolve_level(o.level);
+  if (!level) {
+    std::cerr << "stagger render: no level file or sample level named " << o.level << "\n";
+    return kExitWrongInput;
+  }
+  std::optional<RunInputs> run = prepare_run("stagger render", *level, 1, 240.0f, 10, "", "");
+  if (!run) return kExitWrongInput;
+  stagger::sim::Simulation simulation(run->scene, {});
+  simulation.run(o.seconds, 90.0);
+  const float aspect = static_cast<float>(o.size[0]) / static_cast<float>(o.size[1]);
+  stagger::vr::EyeView view = stagger::vr::overview_camera(run->scene, aspect);
+  if (!o.eye.empty() || !o.at.empty()) {
+    const stagger::Vec3 from = o.eye.empty() ? view.position : stagger::Vec3{o.eye[0], o.eye[1], o.eye[2]};
+    const stagger::Vec3 to = o.at.empty() ? from + view.orientation.rotate({0, 0, -1}) : stagger::Vec3{o.at[0], o.at[1], o.at[2]};
+    view = stagger::vr::look_at(from, to, view.fov);
+  }
+  const auto image = stagger::vr::render_offscreen(simulation, view, {o.size[0], o.size[1], o.overlay});
+  if (!image) {
+    std::cerr << "stagger render: " << image.error() << "\n";
+    return kExitWrongInput;
+  }
+  if (!stagger::vr::write_png(image.value(), o.output)) {
+    std::cerr << "stagger render: cannot write " << o.output << "\n";
+    return kExitWrongInput;
+  }
+  std::cout << "stagger render: " << o.output << " (" << o.size[0] << "x" << o.size[1] << ", " << o.seconds
+            << " s into the level)\n";
+  return 0;
+}
+
 int run_bench(const stagger::sim::BenchOptions& options) {
   std::cerr << "stagger bench: measuring " << options.repetitions << " interleaved repetitions...\n";
   std::cout << stagger::sim::bench_table(stagger::sim::run_benchmark(options), options.walking);
@@ -489,6 +582,34 @@ int main(int argc, char** argv) {
                         "Instead: a long run of enemies patrolling this level under random shoves (memory, finiteness)")
       ->check(CLI::ExistingFile);
 
+  PlayOptions play;
+  CLI::App* play_cmd = app.add_subcommand(
+      "play", "Play a level: in VR through OpenXR, in a desktop window, or headless (--mode auto picks the first that works)");
+  play_cmd->add_option("level", play.level, "Level file, or a sample level's name (courtyard, corridor, arena, gltf_yard)")->required();
+  play_cmd->add_option("--mode", play.mode, "auto, xr, desktop or headless")
+      ->capture_default_str()->check(CLI::IsMember({"auto", "xr", "desktop", "headless"}));
+  play_cmd->add_option("--seconds", play.seconds, "Stop after this much game time [s] (0: until closed or the XR session ends)")
+      ->capture_default_str()->check(CLI::NonNegativeNumber);
+  play_cmd->add_option("--screenshot", play.screenshot, "Save the last frame drawn as a PNG (VR: the left eye)");
+  play_cmd->add_option("--report", play.report, "Write the JSON report (the simulation's, with CPU time per frame) here");
+  play_cmd->add_flag("--overlay", play.overlay, "Start with the debug overlay on (F1 toggles it in the window)");
+  play_cmd->add_option("--size", play.size, "Desktop window size in pixels, WIDTH HEIGHT")
+      ->expected(2)->capture_default_str()->check(CLI::Range(64, 8192));
+
+  RenderOptions render;
+  CLI::App* render_cmd = app.add_subcommand(
+      "render", "Render a level to a PNG from a camera, offscreen (a GPU, or lavapipe on the CPU)");
+  render_cmd->add_option("level", render.level, "Level file, or a sample level's name")->required();
+  render_cmd->add_option("-o,--output", render.output, "PNG file to write")->required();
+  render_cmd->add_option("--seconds", render.seconds, "Simulate this long first [s]")
+      ->capture_default_str()->check(CLI::NonNegativeNumber);
+  render_cmd->add_option("--eye", render.eye, "Camera position X Y Z [m] (default: behind and above the player start)")
+      ->expected(3);
+  render_cmd->add_option("--at", render.at, "Point the camera looks at X Y Z [m]")->expected(3);
+  render_cmd->add_option("--size", render.size, "Image size in pixels, WIDTH HEIGHT")
+      ->expected(2)->capture_default_str()->check(CLI::Range(16, 8192));
+  render_cmd->add_flag("--overlay", render.overlay, "Draw the debug overlay (centres of mass, feet, navigation, routes)");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -502,6 +623,8 @@ int main(int argc, char** argv) {
     }
     return run_sim(sim);
   }
+  if (play_cmd->parsed()) return run_play(play);
+  if (render_cmd->parsed()) return run_render(render);
   if (check_cmd->parsed()) return run_check(check_files);
   if (replay_cmd->parsed()) return run_replay(replay_file, replay_quiet);
   if (export_cmd->parsed()) return run_export(export_file, export_out, export_rate, export_quiet);

@@ -25,11 +25,13 @@ inline std::string read_file(const std::filesystem::path& path) {
   return text.str();
 }
 
-/// Runs `stagger ARGS` through the shell; ARGS is used verbatim.
-inline ProcessResult run_stagger(const std::string& args) {
+/// Runs `stagger ARGS` through the shell; ARGS is used verbatim. `env` (`NAME=value ...`)
+/// sets variables for that run only.
+inline ProcessResult run_stagger(const std::string& args, const std::string& env = "") {
   const auto dir = std::filesystem::temp_directory_path();
   const auto err_path = dir / ("stagger_test_err_" + std::to_string(::getpid()) + ".txt");
-  const std::string command = std::string("\"") + STAGGER_EXE + "\" " + args + " 2>\"" + err_path.string() + "\"";
+  const std::string command =
+      (env.empty() ? "" : "env " + env + " ") + "\"" + STAGGER_EXE + "\" " + args + " 2>\"" + err_path.string() + "\"";
   ProcessResult result;
   FILE* pipe = ::popen(command.c_str(), "r");
   if (!pipe) return result;

@@ -4,8 +4,8 @@
 #include <chrono>
 #include <cmath>
 
+#include "stagger/sim/cpu_clock.h"
 #include "stagger/sim/scene.h"
-
 #include "stagger/sim/step_clock.h"
 
 namespace stagger::sim {
@@ -172,8 +172,10 @@ void Simulation::step() {
   const auto start = std::chrono::steady_clock::now();
   apply_due_events();
   if (squad_ && scene_.world().step_count() % static_cast<std::uint64_t>(ai_every_steps_) == 0) {
+    const double ai_start = thread_cpu_ms();
     squad_->set_player(player_);
     squad_->tick(scene_.world().dt() * static_cast<float>(ai_every_steps_));
+    ai_cpu_ms_ += thread_cpu_ms() - ai_start;
     navigation_tick_ms_.push_back(squad_->last_navigation_ms());
   }
   move_hands();

@@ -13,8 +13,8 @@ void main() {
   float diffuse = max(dot(n, sun), 0.0);
   float sky = 0.5 + 0.5 * n.y;
   vec3 base = in_colour.rgb;
-  if (in_colour.a > 1.5) {
-    float cell = mod(floor(in_world.x) + floor(in_world.z) + floor(in_world.y + 0.001), 2.0);
+  if (in_colour.a > 1.5 && abs(n.y) > 0.5) {  // (floors and tops only: on walls it shimmers)
+    float cell = mod(floor(in_world.x) + floor(in_world.z), 2.0);
     base *= 0.82 + 0.18 * cell;
   }
   out_colour = vec4(base * (0.18 + 0.22 * sky + 0.65 * diffuse), 1.0);

@@ -134,7 +134,7 @@ void Renderer::upload_meshes(const std::vector<sim::MeshData>& meshes) {
 }
 
 void Renderer::reserve(HostBuffer& buffer, vk::DeviceSize bytes, vk::BufferUsageFlags usage) {
-  if (buffer.size >= bytes && bytes > 0) return;
+  if (buffer.size >= bytes && buffer.size > 0) return;
   vk::DeviceSize size = 4096;
   while (size < bytes) size *= 2;
   buffer = create_host_buffer(gpu_, size, usage);

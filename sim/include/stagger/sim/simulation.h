@@ -83,6 +83,8 @@ class Simulation {
   void set_player(Vec3 feet, Vec3 head);
   /// The enemies' minds; nullptr in a scene without navigation.
   const ai::Squad* squad() const { return squad_.get(); }
+  /// [ms] CPU time the enemies' minds (eyes, brains, navigation) have taken so far.
+  double ai_cpu_ms() const { return ai_cpu_ms_; }
   const Scene& scene() const { return scene_; }
   SimulationResult result() const;
 
@@ -116,6 +118,7 @@ class Simulation {
   std::vector<std::string> guard_warnings_;  // non-finite bodies found and reset
   std::vector<Vec3> last_com_;
   double wall_ms_ = 0;
+  double ai_cpu_ms_ = 0;
   std::vector<std::function<void(const Simulation&)>> on_step_;
 };
 

@@ -1,0 +1,104 @@
+// `stagger play` (issue 7): a desktop window under a private Xvfb on lavapipe, the clear failure
+// without an OpenXR runtime, `auto` falling back and saying so; `stagger render`.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "png_image.h"
+#include "process.h"
+#include "xvfb.h"
+
+namespace stagger {
+namespace {
+
+// Mesa's CPU Vulkan driver, so a machine with a GPU runs the same pixels as CI.
+const std::string kLavapipe = "VK_ICD_FILENAMES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json";
+const std::string kNoRuntime = "XR_RUNTIME_JSON=/nonexistent/openxr_runtime.json";
+
+bool enemy_red(const std::uint8_t* p) { return p[0] > p[1] + 30 && p[0] > p[2] + 30; }
+bool sky_blue(const std::uint8_t* p) { return p[2] > p[0] + 30 && p[2] > 150; }
+
+struct PixelCounts {
+  int enemy = 0, sky = 0;
+};
+
+PixelCounts count_pixels(const test::PngImage& image, int y0, int y1) {
+  PixelCounts c;
+  for (int y = y0; y < y1; ++y) {
+    for (int x = 0; x < image.width; ++x) {
+      if (enemy_red(image.at(x, y))) ++c.enemy;
+      if (sky_blue(image.at(x, y))) ++c.sky;
+    }
+  }
+  return c;
+}
+
+TEST(Play, DesktopModeUnderXvfbDrawsTheLevelAndItsEnemies) {
+  const test::Xvfb xvfb;
+  ASSERT_FALSE(xvfb.display().empty()) << "Xvfb did not start (is the xvfb package installed?)";
+  const auto png = test::temp_path("desktop.png");
+  const auto report = test::temp_path("desktop.json");
+  const auto r = test::run_stagger("play courtyard --mode desktop --seconds 5 --screenshot \"" + png.string() + "\" --report \"" +
+                                       report.string() + "\"",
+                                   "DISPLAY=" + xvfb.display() + " " + kLavapipe + " " + kNoRuntime);
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(r.out.rfind("stagger play: mode desktop on ", 0), 0u) << r.out;  // the first line says the mode
+  const test::PngImage image = test::read_png(png.string());
+  ASSERT_EQ(image.width, 1280);
+  ASSERT_EQ(image.height, 720);
+  // Sky above the courtyard's walls, floor below, and the two guards in red between.
+  const PixelCounts top = count_pixels(image, 0, 100);
+  EXPECT_GT(top.sky, 1280 * 90);
+  const PixelCounts bottom = count_pixels(image, 620, 720);
+  EXPECT_EQ(bottom.sky, 0);
+  const PixelCounts all = count_pixels(image, 0, 720);
+  EXPECT_GT(all.enemy, 300) << "the guards should be in view";
+  const auto json = nlohmann::json::parse(test::read_file(report));
+  EXPECT_EQ(json["play"]["mode"], "desktop");
+  EXPECT_GE(json["play"]["frames"].get<int>(), 20);
+  EXPECT_NEAR(json["play"]["game_seconds"].get<double>(), 5.0, 0.1);
+  EXPECT_GT(json["play"]["cpu_ms_per_frame"]["render"]["p50"].get<double>(), 0.0);
+  EXPECT_EQ(json["enemies"].size(), 2u);
+  std::filesystem::remove(png);
+  std::filesystem::remove(report);
+}
+
+TEST(Play, XrWithoutARuntimeFailsWithOneSentence) {
+  const auto r = test::run_stagger("play courtyard --mode xr --seconds 1", kNoRuntime);
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "stagger play: no OpenXR runtime is available (XR_ERROR_RUNTIME_UNAVAILABLE): start one (SteamVR, Monado) "
+                   "or play with --mode desktop\n");
+}
+
+TEST(Play, AutoFallsBackToHeadlessAndSaysWhy) {
+  const auto r = test::run_stagger("play courtyard --mode auto --seconds 1", "-u DISPLAY -u WAYLAND_DISPLAY " + kNoRuntime);
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.out.rfind("stagger play: mode headless (no XR: no OpenXR runtime is available", 0), 0u) << r.out;
+  EXPECT_NE(r.out.find("; no desktop window: "), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("ended by time"), std::string::npos) << r.out;
+}
+
+TEST(Play, HeadlessNeedsAnEndAndUnknownLevelsAreNamed) {
+  EXPECT_EQ(test::run_stagger("play courtyard --mode headless").exit_code, 1);
+  const auto r = test::run_stagger("play nowhere --mode headless --seconds 1");
+  EXPECT_EQ(r.exit_code, 1);
+  EXPECT_EQ(r.err, "stagger play: no level file or sample level named nowhere\n");
+  EXPECT_EQ(test::run_stagger("play courtyard --mode vr").exit_code, 2);
+}
+
+TEST(Play, RenderWritesALevelPictureOffscreen) {
+  const auto png = test::temp_path("render.png");
+  const auto r = test::run_stagger("render arena -o \"" + png.string() + "\" --size 320 200 --seconds 0.5", kLavapipe);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const test::PngImage image = test::read_png(png.string());
+  EXPECT_EQ(image.width, 320);
+  EXPECT_EQ(image.height, 200);
+  EXPECT_GT(count_pixels(image, 0, 200).enemy, 20);
+  std::filesystem::remove(png);
+}
+
+}  // namespace
+}  // namespace stagger

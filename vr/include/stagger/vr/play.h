@@ -1,0 +1,66 @@
+#pragma once
+// `stagger play LEVEL`: the game. One loop for every mode: the frontend (an OpenXR session, a
+// desktop window, or nothing) says how much time the frame covers and where the player's head
+// and hands are; the simulation runs its fixed physics step up to that time (design.md §3); the
+// frontend draws the bodies interpolated between their last two physics states.
+
+#include <array>
+#include <iosfwd>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "stagger/core/result.h"
+#include "stagger/sim/scene.h"
+#include "stagger/sim/simulation.h"
+
+namespace stagger::vr {
+
+enum class PlayMode { automatic, xr, desktop, headless };
+std::optional<PlayMode> parse_play_mode(std::string_view text);
+std::string_view name_of(PlayMode mode);
+
+struct PlaySettings {
+  PlayMode mode = PlayMode::automatic;
+  /// [s] game time after which the game ends by itself; 0: until the window is closed or the
+  /// XR session ends (headless needs a time).
+  double seconds = 0;
+  int width = 1280;   ///< [px] desktop window
+  int height = 720;   ///< [px]
+  bool overlay = false;      ///< start with the debug overlay shown (F1 toggles it on the desktop)
+  std::string screenshot;    ///< PNG of the last frame drawn (desktop: the window's image; XR: the left eye)
+  double headless_display_hz = 90.0;  ///< [Hz] the frame clock of a headless game
+};
+
+/// CPU time per frame [ms], one entry per frame.
+struct FrameCosts {
+  std::vector<double> physics_ms;  ///< physics steps, balance, gait and hands (AI excluded)
+  std::vector<double> ai_ms;       ///< the enemies' eyes, brains and navigation
+  std::vector<double> render_ms;   ///< building the frame, recording and submitting it
+};
+
+struct PlayReport {
+  PlayMode mode = PlayMode::headless;
+  std::string mode_note;          ///< why `auto` chose the mode (or empty)
+  std::string device;             ///< the Vulkan device drawn with (empty headless)
+  long frames = 0;                ///< frames drawn (XR: frames submitted)
+  double game_seconds = 0;        ///< [s] simulated
+  FrameCosts costs;
+  std::array<int, 2> haptic_pulses{};  ///< pulses requested per hand (left, right)
+  int session_restarts = 0;       ///< XR sessions created again after a loss
+  std::string end_reason;         ///< `time`, `window closed`, `session exited`, ...
+  sim::SimulationResult simulation;
+};
+
+/// Plays `scene` until the time is up or the player leaves. Progress lines and the chosen mode
+/// go to `log`. Fails with one sentence when the asked-for mode cannot start (no OpenXR runtime,
+/// no display).
+Result<PlayReport> play(const sim::SceneDescription& scene, const PlaySettings& settings, std::ostream& log);
+
+/// The report as JSON: the simulation report (design.md §7) with a `play` object added.
+std::string play_report_json(const PlayReport& report);
+/// A few lines for a terminal: mode, frames, CPU per frame (median and 99th percentile).
+std::string play_summary_text(const PlayReport& report);
+
+}  // namespace stagger::vr

@@ -1,0 +1,47 @@
+#pragma once
+// What the play loop needs from a way of playing (OpenXR, a desktop window, or none): the frame's
+// duration and the player's tracked pose, and somewhere to draw.
+
+#include <array>
+#include <optional>
+#include <string>
+
+#include "draw_list.h"
+#include "stagger/core/math.h"
+
+namespace stagger::vr {
+
+/// A tracked hand, in world space. Untracked hands turn ghost and hold where they were.
+struct TrackedHand {
+  bool tracked = false;
+  Vec3 position;   ///< [m]
+  Quat rotation;
+  Vec3 velocity;   ///< [m/s]
+};
+
+struct FrameInput {
+  double frame_s = 0;  ///< [s] game time this frame advances (the display period in VR)
+  bool player_present = false;
+  Vec3 player_feet;    ///< [m]
+  Vec3 player_head;    ///< [m]
+  std::array<TrackedHand, 2> hands;  ///< left, right
+  bool focused = true;               ///< input reaches the game (XR: session FOCUSED)
+  bool toggle_overlay = false;
+};
+
+class Frontend {
+ public:
+  virtual ~Frontend() = default;
+  /// Waits for the next frame and reads input; false when the game should end (`end_reason`).
+  virtual bool begin_frame(FrameInput& input) = 0;
+  /// Draws the frame (or, when the display does not want it, only ends it). With `capture`,
+  /// also saves what was drawn as `screenshot` (a PNG).
+  virtual void draw(const DrawFrame& frame, bool capture, const std::string& screenshot) = 0;
+  /// A haptic pulse on a hand (0 left, 1 right): `amplitude` 0..1 for `seconds`.
+  virtual void haptic_pulse(int /*side*/, float /*amplitude*/, double /*seconds*/) {}
+  virtual std::string end_reason() const = 0;
+  virtual std::string device() const = 0;
+  virtual int session_restarts() const { return 0; }
+};
+
+}  // namespace stagger::vr

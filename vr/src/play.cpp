@@ -1,0 +1,266 @@
+#include "stagger/vr/play.h"
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <ostream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+#include "desktop.h"
+#include "draw_list.h"
+#include "frontend.h"
+#include "stagger/sim/cpu_clock.h"
+#include "stagger/sim/report.h"
+#include "stagger/sim/step_clock.h"
+#include "xr_frontend.h"
+
+namespace stagger::vr {
+
+std::optional<PlayMode> parse_play_mode(std::string_view text) {
+  for (PlayMode m : {PlayMode::automatic, PlayMode::xr, PlayMode::desktop, PlayMode::headless}) {
+    if (name_of(m) == text) return m;
+  }
+  return std::nullopt;
+}
+
+std::string_view name_of(PlayMode mode) {
+  switch (mode) {
+    case PlayMode::automatic: return "auto";
+    case PlayMode::xr: return "xr";
+    case PlayMode::desktop: return "desktop";
+    case PlayMode::headless: return "headless";
+  }
+  return "auto";
+}
+
+namespace {
+
+// Haptics: a pulse per contact, scaled by the impulse the hand gave (research/openxr.md §2.6),
+// at most one per hand per kHapticGapS (a new pulse would cut the last one short).
+constexpr float kHapticDeadZoneNs = 0.3f;   // [N·s] below this a touch is not felt
+constexpr float kHapticFullNs = 30.0f;      // [N·s] this impulse gives full amplitude
+constexpr double kHapticGapS = 0.1;         // [s]
+constexpr double kHapticPulseS = 0.03;      // [s]
+
+// A frontend for `headless`: no display, no input, a fixed frame clock.
+class Headless final : public Frontend {
+ public:
+  explicit Headless(double display_hz) : frame_s_(1.0 / display_hz) {}
+  bool begin_frame(FrameInput& input) override {
+    input.frame_s = frame_s_;
+    return true;
+  }
+  void draw(const DrawFrame&, bool, const std::string&) override {}
+  std::string end_reason() const override { return "time"; }
+  std::string device() const override { return ""; }
+
+ private:
+  double frame_s_;
+};
+
+struct Started {
+  std::unique_ptr<Frontend> frontend;
+  PlayMode mode = PlayMode::headless;
+  std::string note;
+};
+
+// `auto` tries XR, then a desktop window, then headless, and says why it passed each by.
+Result<Started> start_frontend(const SceneGeometry& geometry, const sim::SceneDescription& scene, const PlaySettings& settings) {
+  Started s;
+  if (settings.mode == PlayMode::xr || settings.mode == PlayMode::automatic) {
+    auto xr = create_xr(geometry, scene, settings);
+    if (xr.ok()) {
+      s.frontend = std::move(xr).value();
+      s.mode = PlayMode::xr;
+      return s;
+    }
+    if (settings.mode == PlayMode::xr) return Error{xr.error()};
+    s.note = "no XR: " + xr.error();
+  }
+  if (settings.mode == PlayMode::desktop || settings.mode == PlayMode::automatic) {
+    auto desktop = create_desktop(geometry, scene, settings);
+    if (desktop.ok()) {
+      s.frontend = std::move(desktop).value();
+      s.mode = PlayMode::desktop;
+      return s;
+    }
+    if (settings.mode == PlayMode::desktop) return Error{desktop.error()};
+    s.note += "; no desktop window: " + desktop.error();
+  }
+  s.frontend = std::make_unique<Headless>(settings.headless_display_hz);
+  s.mode = PlayMode::headless;
+  return s;
+}
+
+// The game loop's state: the simulation, what it looks like, the bodies' last two poses.
+class Game {
+ public:
+  Game(const sim::SceneDescription& scene) : simulation_(scene, {}) {
+    physics::HandSettings hands = scene.hands;
+    hands.ghost_separation_m = 0.3f;  // tracked hands turn ghost when held away (issue 7)
+    const Vec3 start = scene.player_position + Vec3{0, 1.0f, 0};
+    simulation_.add_live_hands(hands, start + Vec3{-0.3f, 0, 0}, start + Vec3{0.3f, 0, 0});
+    for (int side = 0; side < 2; ++side) simulation_.hand(side)->set_tracked(false);
+    geometry_ = std::make_unique<SceneGeometry>(simulation_);
+    before_ = geometry_->poses(simulation_);
+    after_ = before_;
+  }
+
+  sim::Simulation& simulation() { return simulation_; }
+  const SceneGeometry& geometry() const { return *geometry_; }
+
+  // Runs the steps this frame's time allows, with the hands following the input, and returns
+  // the impulse each hand gave enemies during them [N·s].
+  std::array<float, 2> advance(sim::StepClock& clock, const FrameInput& input) {
+    if (input.player_present) simulation_.set_player(input.player_feet, input.player_head);
+    std::array<float, 2> impulse{};
+    const int steps = clock.advance(input.frame_s);
+    const float dt = simulation_.scene().world().dt();
+    for (int i = 0; i < steps; ++i) {
+      // The frame's pose is for its end; each step's target is extrapolated back along the velocity.
+      const float ahead = static_cast<float>(steps - 1 - i) * dt;
+      for (int side = 0; side < 2; ++side) {
+        const TrackedHand& h = input.hands[static_cast<std::size_t>(side)];
+        physics::Hand& hand = *simulation_.hand(side);
+        hand.set_tracked(h.tracked && input.focused);
+        if (h.tracked && input.focused) hand.set_target(h.position - h.velocity * ahead, h.rotation, h.velocity);
+      }
+      simulation_.step();
+      for (int side = 0; side < 2; ++side) impulse[static_cast<std::size_t>(side)] += simulation_.hand(side)->last_step_impulse_ns();
+      before_ = std::move(after_);
+      after_ = geometry_->poses(simulation_);
+    }
+    alpha_ = static_cast<float>(clock.alpha());
+    return impulse;
+  }
+
+  DrawFrame frame(bool overlay) const { return geometry_->frame(simulation_, before_, after_, alpha_, overlay); }
+
+ private:
+  sim::Simulation simulation_;
+  std::unique_ptr<SceneGeometry> geometry_;
+  BodyPoses before_, after_;
+  float alpha_ = 1.0f;
+};
+
+}  // namespace
+
+Result<PlayReport> play(const sim::SceneDescription& scene, const PlaySettings& settings, std::ostream& log) {
+  if (settings.mode == PlayMode::headless && settings.seconds <= 0) {
+    return Error{"headless play needs --seconds (there is no window to close)"};
+  }
+  Game game(scene);
+  auto started = start_frontend(game.geometry(), scene, settings);
+  if (!started.ok()) return Error{started.error()};
+  Frontend& frontend = *started.value().frontend;
+  PlayReport report;
+  report.mode = started.value().mode;
+  report.mode_note = started.value().note;
+  report.device = frontend.device();
+  log << "stagger play: mode " << name_of(report.mode);
+  if (!report.device.empty()) log << " on " << report.device;
+  if (!report.mode_note.empty()) log << " (" << report.mode_note << ")";
+  log << "\n";
+
+  try {
+    sim::Simulation& simulation = game.simulation();
+    sim::StepClock clock(simulation.scene().world().dt(), 0.25);
+    bool overlay = settings.overlay;
+    std::array<double, 2> last_pulse{-1e9, -1e9};
+    double game_s = 0;
+    FrameInput input;
+    while (frontend.begin_frame(input)) {
+      game_s += input.frame_s;
+      const bool last = settings.seconds > 0 && game_s >= settings.seconds;
+      if (input.toggle_overlay) overlay = !overlay;
+      const double ai_before = simulation.ai_cpu_ms();
+      const double physics_start = sim::thread_cpu_ms();
+      const std::array<float, 2> impulse = game.advance(clock, input);
+      const double ai_ms = simulation.ai_cpu_ms() - ai_before;
+      report.costs.physics_ms.push_back(sim::thread_cpu_ms() - physics_start - ai_ms);
+      report.costs.ai_ms.push_back(ai_ms);
+      for (int side = 0; side < 2; ++side) {
+        const float ns = impulse[static_cast<std::size_t>(side)];
+        if (!input.focused || ns < kHapticDeadZoneNs || game_s - last_pulse[static_cast<std::size_t>(side)] < kHapticGapS) continue;
+        frontend.haptic_pulse(side, std::min(1.0f, ns / kHapticFullNs), kHapticPulseS);
+        last_pulse[static_cast<std::size_t>(side)] = game_s;
+        ++report.haptic_pulses[static_cast<std::size_t>(side)];
+      }
+      const double render_start = sim::thread_cpu_ms();
+      if (report.mode != PlayMode::headless) frontend.draw(game.frame(overlay), last && !settings.screenshot.empty(), settings.screenshot);
+      report.costs.render_ms.push_back(sim::thread_cpu_ms() - render_start);
+      ++report.frames;
+      input = FrameInput{};
+      if (last) break;
+    }
+    report.end_reason = settings.seconds > 0 && game_s >= settings.seconds ? "time" : frontend.end_reason();
+    report.game_seconds = simulation.scene().world().time();
+    report.session_restarts = frontend.session_restarts();
+    report.simulation = simulation.result();
+  } catch (const std::exception& e) {
+    return Error{std::string("stopped by an error: ") + e.what()};
+  }
+  return report;
+}
+
+namespace {
+
+double percentile(std::vector<double> values, double p) {
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const auto i = static_cast<std::size_t>(std::lround(p * static_cast<double>(values.size() - 1)));
+  return values[i];
+}
+
+double mean(const std::vector<double>& values) {
+  double sum = 0;
+  for (double v : values) sum += v;
+  return values.empty() ? 0 : sum / static_cast<double>(values.size());
+}
+
+nlohmann::json cost_json(const std::vector<double>& ms) {
+  return {{"mean", mean(ms)}, {"p50", percentile(ms, 0.5)}, {"p99", percentile(ms, 0.99)}};
+}
+
+}  // namespace
+
+std::string play_report_json(const PlayReport& report) {
+  nlohmann::json j = nlohmann::json::parse(sim::report_json(report.simulation));
+  j["play"] = {{"mode", std::string(name_of(report.mode))},
+               {"mode_note", report.mode_note},
+               {"device", report.device},
+               {"frames", report.frames},
+               {"game_seconds", report.game_seconds},
+               {"end_reason", report.end_reason},
+               {"haptic_pulses", {{"left", report.haptic_pulses[0]}, {"right", report.haptic_pulses[1]}}},
+               {"session_restarts", report.session_restarts},
+               {"cpu_ms_per_frame",
+                {{"physics", cost_json(report.costs.physics_ms)},
+                 {"ai", cost_json(report.costs.ai_ms)},
+                 {"render", cost_json(report.costs.render_ms)}}}};
+  return j.dump(2) + "\n";
+}
+
+std::string play_summary_text(const PlayReport& report) {
+  std::ostringstream out;
+  out.setf(std::ios::fixed);
+  out.precision(2);
+  out << "stagger play: " << report.frames << " frames, " << report.game_seconds << " s of game time, ended by "
+      << report.end_reason << "\n";
+  out << "CPU per frame [ms]      median    p99   mean\n";
+  const std::pair<const char*, const std::vector<double>*> rows[] = {
+      {"physics", &report.costs.physics_ms}, {"ai", &report.costs.ai_ms}, {"render submission", &report.costs.render_ms}};
+  for (const auto& [name, ms] : rows) {
+    out << "  " << name;
+    for (std::size_t pad = std::string(name).size(); pad < 20; ++pad) out << ' ';
+    out << percentile(*ms, 0.5) << "  " << percentile(*ms, 0.99) << "  " << mean(*ms) << "\n";
+  }
+  out << "haptic pulses: left " << report.haptic_pulses[0] << ", right " << report.haptic_pulses[1];
+  if (report.session_restarts > 0) out << "; XR sessions restarted: " << report.session_restarts;
+  out << "\n" << sim::summary_text(report.simulation);
+  return out.str();
+}
+
+}  // namespace stagger::vr

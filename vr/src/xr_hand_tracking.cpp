@@ -1,0 +1,51 @@
+#include "xr_hand_tracking.h"
+
+namespace stagger::vr {
+
+bool XrHandTracking::supported(XrInstance instance, XrSystemId system) {
+  XrSystemHandTrackingPropertiesEXT hand{XR_TYPE_SYSTEM_HAND_TRACKING_PROPERTIES_EXT};
+  XrSystemProperties properties{XR_TYPE_SYSTEM_PROPERTIES, &hand};
+  return XR_SUCCEEDED(xrGetSystemProperties(instance, system, &properties)) && hand.supportsHandTracking == XR_TRUE;
+}
+
+XrHandTracking::XrHandTracking(XrInstance instance, XrSession session) {
+  create_ = xr_function<PFN_xrCreateHandTrackerEXT>(instance, "xrCreateHandTrackerEXT");
+  destroy_ = xr_function<PFN_xrDestroyHandTrackerEXT>(instance, "xrDestroyHandTrackerEXT");
+  locate_ = xr_function<PFN_xrLocateHandJointsEXT>(instance, "xrLocateHandJointsEXT");
+  for (std::size_t side = 0; side < 2; ++side) {
+    XrHandTrackerCreateInfoEXT info{XR_TYPE_HAND_TRACKER_CREATE_INFO_EXT};
+    info.hand = side == 0 ? XR_HAND_LEFT_EXT : XR_HAND_RIGHT_EXT;
+    info.handJointSet = XR_HAND_JOINT_SET_DEFAULT_EXT;
+    xr_check(create_(session, &info, &trackers_[side]), "xrCreateHandTrackerEXT");
+  }
+}
+
+XrHandTracking::~XrHandTracking() {
+  for (XrHandTrackerEXT tracker : trackers_) {
+    if (tracker != XR_NULL_HANDLE) destroy_(tracker);
+  }
+}
+
+std::optional<TrackedPalm> XrHandTracking::palm(int side, XrSpace base, XrTime time) const {
+  std::array<XrHandJointLocationEXT, XR_HAND_JOINT_COUNT_EXT> joints{};
+  std::array<XrHandJointVelocityEXT, XR_HAND_JOINT_COUNT_EXT> joint_velocities{};
+  XrHandJointVelocitiesEXT velocities{XR_TYPE_HAND_JOINT_VELOCITIES_EXT};
+  velocities.jointCount = XR_HAND_JOINT_COUNT_EXT;
+  velocities.jointVelocities = joint_velocities.data();
+  XrHandJointLocationsEXT locations{XR_TYPE_HAND_JOINT_LOCATIONS_EXT, &velocities};
+  locations.jointCount = XR_HAND_JOINT_COUNT_EXT;
+  locations.jointLocations = joints.data();
+  XrHandJointsLocateInfoEXT info{XR_TYPE_HAND_JOINTS_LOCATE_INFO_EXT};
+  info.baseSpace = base;
+  info.time = time;
+  if (XR_FAILED(locate_(trackers_[static_cast<std::size_t>(side)], &info, &locations)) || !locations.isActive) return std::nullopt;
+  const XrHandJointLocationEXT& palm = joints[XR_HAND_JOINT_PALM_EXT];
+  const XrSpaceLocationFlags valid = XR_SPACE_LOCATION_POSITION_VALID_BIT | XR_SPACE_LOCATION_ORIENTATION_VALID_BIT;
+  if ((palm.locationFlags & valid) != valid) return std::nullopt;
+  TrackedPalm p{palm.pose, {}, palm.radius};
+  const XrHandJointVelocityEXT& v = joint_velocities[XR_HAND_JOINT_PALM_EXT];
+  if (v.velocityFlags & XR_SPACE_VELOCITY_LINEAR_VALID_BIT) p.velocity = v.linearVelocity;
+  return p;
+}
+
+}  // namespace stagger::vr

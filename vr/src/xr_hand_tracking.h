@@ -1,0 +1,40 @@
+#pragma once
+// XR_EXT_hand_tracking, when the runtime offers it (its own module, as StereoKit keeps one per
+// extension): one tracker per hand; each frame the 26 joints at the display time. The palm drives
+// the physics hand when no controller is active.
+
+#include <array>
+#include <optional>
+
+#include "xr_common.h"
+
+namespace stagger::vr {
+
+struct TrackedPalm {
+  XrPosef pose{};
+  XrVector3f velocity{};  ///< [m/s] zero when the runtime gives none
+  float radius_m = 0;     ///< [m] the palm joint's radius
+};
+
+class XrHandTracking {
+ public:
+  static constexpr const char* kExtension = XR_EXT_HAND_TRACKING_EXTENSION_NAME;
+  /// Whether the system can track hands (XrSystemHandTrackingPropertiesEXT).
+  static bool supported(XrInstance instance, XrSystemId system);
+
+  XrHandTracking(XrInstance instance, XrSession session);
+  ~XrHandTracking();
+  XrHandTracking(const XrHandTracking&) = delete;
+  XrHandTracking& operator=(const XrHandTracking&) = delete;
+
+  /// The palm of a hand (0 left, 1 right) at `time` in `base`, when the runtime tracks it.
+  std::optional<TrackedPalm> palm(int side, XrSpace base, XrTime time) const;
+
+ private:
+  PFN_xrCreateHandTrackerEXT create_ = nullptr;
+  PFN_xrDestroyHandTrackerEXT destroy_ = nullptr;
+  PFN_xrLocateHandJointsEXT locate_ = nullptr;
+  std::array<XrHandTrackerEXT, 2> trackers_{XR_NULL_HANDLE, XR_NULL_HANDLE};
+};
+
+}  // namespace stagger::vr
