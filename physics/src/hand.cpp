@@ -37,10 +37,7 @@ void Hand::set_tracked(bool tracked) { tracked_ = tracked; }
 void Hand::set_ghost(bool ghost) {
   if (ghost == ghost_) return;
   ghost_ = ghost;
-  btRigidBody& rigid = world_.impl().rigid(body_);
-  const int flags = rigid.getCollisionFlags();
-  rigid.setCollisionFlags(ghost ? flags | btCollisionObject::CF_NO_CONTACT_RESPONSE
-                                : flags & ~btCollisionObject::CF_NO_CONTACT_RESPONSE);
+  world_.set_collisions(body_, !ghost);
 }
 
 namespace {

@@ -262,6 +262,35 @@ void World::apply_impulse(BodyId body, Vec3 impulse) {
   b.applyCentralImpulse(to_bt(impulse));
 }
 
+BodyId World::add_kinematic_sphere(float radius, Vec3 position) {
+  BodySettings sphere;
+  sphere.shape = BodySettings::Shape::sphere;
+  sphere.radius = radius;
+  sphere.mass_kg = 0;
+  sphere.position = position;
+  const BodyId id = impl_->add_body(sphere, -1);
+  btRigidBody& b = impl_->rigid(id);
+  b.setCollisionFlags(b.getCollisionFlags() | btCollisionObject::CF_KINEMATIC_OBJECT);
+  b.setActivationState(DISABLE_DEACTIVATION);
+  set_collisions(id, false);
+  return id;
+}
+
+void World::move_kinematic(BodyId body, Vec3 position, Quat rotation) {
+  impl_->rigid(body).setWorldTransform(btTransform(to_bt(rotation), to_bt(position)));
+}
+
+void World::set_collisions(BodyId body, bool on) {
+  btRigidBody& b = impl_->rigid(body);
+  const int flags = b.getCollisionFlags();
+  b.setCollisionFlags(on ? flags & ~btCollisionObject::CF_NO_CONTACT_RESPONSE : flags | btCollisionObject::CF_NO_CONTACT_RESPONSE);
+}
+
+void World::ignore_collisions(BodyId a, BodyId b) {
+  impl_->rigid(a).setIgnoreCollisionCheck(&impl_->rigid(b), true);
+  impl_->rigid(b).setIgnoreCollisionCheck(&impl_->rigid(a), true);
+}
+
 void World::set_joint_target(JointId joint, Quat local_rotation) {
   impl_->joint(joint).set_target(local_rotation);
 }

@@ -118,6 +118,15 @@ std::vector<ShapedBody> shaped_bodies(const Simulation& simulation) {
     body.shape.half_extents = simulation.scene().description().hands.half_extents;
     body.hand = side;
     bodies.push_back(body);
+    for (physics::BodyId sphere : simulation.hand_joint_spheres(side)) {
+      ShapedBody joint;
+      joint.name = std::string(side == 0 ? "hand_left" : "hand_right") + "/joint";
+      joint.body = sphere;
+      joint.shape.shape = physics::BodySettings::Shape::sphere;
+      joint.shape.radius = simulation.hand_joint_radius_m();
+      joint.hand = side;
+      bodies.push_back(joint);
+    }
   }
   return bodies;
 }

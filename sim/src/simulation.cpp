@@ -87,6 +87,36 @@ void Simulation::add_live_hands(const physics::HandSettings& settings, Vec3 left
   }
 }
 
+namespace {
+const Vec3 kParked{0, -50, 0};  // [m] where unused joint spheres wait, below everything
+}  // namespace
+
+void Simulation::add_hand_joint_spheres(int count, float radius_m) {
+  joint_radius_m_ = radius_m;
+  for (auto& spheres : joint_spheres_) {
+    for (int i = 0; i < count; ++i) spheres.push_back(scene_.world().add_kinematic_sphere(radius_m, kParked));
+  }
+  // A hand's body sits among its own fingers: they must not push it (or each other's hand).
+  for (const auto& spheres : joint_spheres_) {
+    for (physics::BodyId sphere : spheres) {
+      for (physics::Hand* hand : hands_) {
+        if (hand != nullptr) scene_.world().ignore_collisions(sphere, hand->body());
+      }
+    }
+  }
+}
+
+void Simulation::set_hand_joints(int side, const std::vector<Vec3>& centres) {
+  const auto s = static_cast<std::size_t>(side);
+  std::vector<physics::BodyId>& spheres = joint_spheres_[s];
+  const bool live = !centres.empty();
+  for (std::size_t i = 0; i < spheres.size(); ++i) {
+    if (live != joints_live_[s]) scene_.world().set_collisions(spheres[i], live);
+    scene_.world().move_kinematic(spheres[i], live && i < centres.size() ? centres[i] : kParked);
+  }
+  joints_live_[s] = live;
+}
+
 void Simulation::set_player(Vec3 feet, Vec3 head) {
   player_.present = true;
   player_.feet = feet;

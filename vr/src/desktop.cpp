@@ -87,7 +87,7 @@ class Desktop final : public Frontend {
     return true;
   }
 
-  void draw(const DrawFrame& frame, bool capture, const std::string& screenshot) override {
+  void draw(const DrawFrame& frame, bool keep_pixels) override {
     if (gpu_->device.waitForFences(*done_, VK_TRUE, UINT64_MAX) != vk::Result::eSuccess) throw std::runtime_error("GPU hang");
     std::uint32_t image = 0;
     try {
@@ -102,7 +102,7 @@ class Desktop final : public Frontend {
     cmd.begin(vk::CommandBufferBeginInfo(vk::CommandBufferUsageFlagBits::eOneTimeSubmit));
     renderer_->record(cmd, 0, view_projection(eye()));
     renderer_->record_blit(cmd, 0, images_[image], extent_, vk::ImageLayout::eUndefined, vk::ImageLayout::ePresentSrcKHR);
-    if (capture) renderer_->record_readback(cmd, 0);
+    if (keep_pixels) renderer_->record_readback(cmd, 0);
     cmd.end();
     const vk::PipelineStageFlags wait_stage = vk::PipelineStageFlagBits::eTransfer;
     gpu_->queue.submit(vk::SubmitInfo(*acquired_, wait_stage, cmd, *rendered_), *done_);
@@ -110,11 +110,13 @@ class Desktop final : public Frontend {
       (void)gpu_->queue.presentKHR(vk::PresentInfoKHR(*rendered_, *swapchain_, image));
     } catch (const vk::OutOfDateKHRError&) {
     }
-    if (capture) {
-      if (gpu_->device.waitForFences(*done_, VK_TRUE, UINT64_MAX) != vk::Result::eSuccess) throw std::runtime_error("GPU hang");
-      const Image shot{static_cast<int>(extent_.width), static_cast<int>(extent_.height), renderer_->pixels_rgb()};
-      if (!write_png(shot, screenshot)) throw std::runtime_error("cannot write the screenshot " + screenshot);
-    }
+    kept_pixels_ = kept_pixels_ || keep_pixels;
+  }
+
+  bool save_screenshot(const std::string& path) override {
+    if (!kept_pixels_) return false;
+    gpu_->device.waitIdle();
+    return write_png(Image{static_cast<int>(extent_.width), static_cast<int>(extent_.height), renderer_->pixels_rgb()}, path);
   }
 
   std::string end_reason() const override { return end_reason_; }
@@ -179,8 +181,9 @@ class Desktop final : public Frontend {
     for (int side = 0; side < 2; ++side) {
       TrackedHand& hand = input.hands[static_cast<std::size_t>(side)];
       hand.rotation = facing;
-      hand.position = camera_.position + facing.rotate({side == 0 ? -0.25f : 0.25f, -0.35f, -0.3f});
+      hand.position = camera_.position + facing.rotate({side == 0 ? -0.25f : 0.25f, -0.35f, -0.45f});
       hand.tracked = false;
+      hand.ghost_follows = true;
     }
     TrackedHand& right = input.hands[1];
     if (glfwGetMouseButton(window_, GLFW_MOUSE_BUTTON_LEFT) == GLFW_PRESS) {
@@ -195,6 +198,7 @@ class Desktop final : public Frontend {
       const Vec3 ray = normalized(facing.rotate({tx, ty, -1}));
       right.position = camera_.position + ray * reach_m_;
       right.tracked = true;
+      right.ghost_follows = false;
     }
     const double dt = std::max(1e-3, input.frame_s);
     right.velocity = right.tracked && right_was_tracked_ ? (right.position - last_right_) / static_cast<float>(dt) : Vec3{};
@@ -223,6 +227,7 @@ class Desktop final : public Frontend {
   bool right_was_tracked_ = false;
   Vec3 last_right_;
   std::string end_reason_ = "time";
+  bool kept_pixels_ = false;
 };
 
 }  // namespace

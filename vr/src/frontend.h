@@ -5,6 +5,7 @@
 #include <array>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "draw_list.h"
 #include "stagger/core/math.h"
@@ -14,9 +15,12 @@ namespace stagger::vr {
 /// A tracked hand, in world space. Untracked hands turn ghost and hold where they were.
 struct TrackedHand {
   bool tracked = false;
+  /// Untracked, but the ghost should follow this pose (the desktop's resting hands by the camera).
+  bool ghost_follows = false;
   Vec3 position;   ///< [m]
   Quat rotation;
   Vec3 velocity;   ///< [m/s]
+  std::vector<Vec3> finger_joints;  ///< [m] tracked finger joints (hand tracking), as collision spheres
 };
 
 struct FrameInput {
@@ -34,9 +38,11 @@ class Frontend {
   virtual ~Frontend() = default;
   /// Waits for the next frame and reads input; false when the game should end (`end_reason`).
   virtual bool begin_frame(FrameInput& input) = 0;
-  /// Draws the frame (or, when the display does not want it, only ends it). With `capture`,
-  /// also saves what was drawn as `screenshot` (a PNG).
-  virtual void draw(const DrawFrame& frame, bool capture, const std::string& screenshot) = 0;
+  /// Draws the frame (or, when the display does not want it, only ends it). With `keep_pixels`,
+  /// also copies what was drawn back to memory for `save_screenshot`.
+  virtual void draw(const DrawFrame& frame, bool keep_pixels) = 0;
+  /// Writes the last frame drawn with `keep_pixels` as a PNG (VR: the left eye); false if none.
+  virtual bool save_screenshot(const std::string& /*path*/) { return false; }
   /// A haptic pulse on a hand (0 left, 1 right): `amplitude` 0..1 for `seconds`.
   virtual void haptic_pulse(int /*side*/, float /*amplitude*/, double /*seconds*/) {}
   virtual std::string end_reason() const = 0;

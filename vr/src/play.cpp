@@ -43,6 +43,8 @@ constexpr float kHapticDeadZoneNs = 0.3f;   // [N·s] below this a touch is not 
 constexpr float kHapticFullNs = 30.0f;      // [N·s] this impulse gives full amplitude
 constexpr double kHapticGapS = 0.1;         // [s]
 constexpr double kHapticPulseS = 0.03;      // [s]
+constexpr int kFingerJointSpheres = 24;     // XR_HAND_JOINT_COUNT_EXT less palm and wrist
+constexpr float kFingerJointRadiusM = 0.01f;  // [m]
 
 // A frontend for `headless`: no display, no input, a fixed frame clock.
 class Headless final : public Frontend {
@@ -52,7 +54,7 @@ class Headless final : public Frontend {
     input.frame_s = frame_s_;
     return true;
   }
-  void draw(const DrawFrame&, bool, const std::string&) override {}
+  void draw(const DrawFrame&, bool) override {}
   std::string end_reason() const override { return "time"; }
   std::string device() const override { return ""; }
 
@@ -103,6 +105,9 @@ class Game {
     const Vec3 start = scene.player_position + Vec3{0, 1.0f, 0};
     simulation_.add_live_hands(hands, start + Vec3{-0.3f, 0, 0}, start + Vec3{0.3f, 0, 0});
     for (int side = 0; side < 2; ++side) simulation_.hand(side)->set_tracked(false);
+    // Finger joints collide when a runtime tracks hands (XR_EXT_hand_tracking): spheres of a
+    // typical finger joint's radius, parked until then.
+    simulation_.add_hand_joint_spheres(kFingerJointSpheres, kFingerJointRadiusM);
     geometry_ = std::make_unique<SceneGeometry>(simulation_);
     before_ = geometry_->poses(simulation_);
     after_ = before_;
@@ -124,8 +129,14 @@ class Game {
       for (int side = 0; side < 2; ++side) {
         const TrackedHand& h = input.hands[static_cast<std::size_t>(side)];
         physics::Hand& hand = *simulation_.hand(side);
-        hand.set_tracked(h.tracked && input.focused);
-        if (h.tracked && input.focused) hand.set_target(h.position - h.velocity * ahead, h.rotation, h.velocity);
+        const bool tracked = h.tracked && input.focused;
+        hand.set_tracked(tracked);
+        if (tracked || h.ghost_follows) hand.set_target(h.position - h.velocity * ahead, h.rotation, h.velocity);
+        std::vector<Vec3> joints;
+        if (tracked) {
+          for (Vec3 j : h.finger_joints) joints.push_back(j - h.velocity * ahead);
+        }
+        simulation_.set_hand_joints(side, joints);
       }
       simulation_.step();
       for (int side = 0; side < 2; ++side) impulse[static_cast<std::size_t>(side)] += simulation_.hand(side)->last_step_impulse_ns();
@@ -171,6 +182,7 @@ Result<PlayReport> play(const sim::SceneDescription& scene, const PlaySettings& 
     std::array<double, 2> last_pulse{-1e9, -1e9};
     double game_s = 0;
     FrameInput input;
+    std::array<Vec3, 2> hand_was{simulation.hand(0)->state().position, simulation.hand(1)->state().position};
     while (frontend.begin_frame(input)) {
       game_s += input.frame_s;
       const bool last = settings.seconds > 0 && game_s >= settings.seconds;
@@ -188,14 +200,26 @@ Result<PlayReport> play(const sim::SceneDescription& scene, const PlaySettings& 
         last_pulse[static_cast<std::size_t>(side)] = game_s;
         ++report.haptic_pulses[static_cast<std::size_t>(side)];
       }
+      if (!input.focused) ++report.unfocused_frames;
+      for (std::size_t side = 0; side < 2; ++side) {
+        const Vec3 now = simulation.hand(static_cast<int>(side))->state().position;
+        const double moved = length(now - hand_was[side]);
+        hand_was[side] = now;
+        report.hand_travel_m[side] += moved;
+        if (!input.focused) report.hand_travel_unfocused_m[side] += moved;
+        if (input.hands[side].tracked && input.focused) ++report.hand_tracked_frames[side];
+      }
       const double render_start = sim::thread_cpu_ms();
-      if (report.mode != PlayMode::headless) frontend.draw(game.frame(overlay), last && !settings.screenshot.empty(), settings.screenshot);
+      if (report.mode != PlayMode::headless) frontend.draw(game.frame(overlay), !settings.screenshot.empty());
       report.costs.render_ms.push_back(sim::thread_cpu_ms() - render_start);
       ++report.frames;
       input = FrameInput{};
       if (last) break;
     }
     report.end_reason = settings.seconds > 0 && game_s >= settings.seconds ? "time" : frontend.end_reason();
+    if (!settings.screenshot.empty() && report.mode != PlayMode::headless && !frontend.save_screenshot(settings.screenshot)) {
+      return Error{"cannot write the screenshot " + settings.screenshot + " (no frame was drawn, or the file cannot be written)"};
+    }
     report.game_seconds = simulation.scene().world().time();
     report.session_restarts = frontend.session_restarts();
     report.simulation = simulation.result();
@@ -235,6 +259,12 @@ std::string play_report_json(const PlayReport& report) {
                {"game_seconds", report.game_seconds},
                {"end_reason", report.end_reason},
                {"haptic_pulses", {{"left", report.haptic_pulses[0]}, {"right", report.haptic_pulses[1]}}},
+               {"hands",
+                {{"left", {{"tracked_frames", report.hand_tracked_frames[0]}, {"travel_m", report.hand_travel_m[0]},
+                           {"travel_unfocused_m", report.hand_travel_unfocused_m[0]}}},
+                 {"right", {{"tracked_frames", report.hand_tracked_frames[1]}, {"travel_m", report.hand_travel_m[1]},
+                            {"travel_unfocused_m", report.hand_travel_unfocused_m[1]}}}}},
+               {"unfocused_frames", report.unfocused_frames},
                {"session_restarts", report.session_restarts},
                {"cpu_ms_per_frame",
                 {{"physics", cost_json(report.costs.physics_ms)},

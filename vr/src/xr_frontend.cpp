@@ -197,14 +197,15 @@ class XrGame final : public Frontend {
     return true;
   }
 
-  void draw(const DrawFrame& frame, bool capture, const std::string& screenshot) override {
+  void draw(const DrawFrame& frame, bool keep_pixels) override {
     if (!frame_begun_) return;
     frame_begun_ = false;
     std::array<XrCompositionLayerProjectionView, 2> views{};
     std::array<XrCompositionLayerDepthInfoKHR, 2> depth_infos{};
     XrCompositionLayerProjection layer{XR_TYPE_COMPOSITION_LAYER_PROJECTION};
     std::vector<XrCompositionLayerBaseHeader*> layers;
-    if (frame_state_.shouldRender && render_views(frame, views, depth_infos, capture)) {
+    if (frame_state_.shouldRender && render_views(frame, views, depth_infos, keep_pixels)) {
+      kept_pixels_ = kept_pixels_ || keep_pixels;
       layer.space = base_space_;
       layer.viewCount = static_cast<std::uint32_t>(views.size());
       layer.views = views.data();
@@ -216,10 +217,12 @@ class XrGame final : public Frontend {
     end.layerCount = static_cast<std::uint32_t>(layers.size());
     end.layers = layers.data();
     xr_check(xrEndFrame(session_, &end), "xrEndFrame");
-    if (capture && !layers.empty()) {
-      const Image left{static_cast<int>(renderer_->size().width), static_cast<int>(renderer_->size().height), renderer_->pixels_rgb()};
-      if (!write_png(left, screenshot)) throw std::runtime_error("cannot write the screenshot " + screenshot);
-    }
+  }
+
+  bool save_screenshot(const std::string& path) override {
+    if (!kept_pixels_) return false;
+    const vk::Extent2D size = renderer_->size();
+    return write_png(Image{static_cast<int>(size.width), static_cast<int>(size.height), renderer_->pixels_rgb()}, path);
   }
 
   void haptic_pulse(int side, float amplitude, double seconds) override {
@@ -443,7 +446,7 @@ class XrGame final : public Frontend {
   // the session (STOPPING → xrEndSession → IDLE → EXITING).
   void leave() {
     if (session_ == XR_NULL_HANDLE || exiting_) return;
-    if (frame_begun_) draw(DrawFrame{}, false, {});
+    if (frame_begun_) draw(DrawFrame{}, false);
     if (running_) xr_check(xrRequestExitSession(session_), "xrRequestExitSession");
     for (int i = 0; i < 1000 && !exiting_ && !loss_pending_ && !instance_lost_; ++i) {
       poll_events();
@@ -482,10 +485,11 @@ class XrGame final : public Frontend {
       const ControllerState& c = controllers[side];
       TrackedHand& hand = input.hands[side];
       if (c.active && c.position_valid && c.orientation_valid) {
-        hand = {true, to_world(c.grip.position), to_world(c.grip.orientation), rig_rotation_.rotate(to_vec(c.velocity))};
+        hand = {true, false, to_world(c.grip.position), to_world(c.grip.orientation), rig_rotation_.rotate(to_vec(c.velocity)), {}};
       } else if (hands_ && input.focused) {
         if (const auto palm = hands_->palm(static_cast<int>(side), base_space_, t)) {
-          hand = {true, to_world(palm->pose.position), to_world(palm->pose.orientation), rig_rotation_.rotate(to_vec(palm->velocity))};
+          hand = {true, false, to_world(palm->pose.position), to_world(palm->pose.orientation), rig_rotation_.rotate(to_vec(palm->velocity)), {}};
+          for (const XrVector3f& joint : palm->fingers) hand.finger_joints.push_back(to_world(joint));
         }
       }
     }
@@ -522,7 +526,7 @@ class XrGame final : public Frontend {
   // Draws both eyes into the renderer's targets, copies them into the swapchains' images and
   // fills the projection views; false when the views cannot be located this frame.
   bool render_views(const DrawFrame& frame, std::array<XrCompositionLayerProjectionView, 2>& out,
-                    std::array<XrCompositionLayerDepthInfoKHR, 2>& depth_infos, bool capture) {
+                    std::array<XrCompositionLayerDepthInfoKHR, 2>& depth_infos, bool keep_pixels) {
     std::array<XrView, 2> views{};
     if (!locate_views(views)) return false;
     renderer_->upload(frame);
@@ -539,7 +543,7 @@ class XrGame final : public Frontend {
       renderer_->record_blit(cmd, target, colour_[eye].images[colour], colour_[eye].size, vk::ImageLayout::eColorAttachmentOptimal,
                              vk::ImageLayout::eColorAttachmentOptimal);
       if (depth_[eye].handle != XR_NULL_HANDLE) record_depth_copy(cmd, target, depth_[eye].images[acquire(depth_[eye])]);
-      if (capture && eye == 0) renderer_->record_readback(cmd, target);
+      if (keep_pixels && eye == 0) renderer_->record_readback(cmd, target);
       out[eye] = {XR_TYPE_COMPOSITION_LAYER_PROJECTION_VIEW};
       out[eye].pose = views[eye].pose;
       out[eye].fov = views[eye].fov;
@@ -607,6 +611,7 @@ class XrGame final : public Frontend {
   float floor_y_ = 0;
   int restarts_ = 0;
   std::string end_reason_ = "time";
+  bool kept_pixels_ = false;
 };
 
 }  // namespace

@@ -42,7 +42,12 @@ std::optional<TrackedPalm> XrHandTracking::palm(int side, XrSpace base, XrTime t
   const XrHandJointLocationEXT& palm = joints[XR_HAND_JOINT_PALM_EXT];
   const XrSpaceLocationFlags valid = XR_SPACE_LOCATION_POSITION_VALID_BIT | XR_SPACE_LOCATION_ORIENTATION_VALID_BIT;
   if ((palm.locationFlags & valid) != valid) return std::nullopt;
-  TrackedPalm p{palm.pose, {}, palm.radius};
+  TrackedPalm p{palm.pose, {}, palm.radius, {}};
+  for (int j = XR_HAND_JOINT_THUMB_METACARPAL_EXT; j < XR_HAND_JOINT_COUNT_EXT; ++j) {
+    if (joints[static_cast<std::size_t>(j)].locationFlags & XR_SPACE_LOCATION_POSITION_VALID_BIT) {
+      p.fingers.push_back(joints[static_cast<std::size_t>(j)].pose.position);
+    }
+  }
   const XrHandJointVelocityEXT& v = joint_velocities[XR_HAND_JOINT_PALM_EXT];
   if (v.velocityFlags & XR_SPACE_VELOCITY_LINEAR_VALID_BIT) p.velocity = v.linearVelocity;
   return p;

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <optional>
+#include <vector>
 
 #include "xr_common.h"
 
@@ -14,6 +15,9 @@ struct TrackedPalm {
   XrPosef pose{};
   XrVector3f velocity{};  ///< [m/s] zero when the runtime gives none
   float radius_m = 0;     ///< [m] the palm joint's radius
+  /// The finger joints (thumb metacarpal to little tip: every joint but palm and wrist) with a
+  /// valid position; these collide as spheres.
+  std::vector<XrVector3f> fingers;
 };
 
 class XrHandTracking {
@@ -27,7 +31,9 @@ class XrHandTracking {
   XrHandTracking(const XrHandTracking&) = delete;
   XrHandTracking& operator=(const XrHandTracking&) = delete;
 
-  /// The palm of a hand (0 left, 1 right) at `time` in `base`, when the runtime tracks it.
+  /// Finger joints per hand that `palm` returns at most.
+  static constexpr int kFingerJoints = XR_HAND_JOINT_COUNT_EXT - 2;
+  /// The palm and fingers of a hand (0 left, 1 right) at `time` in `base`, when the runtime tracks it.
   std::optional<TrackedPalm> palm(int side, XrSpace base, XrTime time) const;
 
  private:

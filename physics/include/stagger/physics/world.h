@@ -104,6 +104,15 @@ class World {
   std::size_t body_count() const;
   /// Applies an instantaneous impulse [N·s] at the body's centre of mass.
   void apply_impulse(BodyId body, Vec3 impulse);
+  /// A kinematic sphere of `radius` [m] (a tracked finger joint): it pushes dynamic bodies and
+  /// nothing pushes it. Starts with its collisions off.
+  BodyId add_kinematic_sphere(float radius, Vec3 position);
+  /// Moves a kinematic body to its pose for the coming step; Bullet gives it the velocity of the move.
+  void move_kinematic(BodyId body, Vec3 position, Quat rotation = {});
+  /// Turns a body's contact response on or off (off: it passes through everything).
+  void set_collisions(BodyId body, bool on);
+  /// Two bodies that never collide with each other (a hand and its own finger spheres).
+  void ignore_collisions(BodyId a, BodyId b);
 
   void set_joint_target(JointId joint, Quat local_rotation);
   /// Current Euler angles (X, Y, Z) of the joint [rad].

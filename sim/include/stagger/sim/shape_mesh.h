@@ -29,9 +29,10 @@ MeshData triangle_soup(const physics::StaticMeshSettings& mesh);
 
 class Simulation;
 
-/// A moving body of a simulation and its shape: every enemy's parts, then the physics hands.
+/// A moving body of a simulation and its shape: every enemy's parts, then the physics hands
+/// (each followed by its finger-joint spheres, when hand tracking made them).
 struct ShapedBody {
-  std::string name;  ///< `enemy/part`, `hand_left`, `hand_right`
+  std::string name;  ///< `enemy/part`, `hand_left`, `hand_right`, `hand_left/joint`, ...
   physics::BodyId body{};
   physics::BodySettings shape;  ///< kind and sizes
   int enemy = -1;  ///< index of its enemy; -1 for a hand

@@ -79,6 +79,15 @@ class Simulation {
   /// Live input (VR, desktop): creates both physics hands (those the script does not already
   /// move) at `left` and `right`, with `settings` (tracked hands turn ghost when held away).
   void add_live_hands(const physics::HandSettings& settings, Vec3 left, Vec3 right);
+  /// Live input with hand tracking: `count` finger-joint spheres per hand (kinematic, radius
+  /// `radius_m`), parked out of the way with their collisions off until `set_hand_joints`.
+  void add_hand_joint_spheres(int count, float radius_m);
+  /// Moves a hand's joint spheres to tracked joint centres [m] for the coming step (they push
+  /// enemies); an empty list parks them and turns their collisions off.
+  void set_hand_joints(int side, const std::vector<Vec3>& centres);
+  /// The joint spheres of a hand (empty without hand tracking).
+  const std::vector<physics::BodyId>& hand_joint_spheres(int side) const { return joint_spheres_[static_cast<std::size_t>(side)]; }
+  float hand_joint_radius_m() const { return joint_radius_m_; }
   /// Live input: where the player stands and looks from, for the enemies' eyes [m].
   void set_player(Vec3 feet, Vec3 head);
   /// The enemies' minds; nullptr in a scene without navigation.
@@ -114,6 +123,9 @@ class Simulation {
   // The physics hands the script moves (only those it has events for: a hand is a body, and
   // bodies change every hash).
   std::array<physics::Hand*, 2> hands_{};
+  std::array<std::vector<physics::BodyId>, 2> joint_spheres_;
+  std::array<bool, 2> joints_live_{};
+  float joint_radius_m_ = 0;
   std::vector<std::vector<std::pair<double, float>>> scripted_pushes_;  // per enemy: time, impulse [N·s]
   std::vector<std::string> guard_warnings_;  // non-finite bodies found and reset
   std::vector<Vec3> last_com_;

@@ -48,6 +48,10 @@ struct PlayReport {
   double game_seconds = 0;        ///< [s] simulated
   FrameCosts costs;
   std::array<int, 2> haptic_pulses{};  ///< pulses requested per hand (left, right)
+  std::array<long, 2> hand_tracked_frames{};      ///< frames each hand followed its tracked pose
+  std::array<double, 2> hand_travel_m{};          ///< [m] path of each hand's body, all frames
+  std::array<double, 2> hand_travel_unfocused_m{};  ///< [m] of which while the input was not focused
+  long unfocused_frames = 0;      ///< frames without input focus (XR: session not FOCUSED)
   int session_restarts = 0;       ///< XR sessions created again after a loss
   std::string end_reason;         ///< `time`, `window closed`, `session exited`, ...
   sim::SimulationResult simulation;

@@ -1,0 +1,159 @@
+// `stagger play --mode xr` end to end (issues 7 and 8): the real Khronos loader loads the
+// project's simulated runtime (vr/runtime), which scripts the headset and controllers, paces
+// frames, injects session events, logs haptics and reads swapchain images back. Vulkan runs on
+// lavapipe. Each test is one run of the game binary.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include <nlohmann/json.hpp>
+
+#include "png_image.h"
+#include "process.h"
+
+namespace stagger {
+namespace {
+
+const std::string kShoveLevel = STAGGER_TEST_DATA "/xr/shove.json";
+
+struct XrRun {
+  test::ProcessResult process;
+  nlohmann::json report;   // the game's --report
+  nlohmann::json summary;  // the runtime's STAGGER_SIMXR_SUMMARY
+  std::string validation;  // what the core validation layer wrote (empty: nothing)
+};
+
+// Runs `stagger play LEVEL --mode xr` against the simulated runtime with `script`; `env` adds
+// variables (a capture, the validation layer).
+XrRun play_xr(const std::string& level, const nlohmann::json& script, const std::string& env = "", bool validate = false) {
+  const auto script_path = test::temp_path("simxr_script.json");
+  const auto summary_path = test::temp_path("simxr_summary.json");
+  const auto report_path = test::temp_path("xr_report.json");
+  const auto validation_path = test::temp_path("xr_validation.txt");
+  std::ofstream(script_path) << script.dump();
+  std::string vars = "XR_RUNTIME_JSON=" STAGGER_SIMXR_MANIFEST " VK_ICD_FILENAMES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json "
+                     "STAGGER_SIMXR_SCRIPT=" + script_path.string() + " STAGGER_SIMXR_SUMMARY=" + summary_path.string() + " " + env;
+  if (validate) {
+    vars += " XR_ENABLE_API_LAYERS=XR_APILAYER_LUNARG_core_validation XR_CORE_VALIDATION_EXPORT_TYPE=text"
+            " XR_CORE_VALIDATION_FILE_NAME=" + validation_path.string();
+  }
+  XrRun run;
+  run.process = test::run_stagger("play \"" + level + "\" --mode xr --report \"" + report_path.string() + "\"", vars);
+  if (std::filesystem::exists(report_path)) run.report = nlohmann::json::parse(test::read_file(report_path));
+  if (std::filesystem::exists(summary_path)) run.summary = nlohmann::json::parse(test::read_file(summary_path));
+  if (std::filesystem::exists(validation_path)) run.validation = test::read_file(validation_path);
+  for (const auto& p : {script_path, summary_path, report_path, validation_path}) std::filesystem::remove(p);
+  return run;
+}
+
+std::string courtyard() { return STAGGER_SOURCE_DIR "/levels/data/courtyard.json"; }
+
+// A right-hand path: held at `from` until `start`, then to `to` in `seconds`, held there.
+nlohmann::json right_hand_path(double start, nlohmann::json from, nlohmann::json to, double seconds) {
+  return {{"t", 0.0},
+          {"type", "hand"},
+          {"hand", "right"},
+          {"path", {{{"t", 0.0}, {"position", from}}, {{"t", start}, {"position", from}}, {{"t", start + seconds}, {"position", to}}}}};
+}
+
+TEST(XrPlay, SixHundredFramesUnderCoreValidationThenACleanExitOnExiting) {
+  const nlohmann::json script = {{"display_hz", 0}, {"events", {{{"frame", 600}, {"type", "exit"}}}}};
+  const XrRun run = play_xr(courtyard(), script, "", /*validate=*/true);
+  ASSERT_EQ(run.process.exit_code, 0) << run.process.out << run.process.err;
+  EXPECT_NE(run.process.out.find("stagger play: mode xr on "), std::string::npos) << run.process.out;
+  EXPECT_EQ(run.report["play"]["end_reason"], "session exited");
+  EXPECT_EQ(run.report["play"]["frames"], 600);
+  EXPECT_EQ(run.summary["frames_submitted"], 600);
+  EXPECT_TRUE(run.summary["errors"].empty()) << run.summary["errors"].dump();
+  const auto& states = run.summary["session_states"];
+  ASSERT_FALSE(states.empty());
+  EXPECT_EQ(states.back(), "EXITING");
+  EXPECT_EQ(run.validation.find("VUID"), std::string::npos) << run.validation;
+  EXPECT_EQ(run.validation.find("Error"), std::string::npos) << run.validation;
+}
+
+TEST(XrPlay, ARightHandShoveKnocksTheGuardDownAndPulsesTheController) {
+  // The guard stands 1 m in front of the player, its back turned; the right controller punches through
+  // its chest at about 7 m/s two seconds in. The left eye is read back at frame 30.
+  const auto left_eye = test::temp_path("left_eye.png");
+  const nlohmann::json script = {
+      {"display_hz", 90},
+      {"events", {right_hand_path(2.0, {0.12, 1.25, -0.2}, {0.12, 1.25, -1.05}, 0.12), {{"t", 5.0}, {"type", "exit"}}}}};
+  const XrRun run = play_xr(kShoveLevel, script, "STAGGER_SIMXR_CAPTURE=30:" + left_eye.string());
+  ASSERT_EQ(run.process.exit_code, 0) << run.process.out << run.process.err;
+  const auto& guard = run.report["enemies"][0];
+  EXPECT_GE(guard["falls"].get<int>(), 1) << run.process.out;
+  EXPECT_GE(guard["pushes"].get<int>(), 1);
+  EXPECT_GE(run.report["play"]["haptic_pulses"]["right"].get<int>(), 1);
+  EXPECT_EQ(run.report["play"]["haptic_pulses"]["left"], 0);
+  ASSERT_GE(run.summary["haptics"].size(), 1u) << run.summary.dump();
+  EXPECT_EQ(run.summary["haptics"][0]["hand"], "right");
+  // A plausible picture: sky above, the guard in red in front of the player.
+  const test::PngImage image = test::read_png(left_eye.string());
+  ASSERT_GT(image.width, 0) << "no left-eye image was read back";
+  int red = 0, sky = 0;
+  for (int y = 0; y < image.height; ++y) {
+    for (int x = 0; x < image.width; ++x) {
+      const std::uint8_t* p = image.at(x, y);
+      if (p[0] > p[1] + 30 && p[0] > p[2] + 30) ++red;
+      if (y < image.height / 4 && p[2] > p[0] + 30) ++sky;
+    }
+  }
+  EXPECT_GT(red, image.width * image.height / 50) << "the guard should fill part of the view";
+  EXPECT_GT(sky, image.width * image.height / 8);
+  std::filesystem::remove(left_eye);
+}
+
+TEST(XrPlay, EachControllerProfileBindsAndDrivesTheHands) {
+  for (const char* profile : {"/interaction_profiles/khr/simple_controller", "/interaction_profiles/oculus/touch_controller",
+                              "/interaction_profiles/valve/index_controller", "/interaction_profiles/htc/vive_controller"}) {
+    SCOPED_TRACE(profile);
+    nlohmann::json move = right_hand_path(0.5, {0.6, 1.2, -0.3}, {0.6, 1.2, -0.9}, 0.6);
+    const nlohmann::json script = {
+        {"display_hz", 0}, {"interaction_profile", profile}, {"events", {move, {{"t", 2.0}, {"type", "exit"}}}}};
+    const XrRun run = play_xr(courtyard(), script);
+    ASSERT_EQ(run.process.exit_code, 0) << run.process.out << run.process.err;
+    EXPECT_EQ(run.summary["interaction_profile"], profile);
+    EXPECT_NE(run.process.err.find(std::string("right ") + profile), std::string::npos) << run.process.err;
+    const auto& right = run.report["play"]["hands"]["right"];
+    EXPECT_GT(right["tracked_frames"].get<int>(), 10);
+    // The body followed the 0.6 m the controller moved (and from the rest pose to its start).
+    EXPECT_GT(right["travel_m"].get<double>(), 0.55);
+  }
+}
+
+TEST(XrPlay, ALostSessionIsCreatedAgainAndTheGameCarriesOn) {
+  const nlohmann::json script = {
+      {"display_hz", 0}, {"events", {{{"frame", 100}, {"type", "loss_pending"}}, {{"frame", 300}, {"type", "exit"}}}}};
+  const XrRun run = play_xr(courtyard(), script);
+  ASSERT_EQ(run.process.exit_code, 0) << run.process.out << run.process.err;
+  EXPECT_EQ(run.report["play"]["session_restarts"], 1);
+  EXPECT_EQ(run.summary["sessions_created"], 2);
+  EXPECT_EQ(run.report["play"]["end_reason"], "session exited");
+  EXPECT_EQ(run.summary["frames_total"], 300);  // (the exit comes on the second session's frames)
+  EXPECT_NE(run.process.err.find("the XR session was lost; started a new one"), std::string::npos);
+}
+
+TEST(XrPlay, WithoutFocusThereAreNoHapticsAndTheHandsFreeze) {
+  // The same shove as above, but the session loses input focus from 1 s to 3 s.
+  const nlohmann::json script = {{"display_hz", 90},
+                                 {"events",
+                                  {right_hand_path(2.0, {0.12, 1.25, -0.2}, {0.12, 1.25, -1.05}, 0.12),
+                                   {{"t", 1.0}, {"type", "focus_loss"}},
+                                   {{"t", 3.0}, {"type", "focus_gain"}},
+                                   {{"t", 4.0}, {"type", "exit"}}}}};
+  const XrRun run = play_xr(kShoveLevel, script);
+  ASSERT_EQ(run.process.exit_code, 0) << run.process.out << run.process.err;
+  EXPECT_GT(run.report["play"]["unfocused_frames"].get<int>(), 30);
+  EXPECT_LT(run.report["play"]["hands"]["right"]["travel_unfocused_m"].get<double>(), 0.01);
+  // The frozen right hand never reached the guard; no pulse was asked for while unfocused (the
+  // runtime logs such a request as not delivered). The left hand may touch the guard later.
+  EXPECT_EQ(run.report["play"]["haptic_pulses"]["right"], 0);
+  for (const auto& pulse : run.summary["haptics"]) EXPECT_TRUE(pulse["delivered"].get<bool>()) << pulse.dump();
+  EXPECT_EQ(run.report["enemies"][0]["falls"], 0);
+}
+
+}  // namespace
+}  // namespace stagger
