@@ -67,3 +67,61 @@ TEST(Hand, AShoveAt3MetresASecondIsCaughtWithAStepAt7ItKnocksDown) {
 
 }  // namespace
 }  // namespace stagger
+
+namespace stagger {
+namespace {
+
+// Tracked hands (VR, desktop) turn ghost when held 0.3 m from their target or when tracking is
+// lost, and solid again once tracked and clear (docs/vr.md).
+TEST(Hand, HeldAwayOrUntrackedItTurnsGhostAndSolidAgainWhenClear) {
+  physics::World world;
+  world.add_static_box({{0, -0.5f, 0}, {10, 0.5f, 10}, {}, 0.9f});
+  world.add_static_box({{0, 1.0f, -1.0f}, {2, 1.0f, 0.1f}, {}, 0.9f});  // a wall, its face at z = -0.9
+  physics::HandSettings settings;
+  settings.ghost_separation_m = 0.3f;
+  physics::Hand& hand = world.add_hand(settings, {0, 1.2f, 0}, {});
+  // The target moves at 1 m/s, as a tracked hand does, to `to` and stays there a while.
+  Vec3 target{0, 1.2f, 0};
+  bool was_ghost = false;
+  const auto move_to = [&](Vec3 to) {
+    const float dt = world.dt();
+    was_ghost = false;
+    for (int i = 0; i < 480; ++i) {
+      const Vec3 gap = to - target;
+      const Vec3 step = length(gap) > dt ? normalized(gap) * dt : gap;
+      target = target + step;
+      hand.set_target(target, {}, step / dt);
+      world.step();
+      was_ghost = was_ghost || hand.ghost();
+    }
+  };
+  // Into the wall by 0.1 m: the wall stops it (its centre 0.09 m from the face), still solid.
+  move_to({0, 1.2f, -1.0f});
+  EXPECT_FALSE(hand.ghost());
+  EXPECT_NEAR(hand.state().position.z, -0.81f, 0.02f);
+  // On through the wall: 0.3 m behind its target it turns ghost and follows it through; in the
+  // clear beyond, solid again.
+  move_to({0, 1.2f, -1.5f});
+  EXPECT_TRUE(was_ghost);
+  EXPECT_FALSE(hand.ghost());
+  EXPECT_NEAR(hand.state().position.z, -1.5f, 0.01f);
+  // A target that jumps into the wall: ghost, and it stays ghost while the target is inside.
+  target = {0, 1.2f, -1.0f};
+  hand.set_target(target, {});
+  for (int i = 0; i < 60; ++i) world.step();
+  EXPECT_TRUE(hand.ghost());
+  EXPECT_NEAR(hand.state().position.z, -1.0f, 1e-3f);
+  move_to({0, 1.2f, -0.5f});
+  EXPECT_FALSE(hand.ghost());
+  // Tracking lost: a ghost at its last target, not falling, not drifting.
+  hand.set_tracked(false);
+  for (int i = 0; i < 240; ++i) world.step();
+  EXPECT_TRUE(hand.ghost());
+  EXPECT_LT(length(hand.state().position - target), 1e-3f);
+  hand.set_tracked(true);
+  for (int i = 0; i < 10; ++i) world.step();
+  EXPECT_FALSE(hand.ghost());
+}
+
+}  // namespace
+}  // namespace stagger

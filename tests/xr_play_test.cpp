@@ -106,6 +106,19 @@ TEST(XrPlay, ARightHandShoveKnocksTheGuardDownAndPulsesTheController) {
   std::filesystem::remove(left_eye);
 }
 
+TEST(XrPlay, WithoutControllersTrackedHandsShoveWithThePalmAndFingers) {
+  // XR_EXT_hand_tracking alone: the palm drives the hand body, the finger joints collide.
+  const nlohmann::json script = {
+      {"display_hz", 90},
+      {"interaction_profile", "none"},
+      {"events", {right_hand_path(2.0, {0.12, 1.25, -0.2}, {0.12, 1.25, -1.05}, 0.12), {{"t", 4.0}, {"type", "exit"}}}}};
+  const XrRun run = play_xr(kShoveLevel, script);
+  ASSERT_EQ(run.process.exit_code, 0) << run.process.out << run.process.err;
+  EXPECT_GT(run.report["play"]["hands"]["right"]["tracked_frames"].get<int>(), 100);
+  EXPECT_GE(run.report["enemies"][0]["falls"].get<int>(), 1) << run.process.out;
+  EXPECT_EQ(run.summary["interaction_profile"], "");  // (no controller bound: nothing to vibrate)
+}
+
 TEST(XrPlay, EachControllerProfileBindsAndDrivesTheHands) {
   for (const char* profile : {"/interaction_profiles/khr/simple_controller", "/interaction_profiles/oculus/touch_controller",
                               "/interaction_profiles/valve/index_controller", "/interaction_profiles/htc/vive_controller"}) {

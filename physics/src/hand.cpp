@@ -42,14 +42,24 @@ void Hand::set_ghost(bool ghost) {
 
 namespace {
 
-// Counts what a body at a pose would overlap by more than a few millimetres.
+// Counts what a body at a pose would overlap by more than a few millimetres, among the objects
+// it can touch (not its own finger spheres, not ghosts).
 struct OverlapCounter : btCollisionWorld::ContactResultCallback {
-  int overlaps = 0;
+  explicit OverlapCounter(const btCollisionObject& self) : self_(self) {}
+  bool needsCollision(btBroadphaseProxy* proxy) const override {
+    if (!ContactResultCallback::needsCollision(proxy)) return false;
+    const auto* other = static_cast<const btCollisionObject*>(proxy->m_clientObject);
+    return self_.checkCollideWith(other) && !(other->getCollisionFlags() & btCollisionObject::CF_NO_CONTACT_RESPONSE);
+  }
   btScalar addSingleResult(btManifoldPoint& point, const btCollisionObjectWrapper*, int, int,
                            const btCollisionObjectWrapper*, int, int) override {
     if (point.getDistance() < -0.005f) ++overlaps;
     return 0;
   }
+  int overlaps = 0;
+
+ private:
+  const btCollisionObject& self_;
 };
 
 }  // namespace
@@ -59,7 +69,7 @@ bool Hand::target_is_clear() const {
   btRigidBody& rigid = impl.rigid(body_);
   const btTransform was = rigid.getWorldTransform();
   rigid.setWorldTransform(btTransform(to_bt(target_rotation_), to_bt(target_)));
-  OverlapCounter counter;
+  OverlapCounter counter(rigid);
   impl.dynamics.contactTest(&rigid, counter);
   rigid.setWorldTransform(was);
   return counter.overlaps == 0;

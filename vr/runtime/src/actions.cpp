@@ -228,6 +228,7 @@ XrPath resolve_profile(const Instance& instance) {
     auto id = rt.path_ids.find(path);
     return id != rt.path_ids.end() && instance.suggested.count(id->second) != 0 ? id->second : XR_NULL_PATH;
   };
+  if (rt.active_profile == "none") return XR_NULL_PATH;  // no controllers: every action inactive
   if (XrPath p = suggested(rt.active_profile); p != XR_NULL_PATH) return p;
   for (const char* fallback : {"/interaction_profiles/oculus/touch_controller",
                                "/interaction_profiles/valve/index_controller",

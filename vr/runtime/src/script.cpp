@@ -179,8 +179,9 @@ Script parse(const json& root) {
   }
   if (root.contains("interaction_profile")) {
     const json& v = root["interaction_profile"];
-    if (!v.is_string() || find_simulated_profile(v.get<std::string>()) == nullptr) {
-      fail("interaction_profile", "is not a supported interaction profile");
+    // "none": the controllers are put down; hands are seen only through hand tracking.
+    if (!v.is_string() || (v != "none" && find_simulated_profile(v.get<std::string>()) == nullptr)) {
+      fail("interaction_profile", "is not a supported interaction profile (or \"none\")");
     }
     s.interaction_profile = v;
   }

@@ -53,7 +53,8 @@ class Hand {
   /// Where the hand should be during the coming step, and how fast that point moves [m/s].
   void set_target(Vec3 position, Quat rotation, Vec3 velocity = {});
   /// A tracked hand follows its target; an untracked one (tracking lost, input unfocused) turns
-  /// ghost and holds at its last target until tracking returns.
+  /// ghost and sits at its target, with no velocity: the caller leaves the last tracked pose
+  /// there to freeze it (VR) or moves it about (the desktop's resting hands).
   void set_tracked(bool tracked);
   bool tracked() const { return tracked_; }
   /// True while the hand collides with nothing (untracked, or too far from its target).
