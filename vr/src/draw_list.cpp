@@ -143,10 +143,12 @@ void SceneGeometry::add_overlay(const sim::Simulation& simulation, DrawFrame& fr
   }
   for (const sim::EnemySpawn& spawn : simulation.scene().description().enemies) {
     const auto& route = spawn.route;
-    for (std::size_t p = 0; p + 1 < route.size() + (spawn.route_mode == ai::PatrolMode::loop ? 1 : 0) && route.size() > 1; ++p) {
-      const Vec3 a = route[p].position + Vec3{0, 0.08f, 0};
-      const Vec3 b = route[(p + 1) % route.size()].position + Vec3{0, 0.08f, 0};
-      line(frame, a, b, {0.1f, 0.85f, 0.95f});
+    if (route.size() < 2) continue;
+    // A loop also joins its last point to its first; a ping-pong route walks its legs both ways.
+    const std::size_t legs = spawn.route_mode == ai::PatrolMode::loop ? route.size() : route.size() - 1;
+    for (std::size_t p = 0; p < legs; ++p) {
+      const Vec3 lift{0, 0.08f, 0};
+      line(frame, route[p].position + lift, route[(p + 1) % route.size()].position + lift, {0.1f, 0.85f, 0.95f});
     }
   }
 }
