@@ -98,6 +98,13 @@ Vec3 Crowd::position(int agent) const {
   return {p[0], p[1], p[2]};
 }
 
+std::vector<Vec3> Crowd::corners(int agent) const {
+  const dtCrowdAgent* a = impl_->crowd->getAgent(agent);
+  std::vector<Vec3> out;
+  for (int i = 0; i < a->ncorners; ++i) out.push_back({a->cornerVerts[i * 3], a->cornerVerts[i * 3 + 1], a->cornerVerts[i * 3 + 2]});
+  return out;
+}
+
 Vec3 Crowd::velocity(int agent) const {
   const float* v = impl_->crowd->getAgent(agent)->vel;
   return {v[0], v[1], v[2]};

@@ -62,6 +62,10 @@ const Navigator::Follow& Squad::follow(int member) const {
   return navigator_.follow(members_[static_cast<std::size_t>(member)].handle);
 }
 
+std::vector<Vec3> Squad::path_corners(int member) const {
+  return navigator_.path_corners(members_[static_cast<std::size_t>(member)].handle);
+}
+
 BrainInput Squad::sense(Member& m, Vec3 player_on_navmesh, float dt) {
   const physics::BodyState head = m.body->body_state(physics::BodyPart::head);
   m.eyes.update(world_, head.position, horizontal(head.rotation.rotate({0, 0, 1})), player_, dt);

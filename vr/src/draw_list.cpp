@@ -137,8 +137,15 @@ void SceneGeometry::add_overlay(const sim::Simulation& simulation, DrawFrame& fr
     const ai::Squad* squad = simulation.squad();
     if (squad != nullptr && static_cast<int>(i) < squad->size() && squad->active(static_cast<int>(i))) {
       const ai::Navigator::Follow& f = squad->follow(static_cast<int>(i));
-      cross_mark(frame, f.agent + Vec3{0, 0.05f, 0}, 0.15f, {1.0f, 0.9f, 0.1f});
-      line(frame, f.feet + Vec3{0, 0.05f, 0}, f.aim + Vec3{0, 0.05f, 0}, {1.0f, 0.9f, 0.1f});
+      // The leash: body to crowd agent; the planned path: agent through its next corners.
+      const Vec3 lift{0, 0.05f, 0};
+      cross_mark(frame, f.agent + lift, 0.15f, {1.0f, 0.9f, 0.1f});
+      line(frame, f.feet + lift, f.agent + lift, {1.0f, 0.9f, 0.1f});
+      Vec3 from = f.agent;
+      for (Vec3 corner : squad->path_corners(static_cast<int>(i))) {
+        line(frame, from + lift, corner + lift, {1.0f, 0.55f, 0.0f});
+        from = corner;
+      }
     }
   }
   for (const sim::EnemySpawn& spawn : simulation.scene().description().enemies) {

@@ -3,6 +3,7 @@
 // agent, and the agent follows its target at a speed the leash sets.
 
 #include <memory>
+#include <vector>
 
 #include "stagger/ai/navmesh.h"
 
@@ -25,6 +26,8 @@ class Crowd {
   void update(float dt);
   Vec3 position(int agent) const;
   Vec3 velocity(int agent) const;
+  /// The next corners of the agent's planned path (at most four, nearest first) [m].
+  std::vector<Vec3> corners(int agent) const;
   /// False once Detour lost the agent (its polygon became invalid and nothing was found near).
   bool valid(int agent) const;
 

@@ -59,6 +59,8 @@ class Navigator {
     int invalid_ticks = 0;   ///< ticks at which Detour had lost the agent (then re-seated)
   };
   const Follow& follow(int enemy) const { return enemies_[static_cast<std::size_t>(enemy)].follow; }
+  /// The next corners of the agent's path (for drawing), nearest first [m].
+  std::vector<Vec3> path_corners(int enemy) const { return crowd_.corners(enemies_[static_cast<std::size_t>(enemy)].agent); }
   const LeashSettings& settings() const { return settings_; }
 
  private:

@@ -59,6 +59,8 @@ class Squad {
   const Brain& brain(int member) const { return *members_[static_cast<std::size_t>(member)].brain; }
   const Perception& perception(int member) const { return members_[static_cast<std::size_t>(member)].eyes; }
   const Navigator::Follow& follow(int member) const;
+  /// The next corners of a member's planned path, nearest first [m] (for the debug overlay).
+  std::vector<Vec3> path_corners(int member) const;
   /// Wall time of the last navigation tick (projection, leash, crowd) [ms].
   double last_navigation_ms() const { return last_navigation_ms_; }
 
