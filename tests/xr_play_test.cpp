@@ -137,6 +137,30 @@ TEST(XrPlay, EachControllerProfileBindsAndDrivesTheHands) {
   }
 }
 
+TEST(XrPlay, LeavingOnItsOwnAsksToExitAndEndsTheSessionCleanly) {
+  // --seconds ends the game from our side: xrRequestExitSession, STOPPING, xrEndSession, EXITING.
+  // The headset is not there for the first two xrGetSystem calls: the game waits for it.
+  const auto script_path = test::temp_path("simxr_leave.json");
+  const auto summary_path = test::temp_path("simxr_leave_summary.json");
+  std::ofstream(script_path) << R"({ "display_hz": 90, "form_factor_unavailable_calls": 2 })";
+  const auto r = test::run_stagger("play courtyard --mode xr --seconds 1.5",
+                                   "XR_RUNTIME_JSON=" STAGGER_SIMXR_MANIFEST " VK_ICD_FILENAMES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
+                                   " STAGGER_SIMXR_SCRIPT=" + script_path.string() + " STAGGER_SIMXR_SUMMARY=" + summary_path.string());
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.err.find("waiting for the headset (XR_ERROR_FORM_FACTOR_UNAVAILABLE)"), std::string::npos) << r.err;
+  EXPECT_NE(r.out.find("ended by time"), std::string::npos) << r.out;
+  const auto summary = nlohmann::json::parse(test::read_file(summary_path));
+  const std::vector<std::string> tail{"STOPPING", "IDLE", "EXITING"};
+  const auto& states = summary["session_states"];
+  ASSERT_GE(states.size(), 3u);
+  EXPECT_EQ(std::vector<std::string>(states.end() - 3, states.end()), tail);
+  // The only errors the game was given: the two scripted "no headset yet".
+  const auto expected = nlohmann::json::parse(R"([{"count":2,"function":"xrGetSystem","result":"XR_ERROR_FORM_FACTOR_UNAVAILABLE"}])");
+  EXPECT_EQ(summary["errors"], expected);
+  std::filesystem::remove(script_path);
+  std::filesystem::remove(summary_path);
+}
+
 TEST(XrPlay, ALostSessionIsCreatedAgainAndTheGameCarriesOn) {
   const nlohmann::json script = {
       {"display_hz", 0}, {"events", {{{"frame", 100}, {"type", "loss_pending"}}, {{"frame", 300}, {"type", "exit"}}}}};
