@@ -60,12 +60,14 @@ TEST(Render, EnemyPixelsWhereTheProjectionPutsTheEnemyAndSkyWhereItDoesNot) {
     const auto at = vr::project(eye, empty, settings.width, settings.height);
     ASSERT_TRUE(at.has_value());
     const int x = static_cast<int>((*at)[0]), y = static_cast<int>((*at)[1]);
+    ASSERT_TRUE(x >= 0 && y >= 0 && x < settings.width && y < settings.height) << x << ", " << y;
     EXPECT_FALSE(enemy_pixel(image.value(), x, y)) << x << ", " << y;
     EXPECT_TRUE(sky_pixel(image.value(), x, y)) << x << ", " << y;
   }
-  // The ground below the feet is lit level geometry: neither sky nor enemy.
-  const auto ground = vr::project(eye, {0, 0, 1.5f}, settings.width, settings.height);
+  // The ground beyond the enemy, beside it: lit level geometry, neither sky nor enemy.
+  const auto ground = vr::project(eye, {1.5f, 0, -2.0f}, settings.width, settings.height);
   ASSERT_TRUE(ground.has_value());
+  ASSERT_TRUE((*ground)[0] >= 0 && (*ground)[1] >= 0 && (*ground)[0] < 320 && (*ground)[1] < 240);
   EXPECT_FALSE(sky_pixel(image.value(), static_cast<int>((*ground)[0]), static_cast<int>((*ground)[1])));
   EXPECT_FALSE(enemy_pixel(image.value(), static_cast<int>((*ground)[0]), static_cast<int>((*ground)[1])));
 }

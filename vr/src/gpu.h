@@ -27,6 +27,9 @@ struct GpuContext {
   std::uint32_t memory_type(std::uint32_t type_bits, vk::MemoryPropertyFlags wanted) const;
 };
 
+/// Under AddressSanitizer: keeps the Vulkan drivers loaded for the life of the process (see gpu.cpp).
+void pin_vulkan_drivers();
+
 /// The first graphics queue family of a physical device; throws when it has none.
 std::uint32_t graphics_queue_family(const vk::raii::PhysicalDevice& device);
 

@@ -108,6 +108,7 @@ std::unique_ptr<GpuContext> create_xr_gpu(XrInstance instance, XrSystemId system
   xr_check(create_instance_fn(instance, &instance_info, &vk_instance, &vk_result), "xrCreateVulkanInstanceKHR");
   if (vk_result != VK_SUCCESS) throw std::runtime_error("the runtime could not make a Vulkan instance: " + vk::to_string(vk::Result(vk_result)));
   gpu->instance = vk::raii::Instance(gpu->context, vk_instance);
+  pin_vulkan_drivers();
 
   XrVulkanGraphicsDeviceGetInfoKHR device_get{XR_TYPE_VULKAN_GRAPHICS_DEVICE_GET_INFO_KHR};
   device_get.systemId = system;
