@@ -101,7 +101,8 @@ void Hand::before_step(float /*dt*/) {
   WorldPull& pull = *impl.pulls[pull_];
   pull.set_target(target_);
   const float cap = settings_.max_force_n;
-  pull.pull({cap, cap, cap}, settings_.time_constant_s, settings_.max_catch_up_speed, target_velocity_);
+  // (an untracked hand's target does not move, whatever velocity it last came with)
+  pull.pull({cap, cap, cap}, settings_.time_constant_s, settings_.max_catch_up_speed, tracked_ ? target_velocity_ : Vec3{});
   // Rotation: a critically damped torque toward the target rotation, capped.
   btRigidBody& rigid = impl.rigid(body_);
   const BodyState now = state();

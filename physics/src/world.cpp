@@ -280,6 +280,16 @@ void World::move_kinematic(BodyId body, Vec3 position, Quat rotation) {
   impl_->rigid(body).setWorldTransform(btTransform(to_bt(rotation), to_bt(position)));
 }
 
+void World::teleport_kinematic(BodyId body, Vec3 position, Quat rotation) {
+  btRigidBody& b = impl_->rigid(body);
+  const btTransform pose(to_bt(rotation), to_bt(position));
+  // Bullet derives a kinematic body's velocity from its interpolation transform to the new one.
+  b.setWorldTransform(pose);
+  b.setInterpolationWorldTransform(pose);
+  b.setLinearVelocity(btVector3(0, 0, 0));
+  b.setAngularVelocity(btVector3(0, 0, 0));
+}
+
 void World::set_collisions(BodyId body, bool on) {
   btRigidBody& b = impl_->rigid(body);
   const int flags = b.getCollisionFlags();

@@ -106,15 +106,22 @@ void Simulation::add_hand_joint_spheres(int count, float radius_m) {
   }
 }
 
-void Simulation::set_hand_joints(int side, const std::vector<Vec3>& centres) {
+void Simulation::set_hand_joints(int side, const std::vector<std::optional<Vec3>>& centres) {
   const auto s = static_cast<std::size_t>(side);
-  std::vector<physics::BodyId>& spheres = joint_spheres_[s];
-  const bool live = !centres.empty();
+  const std::vector<physics::BodyId>& spheres = joint_spheres_[s];
+  std::vector<bool>& live = joint_live_[s];
+  live.resize(spheres.size(), false);
+  physics::World& world = scene_.world();
   for (std::size_t i = 0; i < spheres.size(); ++i) {
-    if (live != joints_live_[s]) scene_.world().set_collisions(spheres[i], live);
-    scene_.world().move_kinematic(spheres[i], live && i < centres.size() ? centres[i] : kParked);
+    const bool now = i < centres.size() && centres[i].has_value();
+    if (now && live[i]) {
+      world.move_kinematic(spheres[i], *centres[i]);
+    } else if (now != live[i]) {
+      world.teleport_kinematic(spheres[i], now ? *centres[i] : kParked);
+      world.set_collisions(spheres[i], now);
+      live[i] = now;
+    }
   }
-  joints_live_[s] = live;
 }
 
 void Simulation::set_player(Vec3 feet, Vec3 head) {

@@ -32,7 +32,7 @@ class Desktop final : public Frontend {
  public:
   Desktop(GLFWwindow* window, std::unique_ptr<GpuContext> gpu, VkSurfaceKHR surface, const SceneGeometry& geometry,
           const sim::SceneDescription& scene)
-      : window_(window), gpu_(std::move(gpu)), surface_(gpu_->instance, surface) {
+      : window_(window), gpu_(std::move(gpu)), surface_(gpu_->instance, surface), geometry_(geometry) {
     if (!gpu_->physical_device.getSurfaceSupportKHR(gpu_->queue_family, *surface_)) {
       throw std::runtime_error("the Vulkan device cannot present to this window");
     }
@@ -42,7 +42,6 @@ class Desktop final : public Frontend {
                                                                            gpu_->queue_family));
     commands_ = vk::raii::CommandBuffers(gpu_->device, vk::CommandBufferAllocateInfo(*pool_, vk::CommandBufferLevel::ePrimary, 1));
     acquired_ = vk::raii::Semaphore(gpu_->device, vk::SemaphoreCreateInfo());
-    rendered_ = vk::raii::Semaphore(gpu_->device, vk::SemaphoreCreateInfo());
     done_ = vk::raii::Fence(gpu_->device, vk::FenceCreateInfo(vk::FenceCreateFlagBits::eSignaled));
     // Start where the overview picture looks from.
     const EyeView start = overview_camera(scene, aspect());
@@ -61,6 +60,7 @@ class Desktop final : public Frontend {
   ~Desktop() override {
     gpu_->device.waitIdle();
     renderer_.reset();
+    rendered_.clear();
     swapchain_.clear();
     surface_.clear();
     glfwDestroyWindow(window_);
@@ -89,11 +89,15 @@ class Desktop final : public Frontend {
 
   void draw(const DrawFrame& frame, bool keep_pixels) override {
     if (gpu_->device.waitForFences(*done_, VK_TRUE, UINT64_MAX) != vk::Result::eSuccess) throw std::runtime_error("GPU hang");
+    if (resize_pending_ && !recreate_swapchain()) return;  // (minimised: nothing to draw into)
     std::uint32_t image = 0;
     try {
-      image = swapchain_.acquireNextImage(UINT64_MAX, *acquired_).second;
+      const auto [result, index] = swapchain_.acquireNextImage(UINT64_MAX, *acquired_);
+      if (result == vk::Result::eSuboptimalKHR) resize_pending_ = true;
+      image = index;
     } catch (const vk::OutOfDateKHRError&) {
-      return;  // (the window is being resized; the next frame draws)
+      resize_pending_ = true;  // (the window changed size; the next frame draws at the new one)
+      return;
     }
     gpu_->device.resetFences(*done_);
     renderer_->upload(frame);
@@ -104,11 +108,15 @@ class Desktop final : public Frontend {
     renderer_->record_blit(cmd, 0, images_[image], extent_, vk::ImageLayout::eUndefined, vk::ImageLayout::ePresentSrcKHR);
     if (keep_pixels) renderer_->record_readback(cmd, 0);
     cmd.end();
+    // One "rendered" semaphore per image: the presentation engine may still wait on the last
+    // frame's when this one is submitted.
+    const vk::Semaphore rendered = *rendered_[image];
     const vk::PipelineStageFlags wait_stage = vk::PipelineStageFlagBits::eTransfer;
-    gpu_->queue.submit(vk::SubmitInfo(*acquired_, wait_stage, cmd, *rendered_), *done_);
+    gpu_->queue.submit(vk::SubmitInfo(*acquired_, wait_stage, cmd, rendered), *done_);
     try {
-      (void)gpu_->queue.presentKHR(vk::PresentInfoKHR(*rendered_, *swapchain_, image));
+      if (gpu_->queue.presentKHR(vk::PresentInfoKHR(rendered, *swapchain_, image)) == vk::Result::eSuboptimalKHR) resize_pending_ = true;
     } catch (const vk::OutOfDateKHRError&) {
+      resize_pending_ = true;
     }
     kept_pixels_ = kept_pixels_ || keep_pixels;
   }
@@ -125,6 +133,22 @@ class Desktop final : public Frontend {
  private:
   float aspect() const { return static_cast<float>(extent_.width) / static_cast<float>(extent_.height); }
   EyeView eye() const { return {camera_.position, camera_.orientation(), symmetric_fov(70.0f * kPi / 180.0f, aspect())}; }
+
+  // After a resize: a new swapchain and render targets of the window's new size; false while the
+  // window has no area (minimised).
+  bool recreate_swapchain() {
+    int w = 0, h = 0;
+    glfwGetFramebufferSize(window_, &w, &h);
+    if (w == 0 || h == 0) return false;
+    gpu_->device.waitIdle();
+    rendered_.clear();
+    swapchain_.clear();
+    create_swapchain();
+    renderer_ = std::make_unique<Renderer>(*gpu_, geometry_.meshes(), extent_, 1);
+    kept_pixels_ = false;
+    resize_pending_ = false;
+    return true;
+  }
 
   void create_swapchain() {
     const vk::SurfaceCapabilitiesKHR caps = gpu_->physical_device.getSurfaceCapabilitiesKHR(*surface_);
@@ -147,6 +171,7 @@ class Desktop final : public Frontend {
                                           vk::PresentModeKHR::eFifo, true);
     swapchain_ = vk::raii::SwapchainKHR(gpu_->device, info);
     images_ = swapchain_.getImages();
+    for (std::size_t i = 0; i < images_.size(); ++i) rendered_.emplace_back(gpu_->device, vk::SemaphoreCreateInfo());
   }
 
   bool key(int k) const { return glfwGetKey(window_, k) == GLFW_PRESS; }
@@ -209,6 +234,7 @@ class Desktop final : public Frontend {
   GLFWwindow* window_;
   std::unique_ptr<GpuContext> gpu_;
   vk::raii::SurfaceKHR surface_;
+  const SceneGeometry& geometry_;  // (the game's; it outlives the window)
   vk::raii::SwapchainKHR swapchain_{nullptr};
   std::vector<vk::Image> images_;
   vk::Extent2D extent_;
@@ -216,7 +242,7 @@ class Desktop final : public Frontend {
   vk::raii::CommandPool pool_{nullptr};
   vk::raii::CommandBuffers commands_{nullptr};
   vk::raii::Semaphore acquired_{nullptr};
-  vk::raii::Semaphore rendered_{nullptr};
+  std::vector<vk::raii::Semaphore> rendered_;  // per swapchain image
   vk::raii::Fence done_{nullptr};
   Camera camera_;
   std::chrono::steady_clock::time_point last_;
@@ -228,6 +254,7 @@ class Desktop final : public Frontend {
   Vec3 last_right_;
   std::string end_reason_ = "time";
   bool kept_pixels_ = false;
+  bool resize_pending_ = false;
 };
 
 }  // namespace

@@ -20,7 +20,9 @@ struct TrackedHand {
   Vec3 position;   ///< [m]
   Quat rotation;
   Vec3 velocity;   ///< [m/s]
-  std::vector<Vec3> finger_joints;  ///< [m] tracked finger joints (hand tracking), as collision spheres
+  /// [m] finger joints from hand tracking, in a fixed order (an untracked joint has none); they
+  /// collide as spheres.
+  std::vector<std::optional<Vec3>> finger_joints;
 };
 
 struct FrameInput {

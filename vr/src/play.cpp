@@ -123,18 +123,21 @@ class Game {
     std::array<float, 2> impulse{};
     const int steps = clock.advance(input.frame_s);
     const float dt = simulation_.scene().world().dt();
+    const auto alpha = static_cast<float>(clock.alpha());
     for (int i = 0; i < steps; ++i) {
-      // The frame's pose is for its end; each step's target is extrapolated back along the velocity.
-      const float ahead = static_cast<float>(steps - 1 - i) * dt;
+      // The frame's pose is for the display time; the simulation stops alpha steps short of it,
+      // and each step before the last one step earlier: targets go back along the velocity.
+      const float ahead = (static_cast<float>(steps - 1 - i) + alpha) * dt;
       for (int side = 0; side < 2; ++side) {
         const TrackedHand& h = input.hands[static_cast<std::size_t>(side)];
         physics::Hand& hand = *simulation_.hand(side);
         const bool tracked = h.tracked && input.focused;
         hand.set_tracked(tracked);
         if (tracked || h.ghost_follows) hand.set_target(h.position - h.velocity * ahead, h.rotation, h.velocity);
-        std::vector<Vec3> joints;
-        if (tracked) {
-          for (Vec3 j : h.finger_joints) joints.push_back(j - h.velocity * ahead);
+        // Fingers collide only with a solid hand: a ghost hand (held away) must fling nothing.
+        std::vector<std::optional<Vec3>> joints;
+        if (tracked && !hand.ghost()) {
+          for (const auto& j : h.finger_joints) joints.push_back(j ? std::optional(*j - h.velocity * ahead) : std::nullopt);
         }
         simulation_.set_hand_joints(side, joints);
       }
@@ -143,7 +146,7 @@ class Game {
       before_ = std::move(after_);
       after_ = geometry_->poses(simulation_);
     }
-    alpha_ = static_cast<float>(clock.alpha());
+    alpha_ = alpha;
     return impulse;
   }
 

@@ -20,7 +20,8 @@ namespace stagger::vr {
 namespace {
 
 constexpr double kWaitForHeadsetS = 10.0;   // [s] xrGetSystem retried while the form factor is unavailable
-constexpr double kWaitForSessionS = 30.0;   // [s] idle (not running) this long ends the game
+constexpr double kWaitForSessionS = 30.0;   // [s] no session start this long after creation ends the game
+constexpr double kRecoverS = 60.0;          // [s] after a session loss, how long to wait for the headset
 
 Vec3 to_vec(const XrVector3f& v) { return {v.x, v.y, v.z}; }
 Quat to_quat(const XrQuaternionf& q) { return {q.w, q.x, q.y, q.z}; }
@@ -157,11 +158,17 @@ class XrGame final : public Frontend {
     rig_rotation_ = Quat::from_yaw(scene.player_yaw_rad + kPi);  // the player's -Z (forward) along the start's facing
     floor_y_ = scene.player_position.y;
     choose_blend_mode();
-    create_session();
-    renderer_ = std::make_unique<Renderer>(*gpu_, geometry.meshes(), colour_[0].size, 2);
-    pool_ = vk::raii::CommandPool(gpu_->device, vk::CommandPoolCreateInfo(vk::CommandPoolCreateFlagBits::eResetCommandBuffer, gpu_->queue_family));
-    commands_ = vk::raii::CommandBuffers(gpu_->device, vk::CommandBufferAllocateInfo(*pool_, vk::CommandBufferLevel::ePrimary, 1));
-    done_ = vk::raii::Fence(gpu_->device, vk::FenceCreateInfo());
+    try {
+      create_session();
+      renderer_ = std::make_unique<Renderer>(*gpu_, geometry.meshes(), colour_[0].size, 2);
+      pool_ = vk::raii::CommandPool(gpu_->device, vk::CommandPoolCreateInfo(vk::CommandPoolCreateFlagBits::eResetCommandBuffer, gpu_->queue_family));
+      commands_ = vk::raii::CommandBuffers(gpu_->device, vk::CommandBufferAllocateInfo(*pool_, vk::CommandBufferLevel::ePrimary, 1));
+      done_ = vk::raii::Fence(gpu_->device, vk::FenceCreateInfo());
+    } catch (...) {
+      // The session's swapchains live on our Vulkan device: they go before it does.
+      destroy_session();
+      throw;
+    }
   }
 
   ~XrGame() override {
@@ -180,12 +187,21 @@ class XrGame final : public Frontend {
   }
 
   bool begin_frame(FrameInput& input) override {
-    if (!wait_until_running()) return false;
-    XrFrameWaitInfo wait{XR_TYPE_FRAME_WAIT_INFO};
-    frame_state_ = {XR_TYPE_FRAME_STATE};
-    xr_check(xrWaitFrame(session_, &wait, &frame_state_), "xrWaitFrame");
-    XrFrameBeginInfo begin{XR_TYPE_FRAME_BEGIN_INFO};
-    xr_check(xrBeginFrame(session_, &begin), "xrBeginFrame");  // (XR_FRAME_DISCARDED is a success)
+    // A session can be lost between the event and the call: XR_ERROR_SESSION_LOST is a loss too.
+    for (;;) {
+      if (!wait_until_running()) return false;
+      try {
+        XrFrameWaitInfo wait{XR_TYPE_FRAME_WAIT_INFO};
+        frame_state_ = {XR_TYPE_FRAME_STATE};
+        xr_check(xrWaitFrame(session_, &wait, &frame_state_), "xrWaitFrame");
+        XrFrameBeginInfo begin{XR_TYPE_FRAME_BEGIN_INFO};
+        xr_check(xrBeginFrame(session_, &begin), "xrBeginFrame");  // (XR_FRAME_DISCARDED is a success)
+        break;
+      } catch (const XrFailure& e) {
+        if (e.result != XR_ERROR_SESSION_LOST) throw;
+        loss_pending_ = true;
+      }
+    }
     frame_begun_ = true;
     const XrTime t = frame_state_.predictedDisplayTime;
     input.frame_s = last_display_time_ > 0 ? static_cast<double>(t - last_display_time_) * 1e-9
@@ -205,7 +221,15 @@ class XrGame final : public Frontend {
     std::array<XrCompositionLayerDepthInfoKHR, 2> depth_infos{};
     XrCompositionLayerProjection layer{XR_TYPE_COMPOSITION_LAYER_PROJECTION};
     std::vector<XrCompositionLayerBaseHeader*> layers;
-    if (frame_state_.shouldRender && render_views(frame, views, depth_infos, keep_pixels)) {
+    bool drawn = false;
+    try {
+      drawn = frame_state_.shouldRender && render_views(frame, views, depth_infos, keep_pixels);
+    } catch (const XrFailure& e) {
+      if (e.result != XR_ERROR_SESSION_LOST) throw;
+      loss_pending_ = true;  // (the next begin_frame makes a new session)
+      return;
+    }
+    if (drawn) {
       kept_pixels_ = kept_pixels_ || keep_pixels;
       layer.space = base_space_;
       layer.viewCount = static_cast<std::uint32_t>(views.size());
@@ -217,7 +241,12 @@ class XrGame final : public Frontend {
     end.environmentBlendMode = blend_mode_;
     end.layerCount = static_cast<std::uint32_t>(layers.size());
     end.layers = layers.data();
-    xr_check(xrEndFrame(session_, &end), "xrEndFrame");
+    const XrResult ended = xrEndFrame(session_, &end);
+    if (ended == XR_ERROR_SESSION_LOST) {
+      loss_pending_ = true;  // (the next begin_frame makes a new session)
+      return;
+    }
+    xr_check(ended, "xrEndFrame");
   }
 
   bool save_screenshot(const std::string& path) override {
@@ -370,7 +399,13 @@ class XrGame final : public Frontend {
 
   void poll_events() {
     XrEventDataBuffer event{XR_TYPE_EVENT_DATA_BUFFER};
-    while (xr_check(xrPollEvent(instance_, &event), "xrPollEvent") == XR_SUCCESS) {
+    for (;;) {
+      const XrResult polled = xrPollEvent(instance_, &event);
+      if (polled == XR_ERROR_INSTANCE_LOST) {
+        instance_lost_ = true;
+        return;
+      }
+      if (xr_check(polled, "xrPollEvent") != XR_SUCCESS) return;  // XR_EVENT_UNAVAILABLE
       switch (event.type) {
         case XR_TYPE_EVENT_DATA_SESSION_STATE_CHANGED: {
           const auto& changed = *reinterpret_cast<const XrEventDataSessionStateChanged*>(&event);
@@ -400,6 +435,8 @@ class XrGame final : public Frontend {
         begin.primaryViewConfigurationType = XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO;
         xr_check(xrBeginSession(session_, &begin), "xrBeginSession");
         running_ = true;
+        ever_ran_ = true;
+        last_display_time_ = 0;  // (the first frame after a pause or a new session is one period)
         break;
       }
       case XR_SESSION_STATE_STOPPING:
@@ -425,21 +462,54 @@ class XrGame final : public Frontend {
         end_reason_ = "OpenXR instance lost";
         return false;
       }
-      if (loss_pending_) {
-        // The session can no longer work (a device unplugged): destroy it and make a new one.
-        loss_pending_ = false;
-        destroy_session();
-        create_session();
-        ++restarts_;
-        std::cerr << "stagger play: the XR session was lost; started a new one\n";
-        continue;
-      }
+      if (loss_pending_ && !recover_session()) return false;
       if (running_) return true;
-      if (std::chrono::steady_clock::now() - start > std::chrono::duration<double>(kWaitForSessionS)) {
+      // Before the first start the runtime may never come; later, IDLE is a headset taken off.
+      if (!ever_ran_ && std::chrono::steady_clock::now() - start > std::chrono::duration<double>(kWaitForSessionS)) {
         end_reason_ = "the OpenXR runtime never started the session";
         return false;
       }
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));  // IDLE: the runtime has not asked for frames
+      std::this_thread::sleep_for(std::chrono::milliseconds(ever_ran_ ? 20 : 5));
+    }
+  }
+
+  // LOSS_PENDING (or XR_ERROR_SESSION_LOST): the session can no longer work, a device unplugged.
+  // Destroy it (no xrEndSession), wait for the same system to answer again, make a new session.
+  bool recover_session() {
+    loss_pending_ = false;
+    destroy_session();
+    std::cerr << "stagger play: the XR session was lost; waiting for the headset to start a new one\n";
+    const auto start = std::chrono::steady_clock::now();
+    for (;;) {
+      try {
+        XrSystemGetInfo info{XR_TYPE_SYSTEM_GET_INFO};
+        info.formFactor = XR_FORM_FACTOR_HEAD_MOUNTED_DISPLAY;
+        XrSystemId system = XR_NULL_SYSTEM_ID;
+        const XrResult r = xrGetSystem(instance_, &info, &system);
+        if (r != XR_ERROR_FORM_FACTOR_UNAVAILABLE) {
+          xr_check(r, "xrGetSystem");
+          // Another headset would need another Vulkan device: that is a new game, not a restart.
+          if (system != system_) {
+            end_reason_ = "the headset changed after the session was lost";
+            return false;
+          }
+          create_session();
+          ++restarts_;
+          std::cerr << "stagger play: started a new XR session\n";
+          return true;
+        }
+      } catch (const XrFailure& e) {
+        destroy_session();
+        if (e.result == XR_ERROR_INSTANCE_LOST) {
+          end_reason_ = "OpenXR instance lost";
+          return false;
+        }
+      }
+      if (std::chrono::steady_clock::now() - start > std::chrono::duration<double>(kRecoverS)) {
+        end_reason_ = "the XR session was lost and could not be started again";
+        return false;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(250));
     }
   }
 
@@ -448,10 +518,16 @@ class XrGame final : public Frontend {
   void leave() {
     if (session_ == XR_NULL_HANDLE || exiting_) return;
     if (frame_begun_) draw(DrawFrame{}, false);
-    if (running_) xr_check(xrRequestExitSession(session_), "xrRequestExitSession");
+    if (!running_) return;  // (not running: nothing to stop; the session is simply destroyed)
+    bool requested = false;
     for (int i = 0; i < 1000 && !exiting_ && !loss_pending_ && !instance_lost_; ++i) {
+      if (running_ && !requested) {
+        xr_check(xrRequestExitSession(session_), "xrRequestExitSession");
+        requested = true;
+      }
       poll_events();
       if (!running_) {
+        requested = false;  // (should READY come again, ask again)
         std::this_thread::sleep_for(std::chrono::milliseconds(2));
         continue;
       }
@@ -490,7 +566,9 @@ class XrGame final : public Frontend {
       } else if (hands_ && input.focused) {
         if (const auto palm = hands_->palm(static_cast<int>(side), base_space_, t)) {
           hand = {true, false, to_world(palm->pose.position), to_world(palm->pose.orientation), rig_rotation_.rotate(to_vec(palm->velocity)), {}};
-          for (const XrVector3f& joint : palm->fingers) hand.finger_joints.push_back(to_world(joint));
+          for (const auto& joint : palm->fingers) {
+            hand.finger_joints.push_back(joint ? std::optional(to_world(*joint)) : std::nullopt);
+          }
         }
       }
     }
@@ -543,7 +621,7 @@ class XrGame final : public Frontend {
       const std::uint32_t colour = acquire(colour_[eye]);
       renderer_->record_blit(cmd, target, colour_[eye].images[colour], colour_[eye].size, vk::ImageLayout::eColorAttachmentOptimal,
                              vk::ImageLayout::eColorAttachmentOptimal);
-      if (depth_[eye].handle != XR_NULL_HANDLE) record_depth_copy(cmd, target, depth_[eye].images[acquire(depth_[eye])]);
+      if (depth_[eye].handle != XR_NULL_HANDLE) record_depth_copy(cmd, target, depth_[eye].images[acquire(depth_[eye])], depth_[eye].size);
       if (keep_pixels && eye == 0) renderer_->record_readback(cmd, target);
       out[eye] = {XR_TYPE_COMPOSITION_LAYER_PROJECTION_VIEW};
       out[eye].pose = views[eye].pose;
@@ -572,12 +650,14 @@ class XrGame final : public Frontend {
     return true;
   }
 
-  void record_depth_copy(vk::CommandBuffer cmd, int target, vk::Image dst) const {
+  void record_depth_copy(vk::CommandBuffer cmd, int target, vk::Image dst, vk::Extent2D dst_size) const {
+    // (a copy cannot scale: no more than both images hold, should the eyes' sizes differ)
+    const vk::Extent2D size(std::min(dst_size.width, renderer_->size().width), std::min(dst_size.height, renderer_->size().height));
     const auto depth = vk::ImageAspectFlagBits::eDepth;
     image_barrier(cmd, dst, vk::ImageLayout::eDepthStencilAttachmentOptimal, vk::ImageLayout::eTransferDstOptimal, depth);
     const vk::ImageSubresourceLayers layers(depth, 0, 0, 1);
     cmd.copyImage(renderer_->depth_image(target), vk::ImageLayout::eTransferSrcOptimal, dst, vk::ImageLayout::eTransferDstOptimal,
-                  vk::ImageCopy(layers, {0, 0, 0}, layers, {0, 0, 0}, vk::Extent3D(renderer_->size(), 1)));
+                  vk::ImageCopy(layers, {0, 0, 0}, layers, {0, 0, 0}, vk::Extent3D(size, 1)));
     image_barrier(cmd, dst, vk::ImageLayout::eTransferDstOptimal, vk::ImageLayout::eDepthStencilAttachmentOptimal, depth);
   }
 
@@ -590,6 +670,7 @@ class XrGame final : public Frontend {
   XrSession session_ = XR_NULL_HANDLE;
   XrSessionState state_ = XR_SESSION_STATE_UNKNOWN;
   bool running_ = false;
+  bool ever_ran_ = false;
   bool exiting_ = false;
   bool loss_pending_ = false;
   bool instance_lost_ = false;

@@ -44,9 +44,8 @@ std::optional<TrackedPalm> XrHandTracking::palm(int side, XrSpace base, XrTime t
   if ((palm.locationFlags & valid) != valid) return std::nullopt;
   TrackedPalm p{palm.pose, {}, palm.radius, {}};
   for (int j = XR_HAND_JOINT_THUMB_METACARPAL_EXT; j < XR_HAND_JOINT_COUNT_EXT; ++j) {
-    if (joints[static_cast<std::size_t>(j)].locationFlags & XR_SPACE_LOCATION_POSITION_VALID_BIT) {
-      p.fingers.push_back(joints[static_cast<std::size_t>(j)].pose.position);
-    }
+    const XrHandJointLocationEXT& joint = joints[static_cast<std::size_t>(j)];
+    p.fingers.push_back(joint.locationFlags & XR_SPACE_LOCATION_POSITION_VALID_BIT ? std::optional(joint.pose.position) : std::nullopt);
   }
   const XrHandJointVelocityEXT& v = joint_velocities[XR_HAND_JOINT_PALM_EXT];
   if (v.velocityFlags & XR_SPACE_VELOCITY_LINEAR_VALID_BIT) p.velocity = v.linearVelocity;

@@ -15,9 +15,9 @@ struct TrackedPalm {
   XrPosef pose{};
   XrVector3f velocity{};  ///< [m/s] zero when the runtime gives none
   float radius_m = 0;     ///< [m] the palm joint's radius
-  /// The finger joints (thumb metacarpal to little tip: every joint but palm and wrist) with a
-  /// valid position; these collide as spheres.
-  std::vector<XrVector3f> fingers;
+  /// The finger joints, thumb metacarpal to little tip (every joint but palm and wrist), always
+  /// in that order; a joint without a valid position has none.
+  std::vector<std::optional<XrVector3f>> fingers;
 };
 
 class XrHandTracking {

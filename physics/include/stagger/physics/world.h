@@ -109,6 +109,8 @@ class World {
   BodyId add_kinematic_sphere(float radius, Vec3 position);
   /// Moves a kinematic body to its pose for the coming step; Bullet gives it the velocity of the move.
   void move_kinematic(BodyId body, Vec3 position, Quat rotation = {});
+  /// Puts a kinematic body somewhere with no velocity (appearing, parking): no fling on arrival.
+  void teleport_kinematic(BodyId body, Vec3 position, Quat rotation = {});
   /// Turns a body's contact response on or off (off: it passes through everything).
   void set_collisions(BodyId body, bool on);
   /// Two bodies that never collide with each other (a hand and its own finger spheres).

@@ -83,8 +83,9 @@ class Simulation {
   /// `radius_m`), parked out of the way with their collisions off until `set_hand_joints`.
   void add_hand_joint_spheres(int count, float radius_m);
   /// Moves a hand's joint spheres to tracked joint centres [m] for the coming step (they push
-  /// enemies); an empty list parks them and turns their collisions off.
-  void set_hand_joints(int side, const std::vector<Vec3>& centres);
+  /// enemies), joint i to sphere i; a joint without a centre (not tracked) is parked with its
+  /// collisions off. A sphere that appears or parks is teleported, so it flings nothing.
+  void set_hand_joints(int side, const std::vector<std::optional<Vec3>>& centres);
   /// The joint spheres of a hand (empty without hand tracking).
   const std::vector<physics::BodyId>& hand_joint_spheres(int side) const { return joint_spheres_[static_cast<std::size_t>(side)]; }
   float hand_joint_radius_m() const { return joint_radius_m_; }
@@ -124,7 +125,7 @@ class Simulation {
   // bodies change every hash).
   std::array<physics::Hand*, 2> hands_{};
   std::array<std::vector<physics::BodyId>, 2> joint_spheres_;
-  std::array<bool, 2> joints_live_{};
+  std::array<std::vector<bool>, 2> joint_live_;
   float joint_radius_m_ = 0;
   std::vector<std::vector<std::pair<double, float>>> scripted_pushes_;  // per enemy: time, impulse [N·s]
   std::vector<std::string> guard_warnings_;  // non-finite bodies found and reset
