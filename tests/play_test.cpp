@@ -3,7 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <cstdlib>
 #include <filesystem>
+#include <thread>
 
 #include <nlohmann/json.hpp>
 
@@ -63,6 +66,29 @@ TEST(Play, DesktopModeUnderXvfbDrawsTheLevelAndItsEnemies) {
   EXPECT_GT(json["play"]["cpu_ms_per_frame"]["render"]["p50"].get<double>(), 0.0);
   EXPECT_EQ(json["enemies"].size(), 2u);
   std::filesystem::remove(png);
+  std::filesystem::remove(report);
+}
+
+TEST(Play, InTheWindowTheLeftMouseButtonDrivesTheRightHand) {
+  // xdotool plays the user: after 2.5 s, hold the left button and drag for 1.2 s.
+  const test::Xvfb xvfb;
+  ASSERT_FALSE(xvfb.display().empty());
+  const auto report = test::temp_path("mouse.json");
+  std::thread user([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(2500));
+    const std::string drag = "DISPLAY=" + xvfb.display() +
+                             " xdotool mousemove 640 400 mousedown 1 sleep 0.4 mousemove 700 380 sleep 0.4 mousemove 760 360"
+                             " sleep 0.4 mouseup 1";
+    EXPECT_EQ(std::system(drag.c_str()), 0) << "is xdotool installed?";
+  });
+  const auto r = test::run_stagger("play courtyard --mode desktop --seconds 5 --report \"" + report.string() + "\"",
+                                   "DISPLAY=" + xvfb.display() + " " + kLavapipe + " " + kNoRuntime);
+  user.join();
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto json = nlohmann::json::parse(test::read_file(report));
+  // Tracked while the button was held (about 1.2 s of frames), never otherwise; the left hand never.
+  EXPECT_GT(json["play"]["hands"]["right"]["tracked_frames"].get<int>(), 5);
+  EXPECT_EQ(json["play"]["hands"]["left"]["tracked_frames"], 0);
   std::filesystem::remove(report);
 }
 
