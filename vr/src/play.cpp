@@ -292,7 +292,11 @@ std::string play_summary_text(const PlayReport& report) {
   }
   out << "haptic pulses: left " << report.haptic_pulses[0] << ", right " << report.haptic_pulses[1];
   if (report.session_restarts > 0) out << "; XR sessions restarted: " << report.session_restarts;
-  out << "\n" << sim::summary_text(report.simulation);
+  // The enemies' lines as `stagger sim` prints them, under this command's name.
+  std::string enemies = sim::summary_text(report.simulation);
+  const std::string sim_prefix = "stagger sim: ";
+  if (enemies.rfind(sim_prefix, 0) == 0) enemies.replace(0, sim_prefix.size(), "stagger play: ");
+  out << "\n" << enemies;
   return out.str();
 }
 
