@@ -99,7 +99,7 @@ Result<Started> start_frontend(const SceneGeometry& geometry, const sim::SceneDe
 // The game loop's state: the simulation, what it looks like, the bodies' last two poses.
 class Game {
  public:
-  Game(const sim::SceneDescription& scene) : simulation_(scene, {}) {
+  explicit Game(const sim::SceneDescription& scene) : simulation_(scene, {}) {
     physics::HandSettings hands = scene.hands;
     hands.ghost_separation_m = 0.3f;  // tracked hands turn ghost when held away (issue 7)
     const Vec3 start = scene.player_position + Vec3{0, 1.0f, 0};
