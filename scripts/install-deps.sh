@@ -17,7 +17,7 @@ packages=(
   # VR and rendering: OpenXR loader, Vulkan (Vulkan-Hpp headers, lavapipe), shaders, desktop window
   libopenxr-dev libopenxr-loader1 libvulkan-dev mesa-vulkan-drivers glslang-tools libglfw3-dev
   # VR and rendering tests: a display server, the OpenXR validation layer, hello_xr
-  xvfb xauth xdotool openxr-layer-corevalidation libopenxr-utils
+  xvfb xauth xdotool openxr-layer-corevalidation vulkan-validationlayers libopenxr-utils
 )
 
 missing=()

@@ -44,10 +44,14 @@ TEST(Play, DesktopModeUnderXvfbDrawsTheLevelAndItsEnemies) {
   ASSERT_FALSE(xvfb.display().empty()) << "Xvfb did not start (is the xvfb package installed?)";
   const auto png = test::temp_path("desktop.png");
   const auto report = test::temp_path("desktop.json");
+  // With Vulkan's validation layer: the window's swapchain, the renderer and the readback.
   const auto r = test::run_stagger("play courtyard --mode desktop --seconds 5 --screenshot \"" + png.string() + "\" --report \"" +
                                        report.string() + "\"",
-                                   "DISPLAY=" + xvfb.display() + " " + kLavapipe + " " + kNoRuntime);
+                                   "DISPLAY=" + xvfb.display() + " " + kLavapipe + " " + kNoRuntime +
+                                       " VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation");
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_EQ(r.out.find("Validation Error"), std::string::npos) << r.out;
+  EXPECT_EQ(r.err.find("Validation Error"), std::string::npos) << r.err;
   EXPECT_EQ(r.out.rfind("stagger play: mode desktop on ", 0), 0u) << r.out;  // the first line says the mode
   const test::PngImage image = test::read_png(png.string());
   ASSERT_EQ(image.width, 1280);

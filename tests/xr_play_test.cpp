@@ -36,8 +36,9 @@ XrRun play_xr(const std::string& level, const nlohmann::json& script, const std:
   std::string vars = "XR_RUNTIME_JSON=" STAGGER_SIMXR_MANIFEST " VK_ICD_FILENAMES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json "
                      "STAGGER_SIMXR_SCRIPT=" + script_path.string() + " STAGGER_SIMXR_SUMMARY=" + summary_path.string() + " " + env;
   if (validate) {
+    // Both validation layers: OpenXR's (into a file) and Vulkan's (on the app's stdout).
     vars += " XR_ENABLE_API_LAYERS=XR_APILAYER_LUNARG_core_validation XR_CORE_VALIDATION_EXPORT_TYPE=text"
-            " XR_CORE_VALIDATION_FILE_NAME=" + validation_path.string();
+            " XR_CORE_VALIDATION_FILE_NAME=" + validation_path.string() + " VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation";
   }
   XrRun run;
   run.process = test::run_stagger("play \"" + level + "\" --mode xr --report \"" + report_path.string() + "\"", vars);
@@ -62,6 +63,11 @@ TEST(XrPlay, SixHundredFramesUnderCoreValidationThenACleanExitOnExiting) {
   const nlohmann::json script = {{"display_hz", 0}, {"events", {{{"frame", 600}, {"type", "exit"}}}}};
   const XrRun run = play_xr(courtyard(), script, "", /*validate=*/true);
   ASSERT_EQ(run.process.exit_code, 0) << run.process.out << run.process.err;
+  ASSERT_TRUE(run.summary.is_object()) << "the runtime wrote no summary";
+  for (const std::string* output : {&run.process.out, &run.process.err}) {
+    EXPECT_EQ(output->find("Validation Error"), std::string::npos) << *output;  // Vulkan's layer
+    EXPECT_EQ(output->find("VUID"), std::string::npos) << *output;
+  }
   EXPECT_NE(run.process.out.find("stagger play: mode xr on "), std::string::npos) << run.process.out;
   EXPECT_EQ(run.report["play"]["end_reason"], "session exited");
   EXPECT_EQ(run.report["play"]["frames"], 600);
@@ -81,8 +87,10 @@ TEST(XrPlay, ARightHandShoveKnocksTheGuardDownAndPulsesTheController) {
   const nlohmann::json script = {
       {"display_hz", 90},
       {"events", {right_hand_path(2.0, {0.12, 1.25, -0.2}, {0.12, 1.25, -1.05}, 0.12), {{"t", 5.0}, {"type", "exit"}}}}};
+  std::filesystem::remove(left_eye);  // (a picture from an earlier run must not pass for this one's)
   const XrRun run = play_xr(kShoveLevel, script, "STAGGER_SIMXR_CAPTURE=30:" + left_eye.string());
   ASSERT_EQ(run.process.exit_code, 0) << run.process.out << run.process.err;
+  ASSERT_TRUE(run.summary.is_object()) << "the runtime wrote no summary";
   const auto& guard = run.report["enemies"][0];
   EXPECT_GE(guard["falls"].get<int>(), 1) << run.process.out;
   EXPECT_GE(guard["pushes"].get<int>(), 1);

@@ -148,8 +148,13 @@ XrResult create_images(Swapchain& sc, VulkanBinding& vk) {
   info.arrayLayers = ci.arraySize;
   info.samples = VK_SAMPLE_COUNT_1_BIT;
   info.tiling = VK_IMAGE_TILING_OPTIMAL;
-  info.usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_SAMPLED_BIT |
+  // The usage the app asked for, and only what the runtime itself needs on top: the attachment
+  // bit of the layout images are handed out in, transfer source for readback, sampled for a
+  // compositor. (An app that blits into an image without asking for TRANSFER_DST must fail here
+  // as it would on a real runtime, under the Vulkan validation layer.)
+  info.usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_SAMPLED_BIT |
                (sc.depth ? VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT : VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT);
+  if ((ci.usageFlags & XR_SWAPCHAIN_USAGE_TRANSFER_DST_BIT) != 0) info.usage |= VK_IMAGE_USAGE_TRANSFER_DST_BIT;
   if ((ci.usageFlags & XR_SWAPCHAIN_USAGE_INPUT_ATTACHMENT_BIT_KHR) != 0) {
     info.usage |= VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT;
   }
