@@ -186,7 +186,8 @@ TEST(XrRuntimeVulkan, ClearedImageIsSubmittedAndReadBack) {
   control.fresh();
   const std::string png_path = ::testing::TempDir() + "simxr_capture_left.png";
   std::remove(png_path.c_str());
-  const std::string capture = std::to_string(control.stagger_simxr_frames_total() + 1) + ":" + png_path;
+  // (the third frame ended from here: two empty ones come before the session is VISIBLE)
+  const std::string capture = std::to_string(control.stagger_simxr_frames_total() + 3) + ":" + png_path;
   setenv("STAGGER_SIMXR_CAPTURE", capture.c_str(), 1);
   // The whole Vulkan path also runs under the core validation layer, which must stay silent.
   const std::string validation_file = ::testing::TempDir() + "simxr_vulkan_core_validation.txt";
@@ -223,7 +224,21 @@ TEST(XrRuntimeVulkan, ClearedImageIsSubmittedAndReadBack) {
 
   poll_states(xr);
   begin_session(session);
-  EXPECT_EQ(poll_states(xr).back(), XR_SESSION_STATE_FOCUSED);
+  // A session with graphics is SYNCHRONIZED only after its first ended frame, FOCUSED a frame later.
+  EXPECT_TRUE(poll_states(xr).empty());
+  for (int i = 0; i < 2; ++i) {
+    XrFrameState empty{XR_TYPE_FRAME_STATE};
+    ASSERT_EQ(xrWaitFrame(session, nullptr, &empty), XR_SUCCESS);
+    EXPECT_EQ(empty.shouldRender, XR_FALSE);
+    ASSERT_EQ(xrBeginFrame(session, nullptr), XR_SUCCESS);
+    XrFrameEndInfo end{XR_TYPE_FRAME_END_INFO};
+    end.displayTime = empty.predictedDisplayTime;
+    end.environmentBlendMode = XR_ENVIRONMENT_BLEND_MODE_OPAQUE;
+    ASSERT_EQ(xrEndFrame(session, &end), XR_SUCCESS);
+    const std::vector<XrSessionState> states = poll_states(xr);
+    ASSERT_FALSE(states.empty());
+    EXPECT_EQ(states.back(), i == 0 ? XR_SESSION_STATE_SYNCHRONIZED : XR_SESSION_STATE_FOCUSED);
+  }
   XrReferenceSpaceCreateInfo space_info{XR_TYPE_REFERENCE_SPACE_CREATE_INFO};
   space_info.referenceSpaceType = XR_REFERENCE_SPACE_TYPE_LOCAL;
   space_info.poseInReferenceSpace.orientation.w = 1.0f;

@@ -30,8 +30,11 @@ bool is_running_state(XrSessionState s) {
   return s == XR_SESSION_STATE_SYNCHRONIZED || s == XR_SESSION_STATE_VISIBLE || s == XR_SESSION_STATE_FOCUSED;
 }
 
-// Walks a running session down to STOPPING, one state change at a time.
+// Walks a running session down to STOPPING, one state change at a time (one that has not ended
+// a frame yet is still READY: it goes through SYNCHRONIZED).
 void queue_stop(Session& session) {
+  session.frames_to_focus = -1;
+  if (session.queued_state == XR_SESSION_STATE_READY && session.running) queue_state(session, XR_SESSION_STATE_SYNCHRONIZED);
   if (session.queued_state == XR_SESSION_STATE_FOCUSED) queue_state(session, XR_SESSION_STATE_VISIBLE);
   if (session.queued_state == XR_SESSION_STATE_VISIBLE) queue_state(session, XR_SESSION_STATE_SYNCHRONIZED);
   if (session.queued_state == XR_SESSION_STATE_SYNCHRONIZED) queue_state(session, XR_SESSION_STATE_STOPPING);
@@ -271,9 +274,15 @@ XrResult xrBeginSession(XrSession session, const XrSessionBeginInfo* info) {
   if (rt.origin_at_first_begin && !rt.script_origin) rt.script_origin = now_ns();
   s->running = true;
   s->view_configuration = info->primaryViewConfigurationType;
-  queue_state(*s, XR_SESSION_STATE_SYNCHRONIZED);
-  queue_state(*s, XR_SESSION_STATE_VISIBLE);
-  queue_state(*s, XR_SESSION_STATE_FOCUSED);
+  if (s->vulkan) {
+    // An app that waits for FOCUSED before it runs frames hangs on a real runtime: so here.
+    s->frames_to_focus = 0;
+  } else {
+    // XR_MND_headless: frames are optional, the states follow the begin at once.
+    queue_state(*s, XR_SESSION_STATE_SYNCHRONIZED);
+    queue_state(*s, XR_SESSION_STATE_VISIBLE);
+    queue_state(*s, XR_SESSION_STATE_FOCUSED);
+  }
   return success_of(*s);
 }
 
@@ -364,6 +373,15 @@ XrResult xrEndFrame(XrSession session, const XrFrameEndInfo* info) {
   if (XrResult r = end_frame_checks(*s, *info); r != XR_SUCCESS) return r;
   s->frame_begun = false;
   finish_frame(*s, *info);
+  if (s->frames_to_focus >= 0) {
+    const int ended = ++s->frames_to_focus;
+    if (ended == 1) queue_state(*s, XR_SESSION_STATE_SYNCHRONIZED);
+    if (ended == 2) {
+      queue_state(*s, XR_SESSION_STATE_VISIBLE);
+      queue_state(*s, XR_SESSION_STATE_FOCUSED);
+      s->frames_to_focus = -1;
+    }
+  }
   pump();
   return success_of(*s);
 }

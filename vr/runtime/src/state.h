@@ -85,6 +85,10 @@ struct Session : Object {
   XrViewConfigurationType view_configuration = XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO;
   // Frame loop
   int waited_frames = 0;  ///< xrWaitFrame calls not yet matched by xrBeginFrame
+  /// Frames ended since xrBeginSession, until the session is FOCUSED: a session with graphics is
+  /// SYNCHRONIZED only once the app's frame loop has ended a frame (as real runtimes do), then
+  /// VISIBLE and FOCUSED a frame later. -1: not counting.
+  int frames_to_focus = -1;
   bool frame_begun = false;
   XrTime last_display_time = 0;
   XrTime next_wake_ns = 0;
