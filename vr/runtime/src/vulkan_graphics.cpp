@@ -267,6 +267,18 @@ void capture_projection_views(Session& session, const XrCompositionLayerProjecti
       vkCmdCopyImageToBuffer(cmd, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, vk.staging, 1, &region);
       barrier(cmd, image, c.swapchain->format, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, layout, layers, mips);
     }
+    // The copies' writes made visible to the host before it reads the staging buffer (a fence
+    // wait alone does not do that).
+    VkBufferMemoryBarrier to_host{};
+    to_host.sType = VK_STRUCTURE_TYPE_BUFFER_MEMORY_BARRIER;
+    to_host.srcAccessMask = VK_ACCESS_TRANSFER_WRITE_BIT;
+    to_host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
+    to_host.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    to_host.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+    to_host.buffer = vk.staging;
+    to_host.offset = 0;
+    to_host.size = VK_WHOLE_SIZE;
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 0, nullptr, 1, &to_host, 0, nullptr);
   });
   if (!ok) return;
   Runtime& rt = runtime();
