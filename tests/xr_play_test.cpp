@@ -181,6 +181,9 @@ TEST(XrPlay, ALostSessionIsCreatedAgainAndTheGameCarriesOn) {
   EXPECT_EQ(run.summary["sessions_created"], 2);
   EXPECT_EQ(run.report["play"]["end_reason"], "session exited");
   EXPECT_EQ(run.summary["frames_total"], 300);  // (the exit comes on the second session's frames)
+  // The headset was gone for three xrGetSystem calls after the loss: the game waited for it.
+  const auto expected = nlohmann::json::parse(R"([{"count":3,"function":"xrGetSystem","result":"XR_ERROR_FORM_FACTOR_UNAVAILABLE"}])");
+  EXPECT_EQ(run.summary["errors"], expected);
   EXPECT_NE(run.process.err.find("the XR session was lost; waiting for the headset to start a new one"), std::string::npos);
   EXPECT_NE(run.process.err.find("started a new XR session"), std::string::npos) << run.process.err;
 }

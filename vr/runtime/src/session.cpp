@@ -30,6 +30,8 @@ bool is_running_state(XrSessionState s) {
   return s == XR_SESSION_STATE_SYNCHRONIZED || s == XR_SESSION_STATE_VISIBLE || s == XR_SESSION_STATE_FOCUSED;
 }
 
+constexpr std::uint32_t kUnavailableAfterLoss = 3;  // xrGetSystem calls without a headset after a loss
+
 // Walks a running session down to STOPPING, one state change at a time (one that has not ended
 // a frame yet is still READY: it goes through SYNCHRONIZED).
 void queue_stop(Session& session) {
@@ -55,6 +57,9 @@ bool apply_session_event(EventType type) {
         return true;
       case EventType::LossPending:
         queue_state(*s, XR_SESSION_STATE_LOSS_PENDING);
+        // As with a headset unplugged and plugged in again: the next few xrGetSystem calls find
+        // no headset, so an app's wait for it is exercised too.
+        runtime().form_factor_unavailable_left = kUnavailableAfterLoss;
         return true;
       case EventType::Exit:
         if (!is_running_state(s->queued_state) || s->exit_requested) continue;
