@@ -416,6 +416,17 @@ std::optional<std::string> resolve_level(const std::string& level) {
   return std::nullopt;
 }
 
+// A level named on the command line (a file or a sample's name), loaded with the default physics;
+// prints why not and returns nothing when it cannot be.
+std::optional<RunInputs> prepare_named_level(const std::string& command, const std::string& name) {
+  const auto level = resolve_level(name);
+  if (!level) {
+    std::cerr << command << ": no level file or sample level named " << name << "\n";
+    return std::nullopt;
+  }
+  return prepare_run(command, *level, 1, 240.0f, 10, "", "");
+}
+
 struct PlayOptions {
   std::string level;
   std::string mode = "auto";
@@ -427,12 +438,7 @@ struct PlayOptions {
 };
 
 int run_play(const PlayOptions& o) {
-  const auto level = resolve_level(o.level);
-  if (!level) {
-    std::cerr << "stagger play: no level file or sample level named " << o.level << "\n";
-    return kExitWrongInput;
-  }
-  std::optional<RunInputs> run = prepare_run("stagger play", *level, 1, 240.0f, 10, "", "");
+  std::optional<RunInputs> run = prepare_named_level("stagger play", o.level);
   if (!run) return kExitWrongInput;
   stagger::vr::PlaySettings settings;
   settings.mode = *stagger::vr::parse_play_mode(o.mode);
@@ -465,12 +471,7 @@ struct RenderOptions {
 };
 
 int run_render(const RenderOptions& o) {
-  const auto level = resolve_level(o.level);
-  if (!level) {
-    std::cerr << "stagger render: no level file or sample level named " << o.level << "\n";
-    return kExitWrongInput;
-  }
-  std::optional<RunInputs> run = prepare_run("stagger render", *level, 1, 240.0f, 10, "", "");
+  std::optional<RunInputs> run = prepare_named_level("stagger render", o.level);
   if (!run) return kExitWrongInput;
   stagger::sim::Simulation simulation(run->scene, {});
   simulation.run(o.seconds, 90.0);

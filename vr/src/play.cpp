@@ -135,11 +135,11 @@ class Game {
         hand.set_tracked(tracked);
         if (tracked || h.ghost_follows) hand.set_target(h.position - h.velocity * ahead, h.rotation, h.velocity);
         // Fingers collide only with a solid hand: a ghost hand (held away) must fling nothing.
-        std::vector<std::optional<Vec3>> joints;
+        finger_targets_.clear();  // (reused: no allocation per step)
         if (tracked && !hand.ghost()) {
-          for (const auto& j : h.finger_joints) joints.push_back(j ? std::optional(*j - h.velocity * ahead) : std::nullopt);
+          for (const auto& j : h.finger_joints) finger_targets_.push_back(j ? std::optional(*j - h.velocity * ahead) : std::nullopt);
         }
-        simulation_.set_hand_joints(side, joints);
+        simulation_.set_hand_joints(side, finger_targets_);
       }
       simulation_.step();
       for (int side = 0; side < 2; ++side) impulse[static_cast<std::size_t>(side)] += simulation_.hand(side)->last_step_impulse_ns();
@@ -157,6 +157,7 @@ class Game {
   std::unique_ptr<SceneGeometry> geometry_;
   BodyPoses before_, after_;
   float alpha_ = 1.0f;
+  std::vector<std::optional<Vec3>> finger_targets_;
 };
 
 }  // namespace

@@ -309,11 +309,11 @@ class XrGame final : public Frontend {
     xr_check(xrEnumerateReferenceSpaces(session_, count, &count, types.data()), "xrEnumerateReferenceSpaces");
     // STAGE (origin on the floor) when there is one; LOCAL (origin at the head) otherwise, then
     // the floor is guessed 1.6 m below the start.
-    stage_ = std::find(types.begin(), types.end(), XR_REFERENCE_SPACE_TYPE_STAGE) != types.end();
+    const bool stage = std::find(types.begin(), types.end(), XR_REFERENCE_SPACE_TYPE_STAGE) != types.end();
     XrReferenceSpaceCreateInfo info{XR_TYPE_REFERENCE_SPACE_CREATE_INFO};
-    info.referenceSpaceType = stage_ ? XR_REFERENCE_SPACE_TYPE_STAGE : XR_REFERENCE_SPACE_TYPE_LOCAL;
+    info.referenceSpaceType = stage ? XR_REFERENCE_SPACE_TYPE_STAGE : XR_REFERENCE_SPACE_TYPE_LOCAL;
     info.poseInReferenceSpace.orientation.w = 1.0f;
-    if (!stage_) info.poseInReferenceSpace.position.y = -1.6f;
+    if (!stage) info.poseInReferenceSpace.position.y = -1.6f;
     xr_check(xrCreateReferenceSpace(session_, &info, &base_space_), "xrCreateReferenceSpace");
     info.referenceSpaceType = XR_REFERENCE_SPACE_TYPE_VIEW;
     info.poseInReferenceSpace.position.y = 0;
@@ -674,7 +674,6 @@ class XrGame final : public Frontend {
   bool exiting_ = false;
   bool loss_pending_ = false;
   bool instance_lost_ = false;
-  bool stage_ = false;
   XrSpace base_space_ = XR_NULL_HANDLE;
   XrSpace view_space_ = XR_NULL_HANDLE;
   std::array<Swapchain, 2> colour_{};

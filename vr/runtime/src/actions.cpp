@@ -440,14 +440,20 @@ XrResult xrSyncActions(XrSession session, const XrActionsSyncInfo* info) {
   return s->loss_pending ? XR_SESSION_LOSS_PENDING : XR_SUCCESS;
 }
 
+// The fields every boolean, float and vector state shares.
+template <typename State>
+void fill_common(State& state, const ActionValue& v) {
+  state.changedSinceLastSync = v.changed ? XR_TRUE : XR_FALSE;
+  state.lastChangeTime = v.last_change;
+  state.isActive = v.active ? XR_TRUE : XR_FALSE;
+}
+
 XrResult xrGetActionStateBoolean(XrSession session, const XrActionStateGetInfo* info, XrActionStateBoolean* state) {
   const StateQuery q = query_state(session, info, state, XR_TYPE_ACTION_STATE_BOOLEAN, XR_ACTION_TYPE_BOOLEAN_INPUT);
   if (q.session == nullptr) return q.result;
   const ActionValue v = stored_value(*q.session, *q.action, info->subactionPath);
   state->currentState = v.boolean ? XR_TRUE : XR_FALSE;
-  state->changedSinceLastSync = v.changed ? XR_TRUE : XR_FALSE;
-  state->lastChangeTime = v.last_change;
-  state->isActive = v.active ? XR_TRUE : XR_FALSE;
+  fill_common(*state, v);
   return success_of(*q.session);
 }
 
@@ -456,9 +462,7 @@ XrResult xrGetActionStateFloat(XrSession session, const XrActionStateGetInfo* in
   if (q.session == nullptr) return q.result;
   const ActionValue v = stored_value(*q.session, *q.action, info->subactionPath);
   state->currentState = v.scalar;
-  state->changedSinceLastSync = v.changed ? XR_TRUE : XR_FALSE;
-  state->lastChangeTime = v.last_change;
-  state->isActive = v.active ? XR_TRUE : XR_FALSE;
+  fill_common(*state, v);
   return success_of(*q.session);
 }
 
@@ -469,9 +473,7 @@ XrResult xrGetActionStateVector2f(XrSession session, const XrActionStateGetInfo*
   if (q.session == nullptr) return q.result;
   const ActionValue v = stored_value(*q.session, *q.action, info->subactionPath);
   state->currentState = v.vector;
-  state->changedSinceLastSync = v.changed ? XR_TRUE : XR_FALSE;
-  state->lastChangeTime = v.last_change;
-  state->isActive = v.active ? XR_TRUE : XR_FALSE;
+  fill_common(*state, v);
   return success_of(*q.session);
 }
 
