@@ -50,6 +50,8 @@ DrivenJoint::DrivenJoint(btRigidBody& parent, btRigidBody& child, const btTransf
   const float lower[3] = {settings.limits.lower.x, settings.limits.lower.y, settings.limits.lower.z};
   const float upper[3] = {settings.limits.upper.x, settings.limits.upper.y, settings.limits.upper.z};
   for (int i = 0; i < 3; ++i) {
+    limit_lo_[i] = -upper[i];
+    limit_hi_[i] = -lower[i];
     const bool locked = lower[i] == upper[i];
     driven_[i] = settings.drive_axes[i] && !locked;
     if (driven_[i]) {
@@ -93,10 +95,43 @@ void DrivenJoint::hold_with_bullet_servos(Quat local_rotation, float servo_speed
 
 void DrivenJoint::update_motors(float dt) {
   auto& c = *constraint_;
-  if (!driven_[0] && !driven_[1] && !driven_[2]) return;
   c.calculateTransforms();
   const btVector3 relative_omega =
       c.getRigidBodyA().getAngularVelocity() - c.getRigidBodyB().getAngularVelocity();
+  if (driven_[0] || driven_[1] || driven_[2]) drive_axes(relative_omega, dt);
+  update_limits(relative_omega, dt);
+}
+
+void DrivenJoint::update_limits(const btVector3& relative_omega, float dt) {
+  // A limit row of 6Dof2 acts only when the joint would pass the limit within the step: it allows
+  // an approach of ERP × gap per step (ERP 0.2), and the motor slows near a limit by the same
+  // measure. So the rows are left out while the joint is farther from both limits than a margin
+  // plus twice the distance at which either could act at the faster of the joint's and the
+  // motor's rates; they come back the step before they could matter.
+  constexpr float kMarginRad = 0.1f;
+  constexpr float kLookahead = 2.0f / 0.2f;  // 2 × 1/ERP
+  auto& c = *constraint_;
+  for (int i = 0; i < 3; ++i) {
+    const float lo = limit_lo_[i];
+    const float hi = limit_hi_[i];
+    if (!(lo < hi)) continue;  // locked (one row, always needed) or free
+    const float angle = btAdjustAngleToLimits(c.getAngle(i), lo, hi);
+    const float rate = std::max(std::fabs(relative_omega.dot(c.getAxis(i))),
+                                driven_[i] ? std::fabs(c.getRotationalLimitMotor(i)->m_targetVelocity) : 0.0f);
+    const float gap = std::min(angle - lo, hi - angle);
+    const bool engage = gap < kMarginRad + kLookahead * rate * dt;
+    if (engage == limit_engaged_[i]) continue;
+    limit_engaged_[i] = engage;
+    if (engage) {
+      c.setLimit(3 + i, lo, hi);
+    } else {
+      c.setLimit(3 + i, 1, 0);  // lower above upper: free, no rows
+    }
+  }
+}
+
+void DrivenJoint::drive_axes(const btVector3& relative_omega, float dt) {
+  auto& c = *constraint_;
   if (!has_previous_target_) {
     previous_target_ = target_;
     has_previous_target_ = true;

@@ -36,6 +36,11 @@ RagdollAssembly assemble_ragdoll(World::Impl& impl, const RagdollBlueprint& blue
                                  float yaw_rad, bool controlled) {
   RagdollAssembly out;
   const int owner = impl.next_owner++;
+  out.owner = owner;
+  // A driven body does not collide with itself (PuppetMaster's and research/active-ragdoll-
+  // anchors.md's advice: its pose is the drives' business, and its 30-odd pairs of nearby limbs
+  // were a third of a patrolling ragdoll's collision work); it does once it goes limp.
+  impl.self_collision.push_back(controlled ? SelfCollision::off : SelfCollision::bullet);
   const Quat facing = Quat::from_yaw(yaw_rad);
   // Bodies and joints are inserted in enum order: a fixed insertion order keeps runs identical.
   for (const BodyBlueprint& b : blueprint.bodies) {
@@ -50,7 +55,7 @@ RagdollAssembly assemble_ragdoll(World::Impl& impl, const RagdollBlueprint& blue
     body.rotation = facing;
     const bool foot = b.part == BodyPart::foot_l || b.part == BodyPart::foot_r;
     body.friction = foot ? settings.foot_friction : settings.body_friction;
-    out.bodies[idx(b.part)] = impl.add_body(body, owner);
+    out.bodies[idx(b.part)] = impl.add_body(body, owner, index_of(b.part));
   }
   for (const JointBlueprint& j : blueprint.joints) {
     JointSettings joint;
@@ -84,6 +89,7 @@ Ragdoll::Ragdoll(World& world, const RagdollSettings& settings, Vec3 feet_positi
   World::Impl& impl = world_.impl();
   const RagdollAssembly parts =
       assemble_ragdoll(impl, blueprint_, settings_, feet_position, yaw_rad, true);
+  owner_ = parts.owner;
   bodies_ = parts.bodies;
   joints_ = parts.joints;
   // Uprighting drive: the pelvis against the static world, tilt axes only (yaw is free). The torso
@@ -184,6 +190,7 @@ void Ragdoll::set_drives_active(bool active) {
   }
   impl.joint(upright_).set_strength(active ? 1.0f : 0.0f);
   impl.pulls[pelvis_assist_]->release();
+  impl.set_self_collision(owner_, active ? SelfCollision::off : SelfCollision::limp);
   for (BodyId b : bodies_) {
     btRigidBody& rigid = impl.rigid(b);
     if (active) {

@@ -55,6 +55,86 @@ World::Impl::Impl(const WorldSettings& s) : settings(s), dt(1.0f / s.physics_hz)
   // Two friction directions per contact: feet held by a single friction row creep under the
   // drives' internal forces (measured: 4.9 cm against 1.6 cm of drift in 9 s of standing).
   info.m_solverMode |= SOLVER_USE_2_FRICTION_DIRECTIONS;
+  broadphase.getOverlappingPairCache()->setOverlapFilterCallback(&self_filter);
+}
+
+const BodyRecord* World::Impl::record_of(const btBroadphaseProxy& proxy) const {
+  const int i = static_cast<const btCollisionObject*>(proxy.m_clientObject)->getUserIndex();
+  return i >= 0 && static_cast<std::size_t>(i) < bodies.size() ? &bodies[static_cast<std::size_t>(i)] : nullptr;
+}
+
+namespace {
+
+// Pairs of body parts that collide in a limp ragdoll: all but parent and child (the joint holds
+// them) and grandparent and grandchild along a limb or the spine (they overlap at the joint
+// between them as soon as it bends: upper arm and hand, thigh and foot, pelvis and chest).
+// Siblings (the two thighs, head and upper arms) do collide.
+bool parent_or_grandparent(BodyPart child, BodyPart elder) {
+  if (child == BodyPart::pelvis) return false;
+  const BodyPart parent = parent_of(child);
+  return parent == elder || parent_of(parent) == elder;  // the pelvis is its own parent
+}
+
+bool limp_pair_collides(int a, int b) {
+  const BodyPart pa = body_part_at(a);
+  const BodyPart pb = body_part_at(b);
+  return a != b && !parent_or_grandparent(pa, pb) && !parent_or_grandparent(pb, pa);
+}
+
+}  // namespace
+
+bool World::Impl::self_pair_collides(const BodyRecord& a, const BodyRecord& b) const {
+  switch (self_collision[static_cast<std::size_t>(a.owner)]) {
+    case SelfCollision::bullet: return true;  // Bullet then skips jointed pairs in the narrowphase
+    case SelfCollision::off: return false;
+    case SelfCollision::limp: return limp_pair_collides(a.part, b.part);
+  }
+  return true;
+}
+
+bool SelfCollisionFilter::needBroadphaseCollision(btBroadphaseProxy* a, btBroadphaseProxy* b) const {
+  // Bullet's default test first: collision groups and masks.
+  if ((a->m_collisionFilterGroup & b->m_collisionFilterMask) == 0 ||
+      (b->m_collisionFilterGroup & a->m_collisionFilterMask) == 0) {
+    return false;
+  }
+  const BodyRecord* ra = impl.record_of(*a);
+  const BodyRecord* rb = impl.record_of(*b);
+  if (ra == nullptr || rb == nullptr || ra->owner < 0 || ra->owner != rb->owner) return true;
+  return impl.self_pair_collides(*ra, *rb);
+}
+
+void World::Impl::set_self_collision(int owner, SelfCollision mode) {
+  SelfCollision& current = self_collision[static_cast<std::size_t>(owner)];
+  if (current == mode) return;
+  current = mode;
+  // The filter is asked only when a pair starts to overlap, so pairs that overlap now are
+  // dropped or added here, in a fixed order.
+  btOverlappingPairCache& cache = *broadphase.getOverlappingPairCache();
+  std::vector<std::pair<btBroadphaseProxy*, btBroadphaseProxy*>> dropped;
+  for (int i = 0; i < cache.getNumOverlappingPairs(); ++i) {
+    const btBroadphasePair& p = cache.getOverlappingPairArrayPtr()[i];
+    const BodyRecord* a = record_of(*p.m_pProxy0);
+    const BodyRecord* b = record_of(*p.m_pProxy1);
+    if (a && b && a->owner == owner && b->owner == owner && !self_pair_collides(*a, *b)) {
+      dropped.emplace_back(p.m_pProxy0, p.m_pProxy1);
+    }
+  }
+  for (const auto& [a, b] : dropped) cache.removeOverlappingPair(a, b, &dispatcher);
+  std::vector<const BodyRecord*> own;
+  for (const BodyRecord& r : bodies) {
+    if (r.owner == owner) own.push_back(&r);
+  }
+  for (std::size_t i = 0; i < own.size(); ++i) {
+    for (std::size_t j = i + 1; j < own.size(); ++j) {
+      if (!self_pair_collides(*own[i], *own[j])) continue;
+      btBroadphaseProxy* a = own[i]->body->getBroadphaseHandle();
+      btBroadphaseProxy* b = own[j]->body->getBroadphaseHandle();
+      if (TestAabbAgainstAabb2(a->m_aabbMin, a->m_aabbMax, b->m_aabbMin, b->m_aabbMax)) {
+        cache.addOverlappingPair(a, b);
+      }
+    }
+  }
 }
 
 World::Impl::~Impl() {
@@ -70,10 +150,11 @@ World::Impl::~Impl() {
   for (auto& o : ground_objects) ground.removeCollisionObject(o.get());
 }
 
-BodyId World::Impl::add_body(const BodySettings& b, int owner) {
+BodyId World::Impl::add_body(const BodySettings& b, int owner, int part) {
   BodyRecord record;
   record.shape = make_shape(b);
   record.owner = owner;
+  record.part = part;
   btVector3 inertia(0, 0, 0);
   if (b.mass_kg > 0) {
     if (b.inertia == Vec3{}) {
@@ -90,8 +171,9 @@ BodyId World::Impl::add_body(const BodySettings& b, int owner) {
   if (b.keep_awake && b.mass_kg > 0) record.body->setActivationState(DISABLE_DEACTIVATION);
   const auto id = static_cast<BodyId>(bodies.size());
   record.body->setUserIndex(static_cast<int>(id));
-  dynamics.addRigidBody(record.body.get());
-  bodies.push_back(std::move(record));
+  btRigidBody* body = record.body.get();
+  bodies.push_back(std::move(record));  // first: adding it asks the broadphase filter about it
+  dynamics.addRigidBody(body);
   return id;
 }
 
@@ -315,6 +397,43 @@ float World::max_joint_separation() const {
     if (!j->anchored_to_world()) worst = std::max(worst, j->separation());
   }
   return worst;
+}
+
+SolverLoad World::solver_load() const {
+  SolverLoad load;
+  auto owner_of = [&](const btCollisionObject* o) {
+    const int i = o->getUserIndex();
+    return i >= 0 ? impl_->bodies[static_cast<std::size_t>(i)].owner : -1;
+  };
+  auto same_ragdoll = [&](const btCollisionObject* a, const btCollisionObject* b) {
+    const int oa = owner_of(a);
+    return oa >= 0 && oa == owner_of(b);
+  };
+  btOverlappingPairCache& pairs = *impl_->broadphase.getOverlappingPairCache();
+  load.broadphase_pairs = pairs.getNumOverlappingPairs();
+  for (int i = 0; i < load.broadphase_pairs; ++i) {
+    const btBroadphasePair& p = pairs.getOverlappingPairArrayPtr()[i];
+    if (same_ragdoll(static_cast<const btCollisionObject*>(p.m_pProxy0->m_clientObject),
+                     static_cast<const btCollisionObject*>(p.m_pProxy1->m_clientObject))) {
+      ++load.self_pairs;
+    }
+  }
+  btCollisionDispatcher& dispatcher = impl_->dispatcher;
+  for (int i = 0; i < dispatcher.getNumManifolds(); ++i) {
+    const btPersistentManifold* m = dispatcher.getManifoldByIndexInternal(i);
+    load.contact_points += m->getNumContacts();
+    if (same_ragdoll(m->getBody0(), m->getBody1())) load.self_contact_points += m->getNumContacts();
+  }
+  auto& dynamics = const_cast<btDiscreteDynamicsWorld&>(impl_->dynamics);
+  for (int i = 0; i < dynamics.getNumConstraints(); ++i) {
+    btTypedConstraint* c = dynamics.getConstraint(i);
+    if (!c->isEnabled()) continue;
+    btTypedConstraint::btConstraintInfo1 info;
+    c->getInfo1(&info);
+    ++load.constraints;
+    load.constraint_rows += info.m_numConstraintRows;
+  }
+  return load;
 }
 
 std::uint64_t World::state_hash() const {

@@ -18,6 +18,22 @@ struct BodyRecord {
   std::unique_ptr<btRigidBody> body;
   bool touching = false;  ///< touched anything outside its own ragdoll in the last step
   int owner = -1;         ///< ragdoll group (or -1), for the contact scan
+  int part = -1;          ///< index of its BodyPart within the ragdoll (or -1)
+};
+
+/// How the bodies of one ragdoll collide with each other.
+enum class SelfCollision : std::uint8_t {
+  bullet,  ///< Bullet's default: every pair but the jointed ones (the benchmark's raw baseline)
+  off,     ///< none: the pairs never reach the narrowphase (a driven body)
+  limp,    ///< the pairs that can meet in a fall (a limp body; see self_pair_collides)
+};
+
+/// Broadphase filter: pairs of one ragdoll's bodies are kept out of the pair cache unless that
+/// ragdoll's self-collision mode lets them collide.
+struct SelfCollisionFilter : btOverlapFilterCallback {
+  explicit SelfCollisionFilter(const World::Impl& world) : impl(world) {}
+  bool needBroadphaseCollision(btBroadphaseProxy* a, btBroadphaseProxy* b) const override;
+  const World::Impl& impl;
 };
 
 /// The static ground under a point, from a vertical ray.
@@ -36,12 +52,17 @@ struct World::Impl {
   DrivenJoint& joint(JointId id) { return *joints[static_cast<std::size_t>(id)]; }
   const DrivenJoint& joint(JointId id) const { return *joints[static_cast<std::size_t>(id)]; }
 
-  BodyId add_body(const BodySettings& body, int owner);
+  BodyId add_body(const BodySettings& body, int owner, int part = -1);
   /// `controlled` joints get their motors set by our drive law every step; the others keep
   /// whatever Bullet motors they were given (the benchmark's raw baseline).
   JointId add_joint(const JointSettings& joint, bool disable_linked_collisions,
                     bool controlled = true);
   void scan_contacts();
+  /// Switches the self-collision of ragdoll `owner`, adding or removing its pairs at once.
+  void set_self_collision(int owner, SelfCollision mode);
+  /// Whether bodies `a` and `b` of one ragdoll may collide under `mode`.
+  bool self_pair_collides(const BodyRecord& a, const BodyRecord& b) const;
+  const BodyRecord* record_of(const btBroadphaseProxy& proxy) const;
   std::size_t add_foot_anchor(BodyId foot, const FootAnchorSettings& grip);
   std::size_t add_pull(BodyId body);
   /// Static geometry hit by a ray from `above` metres over `at` to `below` metres under it.
@@ -53,7 +74,9 @@ struct World::Impl {
   float dt;
   std::uint64_t steps = 0;
   int next_owner = 0;
+  std::vector<SelfCollision> self_collision;  ///< per owner
 
+  SelfCollisionFilter self_filter{*this};  // first: the broadphase asks it until destroyed
   btDefaultCollisionConfiguration collision_config;
   btCollisionDispatcher dispatcher{&collision_config};
   btDbvtBroadphase broadphase;
@@ -85,6 +108,7 @@ struct World::Impl {
 
 /// The bodies and joints of one humanoid, inserted into the world in a fixed order.
 struct RagdollAssembly {
+  int owner = -1;
   std::array<BodyId, kBodyPartCount> bodies{};
   std::array<JointId, kJointCount> joints{};
 };

@@ -186,6 +186,7 @@ class Ragdoll {
   World& world_;
   RagdollSettings settings_;
   RagdollBlueprint blueprint_;
+  int owner_ = -1;  // the world's group of this ragdoll's bodies
   std::array<BodyId, kBodyPartCount> bodies_{};
   std::array<JointId, kJointCount> joints_{};
   JointId upright_{};  // world -> pelvis

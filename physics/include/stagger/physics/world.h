@@ -65,6 +65,16 @@ struct JointSettings {
   bool drive_axes[3] = {true, true, true};  ///< which free axes get a motor
 };
 
+/// What the solver carries this step: where a step's CPU time goes (`stagger bench` prints it).
+struct SolverLoad {
+  int broadphase_pairs = 0;     ///< overlapping bounding-box pairs the narrowphase visits
+  int self_pairs = 0;           ///< ... of them, pairs of two bodies of one ragdoll
+  int contact_points = 0;       ///< contact points in every manifold
+  int self_contact_points = 0;  ///< ... of them, between two bodies of one ragdoll
+  int constraints = 0;          ///< enabled constraints (joints, drives, pulls)
+  int constraint_rows = 0;      ///< solver rows of those constraints
+};
+
 struct BodyState {
   Vec3 position;          ///< [m] centre of mass
   Quat rotation;
@@ -126,6 +136,8 @@ class World {
   /// True when no static geometry (boxes, meshes) lies on the segment from `from` to `to`;
   /// bodies do not block it. For sight lines.
   bool line_of_sight(Vec3 from, Vec3 to) const;
+  /// Counts of pairs, contacts and constraint rows after the last step.
+  SolverLoad solver_load() const;
   /// Hash (FNV-1a, 64 bit) of every body's transform and velocities, bit for bit.
   std::uint64_t state_hash() const;
   /// False if any body's transform or velocity holds a NaN or infinity.
