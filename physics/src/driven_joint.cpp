@@ -30,9 +30,37 @@ btVector3 euler_xyz(const btMatrix3x3& m) {
 
 }  // namespace
 
+void DrivenConstraint::refresh() {
+  calculateTransforms();
+  fresh_ = true;
+}
+
+void DrivenConstraint::getInfo1(btConstraintInfo1* info) {
+  // Nothing moves a body between the drive update and the solver's set-up, so the transforms
+  // refresh() computed are the ones Bullet's own getInfo1 would compute. The row count below is
+  // Bullet's (btGeneric6DofSpring2Constraint::getInfo1).
+  if (!fresh_) calculateTransforms();
+  fresh_ = false;
+  info->m_numConstraintRows = 0;
+  info->nub = 0;
+  for (int i = 0; i < 3; ++i) {
+    const int limit = m_linearLimits.m_currentLimit[i];
+    info->m_numConstraintRows += limit == 4 ? 2 : limit != 0 ? 1 : 0;
+    if (m_linearLimits.m_enableMotor[i]) ++info->m_numConstraintRows;
+    if (m_linearLimits.m_enableSpring[i]) ++info->m_numConstraintRows;
+  }
+  for (int i = 0; i < 3; ++i) {
+    testAngularLimitMotor(i);
+    const int limit = m_angularLimits[i].m_currentLimit;
+    info->m_numConstraintRows += limit == 4 ? 2 : limit != 0 ? 1 : 0;
+    if (m_angularLimits[i].m_enableMotor) ++info->m_numConstraintRows;
+    if (m_angularLimits[i].m_enableSpring) ++info->m_numConstraintRows;
+  }
+}
+
 DrivenJoint::DrivenJoint(btRigidBody& parent, btRigidBody& child, const btTransform& frame_in_parent,
                          const btTransform& frame_in_child, const JointSettings& settings)
-    : constraint_(std::make_unique<btGeneric6DofSpring2Constraint>(parent, child, frame_in_parent,
+    : constraint_(std::make_unique<DrivenConstraint>(parent, child, frame_in_parent,
                                                                    frame_in_child, RO_XYZ)),
       drive_(settings.drive),
       anchored_to_world_(settings.parent_is_world) {
@@ -95,7 +123,7 @@ void DrivenJoint::hold_with_bullet_servos(Quat local_rotation, float servo_speed
 
 void DrivenJoint::update_motors(float dt) {
   auto& c = *constraint_;
-  c.calculateTransforms();
+  c.refresh();
   const btVector3 relative_omega =
       c.getRigidBodyA().getAngularVelocity() - c.getRigidBodyB().getAngularVelocity();
   if (driven_[0] || driven_[1] || driven_[2]) drive_axes(relative_omega, dt);

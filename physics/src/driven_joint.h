@@ -19,6 +19,21 @@
 
 namespace stagger::physics {
 
+/// 6Dof2 whose per-step set-up reuses the frame transforms and Euler angles that the drive
+/// update computed this step (Bullet's getInfo1 computes them again from the same body poses:
+/// two arctangents and an arcsine per joint, about 4 % of a walking ragdoll's step).
+class DrivenConstraint final : public btGeneric6DofSpring2Constraint {
+ public:
+  using btGeneric6DofSpring2Constraint::btGeneric6DofSpring2Constraint;
+
+  /// Computes the transforms and angles for this step's drive update and the solver.
+  void refresh();
+  void getInfo1(btConstraintInfo1* info) override;
+
+ private:
+  bool fresh_ = false;  // set by refresh(), used up by getInfo1 in the same step
+};
+
 class DrivenJoint {
  public:
   DrivenJoint(btRigidBody& parent, btRigidBody& child, const btTransform& frame_in_parent,
@@ -62,7 +77,7 @@ class DrivenJoint {
   void drive_axes(const btVector3& relative_omega, float dt);
   void update_limits(const btVector3& relative_omega, float dt);
 
-  std::unique_ptr<btGeneric6DofSpring2Constraint> constraint_;
+  std::unique_ptr<DrivenConstraint> constraint_;
   DriveSettings drive_;
   bool driven_[3] = {false, false, false};
   Quat target_rotation_;

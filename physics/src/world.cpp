@@ -45,6 +45,15 @@ bool finite(const btVector3& v) {
 
 }  // namespace
 
+void DynamicsWorld::createPredictiveContacts(btScalar time_step) {
+  releasePredictiveContacts();
+  ccd_bodies_.resize(0);
+  for (int i = 0; i < m_nonStaticRigidBodies.size(); ++i) {
+    if (m_nonStaticRigidBodies[i]->getCcdSquareMotionThreshold() > 0) ccd_bodies_.push_back(m_nonStaticRigidBodies[i]);
+  }
+  if (ccd_bodies_.size() > 0) createPredictiveContactsInternal(&ccd_bodies_[0], ccd_bodies_.size(), time_step);
+}
+
 World::Impl::Impl(const WorldSettings& s) : settings(s), dt(1.0f / s.physics_hz) {
   STAGGER_ASSERT(s.physics_hz > 0 && s.solver_iterations > 0);
   dynamics.setGravity(to_bt(s.gravity));
@@ -424,7 +433,7 @@ SolverLoad World::solver_load() const {
     load.contact_points += m->getNumContacts();
     if (same_ragdoll(m->getBody0(), m->getBody1())) load.self_contact_points += m->getNumContacts();
   }
-  auto& dynamics = const_cast<btDiscreteDynamicsWorld&>(impl_->dynamics);
+  auto& dynamics = const_cast<DynamicsWorld&>(impl_->dynamics);
   for (int i = 0; i < dynamics.getNumConstraints(); ++i) {
     btTypedConstraint* c = dynamics.getConstraint(i);
     if (!c->isEnabled()) continue;

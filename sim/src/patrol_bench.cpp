@@ -22,21 +22,52 @@ double percentile(std::vector<double> values, double p) {
 constexpr double kFrameSteps = 240.0 / 90.0;  // physics steps per 90 Hz frame
 constexpr double kWarmUpS = 2.0;
 
-// A point `fraction` (0..1) of the way along a route's legs (the closing leg of a loop too).
-Vec3 along(const std::vector<ai::PatrolPoint>& route, ai::PatrolMode mode, float fraction) {
+// The polyline an enemy on `route` walks: the points in order, and back to the first on a loop.
+std::vector<Vec3> walked_path(const std::vector<ai::PatrolPoint>& route, ai::PatrolMode mode) {
   std::vector<Vec3> path;
   for (const auto& p : route) path.push_back(p.position);
   if (mode == ai::PatrolMode::loop && path.size() > 2) path.push_back(path.front());
-  if (path.size() == 1) return path.front();
+  return path;
+}
+
+float path_length(const std::vector<Vec3>& path) {
   float total = 0;
   for (std::size_t i = 1; i < path.size(); ++i) total += length(horizontal(path[i] - path[i - 1]));
-  float left = fraction * total;
+  return total;
+}
+
+// A point `fraction` (0..1) of the way along a path.
+Vec3 along(const std::vector<Vec3>& path, float fraction) {
+  if (path.size() == 1) return path.front();
+  float left = fraction * path_length(path);
   for (std::size_t i = 1; i < path.size(); ++i) {
     const float leg = length(horizontal(path[i] - path[i - 1]));
     if (left <= leg && leg > 0) return lerp(path[i - 1], path[i], left / leg);
     left -= leg;
   }
   return path.back();
+}
+
+// `count` enemies shared among routes in proportion to their lengths (largest remainders), so
+// that they walk as far apart on a short route as on a long one; every route gets one first.
+std::vector<int> share_by_length(const std::vector<float>& lengths, int count) {
+  const auto routes = static_cast<int>(lengths.size());
+  std::vector<int> share(lengths.size(), count >= routes ? 1 : 0);
+  int left = count - (count >= routes ? routes : 0);
+  float total = 0;
+  for (float l : lengths) total += l;
+  std::vector<std::pair<float, std::size_t>> remainders;
+  for (std::size_t i = 0; i < lengths.size(); ++i) {
+    const float exact = total > 0 ? static_cast<float>(left) * lengths[i] / total : 0.0f;
+    const int whole = static_cast<int>(exact);
+    share[i] += whole;
+    remainders.emplace_back(exact - static_cast<float>(whole), i);
+  }
+  int given = 0;
+  for (int s : share) given += s;
+  std::stable_sort(remainders.begin(), remainders.end(), [](auto a, auto b) { return a.first > b.first; });
+  for (std::size_t i = 0; given < count; ++i, ++given) ++share[remainders[i % remainders.size()].second];
+  return share;
 }
 
 void add_load(PatrolBenchResult& r, const physics::SolverLoad& load) {
@@ -70,14 +101,20 @@ SceneDescription with_patrollers(const SceneDescription& scene, int count) {
   }
   out.enemies.clear();
   if (walkers.empty()) return out;
-  const int routes = static_cast<int>(walkers.size());
-  for (int k = 0; k < count; ++k) {
-    const EnemySpawn& like = *walkers[static_cast<std::size_t>(k % routes)];
-    const int on_route = (count - 1 - k % routes) / routes + 1;  // enemies sharing this route
-    EnemySpawn e = like;
-    e.name = "patroller-" + std::to_string(k + 1);
-    e.position = along(like.route, like.route_mode, (static_cast<float>(k / routes) + 0.5f) / static_cast<float>(on_route));
-    out.enemies.push_back(e);
+  std::vector<std::vector<Vec3>> paths;
+  std::vector<float> lengths;
+  for (const EnemySpawn* w : walkers) {
+    paths.push_back(walked_path(w->route, w->route_mode));
+    lengths.push_back(path_length(paths.back()));
+  }
+  const std::vector<int> share = share_by_length(lengths, count);
+  for (std::size_t r = 0; r < walkers.size(); ++r) {
+    for (int k = 0; k < share[r]; ++k) {
+      EnemySpawn e = *walkers[r];
+      e.name = "patroller-" + std::to_string(out.enemies.size() + 1);
+      e.position = along(paths[r], (static_cast<float>(k) + 0.5f) / static_cast<float>(share[r]));
+      out.enemies.push_back(e);
+    }
   }
   return out;
 }

@@ -33,8 +33,8 @@ struct PatrolBenchResult {
 PatrolBenchResult run_patrol_benchmark(const SceneDescription& scene, const PatrolBenchOptions& options);
 std::string patrol_bench_text(const PatrolBenchResult& r);
 
-/// The scene with `count` enemies spread evenly along its routes (each route gets every R-th
-/// enemy), named `patroller-1`, ...
+/// The scene with `count` enemies spread evenly along its patrol routes (routes of two or more
+/// points), each route getting a share in proportion to its length, named `patroller-1`, ...
 SceneDescription with_patrollers(const SceneDescription& scene, int count);
 
 }  // namespace stagger::sim
