@@ -121,22 +121,21 @@ void DrivenJoint::hold_with_bullet_servos(Quat local_rotation, float servo_speed
   }
 }
 
-void DrivenJoint::update_motors(float dt) {
+void DrivenJoint::update_motors(float dt, float limit_margin_rad) {
   auto& c = *constraint_;
   c.refresh();
   const btVector3 relative_omega =
       c.getRigidBodyA().getAngularVelocity() - c.getRigidBodyB().getAngularVelocity();
   if (driven_[0] || driven_[1] || driven_[2]) drive_axes(relative_omega, dt);
-  update_limits(relative_omega, dt);
+  update_limits(relative_omega, dt, limit_margin_rad);
 }
 
-void DrivenJoint::update_limits(const btVector3& relative_omega, float dt) {
+void DrivenJoint::update_limits(const btVector3& relative_omega, float dt, float margin_rad) {
   // A limit row of 6Dof2 acts only when the joint would pass the limit within the step: it allows
   // an approach of ERP × gap per step (ERP 0.2), and the motor slows near a limit by the same
   // measure. So the rows are left out while the joint is farther from both limits than a margin
   // plus twice the distance at which either could act at the faster of the joint's and the
   // motor's rates; they come back the step before they could matter.
-  constexpr float kMarginRad = 0.1f;
   constexpr float kLookahead = 2.0f / 0.2f;  // 2 × 1/ERP
   auto& c = *constraint_;
   for (int i = 0; i < 3; ++i) {
@@ -147,7 +146,7 @@ void DrivenJoint::update_limits(const btVector3& relative_omega, float dt) {
     const float rate = std::max(std::fabs(relative_omega.dot(c.getAxis(i))),
                                 driven_[i] ? std::fabs(c.getRotationalLimitMotor(i)->m_targetVelocity) : 0.0f);
     const float gap = std::min(angle - lo, hi - angle);
-    const bool engage = gap < kMarginRad + kLookahead * rate * dt;
+    const bool engage = gap < margin_rad + kLookahead * rate * dt;
     if (engage == limit_engaged_[i]) continue;
     limit_engaged_[i] = engage;
     if (engage) {

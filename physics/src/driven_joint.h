@@ -66,7 +66,7 @@ class DrivenJoint {
 
   /// Sets the motors' velocity targets and caps for the coming step, and engages each axis's
   /// limit rows only when the joint is near that limit (see update_limits).
-  void update_motors(float dt);
+  void update_motors(float dt, float limit_margin_rad);
 
   Vec3 angles() const;
   float separation() const;
@@ -75,7 +75,7 @@ class DrivenJoint {
  private:
   void resync_model(const btVector3& relative_omega);
   void drive_axes(const btVector3& relative_omega, float dt);
-  void update_limits(const btVector3& relative_omega, float dt);
+  void update_limits(const btVector3& relative_omega, float dt, float margin_rad);
 
   std::unique_ptr<DrivenConstraint> constraint_;
   DriveSettings drive_;

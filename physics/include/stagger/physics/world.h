@@ -20,6 +20,10 @@ struct WorldSettings {
   float physics_hz = 240.0f;   ///< [Hz] fixed step rate
   int solver_iterations = 10;  ///< [-] sequential-impulse iterations per step
   Vec3 gravity{0.0f, -kGravity, 0.0f};  ///< [m/s²]
+  /// [rad] a driven joint's limit rows join the solver only this close to a limit, plus ten
+  /// steps at the joint's or its motor's rate (further away they could not act this step, and
+  /// 6Dof2 would spend two rows on each ranged axis); a large value keeps them in always.
+  float limit_margin_rad = 0.1f;
 };
 
 struct StaticBoxSettings {
