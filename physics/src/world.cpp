@@ -67,8 +67,8 @@ World::Impl::Impl(const WorldSettings& s) : settings(s), dt(1.0f / s.physics_hz)
   broadphase.getOverlappingPairCache()->setOverlapFilterCallback(&self_filter);
 }
 
-const BodyRecord* World::Impl::record_of(const btBroadphaseProxy& proxy) const {
-  const int i = static_cast<const btCollisionObject*>(proxy.m_clientObject)->getUserIndex();
+const BodyRecord* World::Impl::record_of(const btCollisionObject& object) const {
+  const int i = object.getUserIndex();
   return i >= 0 && static_cast<std::size_t>(i) < bodies.size() ? &bodies[static_cast<std::size_t>(i)] : nullptr;
 }
 
@@ -410,29 +410,25 @@ float World::max_joint_separation() const {
 
 SolverLoad World::solver_load() const {
   SolverLoad load;
-  auto owner_of = [&](const btCollisionObject* o) {
-    const int i = o->getUserIndex();
-    return i >= 0 ? impl_->bodies[static_cast<std::size_t>(i)].owner : -1;
-  };
-  auto same_ragdoll = [&](const btCollisionObject* a, const btCollisionObject* b) {
-    const int oa = owner_of(a);
-    return oa >= 0 && oa == owner_of(b);
+  auto same_ragdoll = [&](const BodyRecord* a, const BodyRecord* b) {
+    return a && b && a->owner >= 0 && a->owner == b->owner;
   };
   btOverlappingPairCache& pairs = *impl_->broadphase.getOverlappingPairCache();
   load.broadphase_pairs = pairs.getNumOverlappingPairs();
   for (int i = 0; i < load.broadphase_pairs; ++i) {
     const btBroadphasePair& p = pairs.getOverlappingPairArrayPtr()[i];
-    if (same_ragdoll(static_cast<const btCollisionObject*>(p.m_pProxy0->m_clientObject),
-                     static_cast<const btCollisionObject*>(p.m_pProxy1->m_clientObject))) {
-      ++load.self_pairs;
-    }
+    if (same_ragdoll(impl_->record_of(*p.m_pProxy0), impl_->record_of(*p.m_pProxy1))) ++load.self_pairs;
   }
   btCollisionDispatcher& dispatcher = impl_->dispatcher;
   for (int i = 0; i < dispatcher.getNumManifolds(); ++i) {
     const btPersistentManifold* m = dispatcher.getManifoldByIndexInternal(i);
     load.contact_points += m->getNumContacts();
-    if (same_ragdoll(m->getBody0(), m->getBody1())) load.self_contact_points += m->getNumContacts();
+    if (same_ragdoll(impl_->record_of(*m->getBody0()), impl_->record_of(*m->getBody1()))) {
+      load.self_contact_points += m->getNumContacts();
+    }
   }
+  // Counting rows asks each constraint for them (getInfo1), which only refreshes what it caches
+  // for the solver; the next step computes that again, so the simulation is not changed.
   auto& dynamics = const_cast<DynamicsWorld&>(impl_->dynamics);
   for (int i = 0; i < dynamics.getNumConstraints(); ++i) {
     btTypedConstraint* c = dynamics.getConstraint(i);

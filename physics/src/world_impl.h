@@ -77,7 +77,11 @@ struct World::Impl {
   void set_self_collision(int owner, SelfCollision mode);
   /// Whether bodies `a` and `b` of one ragdoll may collide under `mode`.
   bool self_pair_collides(const BodyRecord& a, const BodyRecord& b) const;
-  const BodyRecord* record_of(const btBroadphaseProxy& proxy) const;
+  /// The record of a body the world added (nullptr for static geometry and foreign objects).
+  const BodyRecord* record_of(const btCollisionObject& object) const;
+  const BodyRecord* record_of(const btBroadphaseProxy& proxy) const {
+    return record_of(*static_cast<const btCollisionObject*>(proxy.m_clientObject));
+  }
   std::size_t add_foot_anchor(BodyId foot, const FootAnchorSettings& grip);
   std::size_t add_pull(BodyId body);
   /// Static geometry hit by a ray from `above` metres over `at` to `below` metres under it.
