@@ -23,13 +23,15 @@ float outside(float angle, float lower, float upper) {
 constexpr int kKnockDowns = 32;
 
 // The worst overshoot of any ranged axis over 4 s after a 150 N·s chest push from `direction`
-// (sixteen around, the second sixteen turned 0.75° on: the falls are chaotic), with the limit rows left out far from the limits (`margin` 0.1 rad, the
-// default) or always in (a huge margin).
+// (sixteen around, the second sixteen turned 0.75° on: the falls are chaotic), with the limit rows
+// left out far from the limits (`margin` 0.1 rad, the default) or always in (a huge margin).
 float worst_overshoot(int direction, float margin) {
-  const float a = static_cast<float>(direction) * kPi / 8.0f + 0.013f * static_cast<float>(direction / 16);
+  const float a =
+      static_cast<float>(direction) * kPi / 8.0f + 0.013f * static_cast<float>(direction / 16);
   sim::SceneDescription scene = sim::builtin_scene(1);
   scene.world.limit_margin_rad = margin;
-  sim::Simulation s(scene, test::push_script("dummy", physics::BodyPart::chest, Vec3{std::sin(a), 0, std::cos(a)} * 150.0f, 0.5));
+  sim::Simulation s(scene, test::push_script("dummy", physics::BodyPart::chest,
+                                             Vec3{std::sin(a), 0, std::cos(a)} * 150.0f, 0.5));
   const physics::Ragdoll& r = *s.scene().enemies()[0].ragdoll;
   const physics::World& world = s.scene().world();
   float worst = 0;
@@ -40,7 +42,8 @@ float worst_overshoot(int direction, float margin) {
       const auto& limits = r.blueprint().joints[static_cast<std::size_t>(j)].limits;
       const Vec3 angles = world.joint_angles(r.joint(physics::joint_at(j)));
       worst = std::max({worst, outside(angles.x, limits.lower.x, limits.upper.x),
-                        outside(angles.y, limits.lower.y, limits.upper.y), outside(angles.z, limits.lower.z, limits.upper.z)});
+                        outside(angles.y, limits.lower.y, limits.upper.y),
+                        outside(angles.z, limits.lower.z, limits.upper.z)});
     }
   });
   EXPECT_TRUE(fell) << "direction " << direction << " did not knock it down";
@@ -61,11 +64,12 @@ TEST(JointLimits, HoldThroughKnockDownsAsWellAsWithTheirRowsAlwaysIn) {
     lazy_worst = std::max(lazy_worst, lazy);
     always_worst = std::max(always_worst, always);
   }
-  std::printf("overshoot past a limit [deg], %d knock-downs: mean %.2f / worst %.2f with rows near the limits, "
-              "mean %.2f / worst %.2f with rows always in\n",
-              kKnockDowns,
-              static_cast<double>(lazy_sum / kKnockDowns), static_cast<double>(lazy_worst), static_cast<double>(always_sum / kKnockDowns),
-              static_cast<double>(always_worst));
+  std::printf(
+      "overshoot past a limit [deg], %d knock-downs: mean %.2f / worst %.2f with rows near the "
+      "limits, "
+      "mean %.2f / worst %.2f with rows always in\n",
+      kKnockDowns, static_cast<double>(lazy_sum / kKnockDowns), static_cast<double>(lazy_worst),
+      static_cast<double>(always_sum / kKnockDowns), static_cast<double>(always_worst));
   EXPECT_LE(lazy_sum, always_sum * 1.15f);
   EXPECT_LE(lazy_worst, always_worst * 1.3f);
 }

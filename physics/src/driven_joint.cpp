@@ -58,10 +58,11 @@ void DrivenConstraint::getInfo1(btConstraintInfo1* info) {
   }
 }
 
-DrivenJoint::DrivenJoint(btRigidBody& parent, btRigidBody& child, const btTransform& frame_in_parent,
-                         const btTransform& frame_in_child, const JointSettings& settings)
-    : constraint_(std::make_unique<DrivenConstraint>(parent, child, frame_in_parent,
-                                                                   frame_in_child, RO_XYZ)),
+DrivenJoint::DrivenJoint(btRigidBody& parent, btRigidBody& child,
+                         const btTransform& frame_in_parent, const btTransform& frame_in_child,
+                         const JointSettings& settings)
+    : constraint_(std::make_unique<DrivenConstraint>(parent, child, frame_in_parent, frame_in_child,
+                                                     RO_XYZ)),
       drive_(settings.drive),
       anchored_to_world_(settings.parent_is_world) {
   auto& c = *constraint_;
@@ -143,8 +144,9 @@ void DrivenJoint::update_limits(const btVector3& relative_omega, float dt, float
     const float hi = limit_hi_[i];
     if (!(lo < hi)) continue;  // locked (one row, always needed) or free
     const float angle = btAdjustAngleToLimits(c.getAngle(i), lo, hi);
-    const float rate = std::max(std::fabs(relative_omega.dot(c.getAxis(i))),
-                                driven_[i] ? std::fabs(c.getRotationalLimitMotor(i)->m_targetVelocity) : 0.0f);
+    const float rate =
+        std::max(std::fabs(relative_omega.dot(c.getAxis(i))),
+                 driven_[i] ? std::fabs(c.getRotationalLimitMotor(i)->m_targetVelocity) : 0.0f);
     const float gap = std::min(angle - lo, hi - angle);
     const bool engage = gap < margin_rad + kLookahead * rate * dt;
     if (engage == limit_engaged_[i]) continue;

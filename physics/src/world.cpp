@@ -49,9 +49,11 @@ void DynamicsWorld::createPredictiveContacts(btScalar time_step) {
   releasePredictiveContacts();
   ccd_bodies_.resize(0);
   for (int i = 0; i < m_nonStaticRigidBodies.size(); ++i) {
-    if (m_nonStaticRigidBodies[i]->getCcdSquareMotionThreshold() > 0) ccd_bodies_.push_back(m_nonStaticRigidBodies[i]);
+    if (m_nonStaticRigidBodies[i]->getCcdSquareMotionThreshold() > 0)
+      ccd_bodies_.push_back(m_nonStaticRigidBodies[i]);
   }
-  if (ccd_bodies_.size() > 0) createPredictiveContactsInternal(&ccd_bodies_[0], ccd_bodies_.size(), time_step);
+  if (ccd_bodies_.size() > 0)
+    createPredictiveContactsInternal(&ccd_bodies_[0], ccd_bodies_.size(), time_step);
 }
 
 World::Impl::Impl(const WorldSettings& s) : settings(s), dt(1.0f / s.physics_hz) {
@@ -69,7 +71,9 @@ World::Impl::Impl(const WorldSettings& s) : settings(s), dt(1.0f / s.physics_hz)
 
 const BodyRecord* World::Impl::record_of(const btCollisionObject& object) const {
   const int i = object.getUserIndex();
-  return i >= 0 && static_cast<std::size_t>(i) < bodies.size() ? &bodies[static_cast<std::size_t>(i)] : nullptr;
+  return i >= 0 && static_cast<std::size_t>(i) < bodies.size()
+             ? &bodies[static_cast<std::size_t>(i)]
+             : nullptr;
 }
 
 namespace {
@@ -94,14 +98,18 @@ bool limp_pair_collides(int a, int b) {
 
 bool World::Impl::self_pair_collides(const BodyRecord& a, const BodyRecord& b) const {
   switch (self_collision[static_cast<std::size_t>(a.owner)]) {
-    case SelfCollision::bullet: return true;  // Bullet then skips jointed pairs in the narrowphase
-    case SelfCollision::off: return false;
-    case SelfCollision::limp: return limp_pair_collides(a.part, b.part);
+    case SelfCollision::bullet:
+      return true;  // Bullet then skips jointed pairs in the narrowphase
+    case SelfCollision::off:
+      return false;
+    case SelfCollision::limp:
+      return limp_pair_collides(a.part, b.part);
   }
   return true;
 }
 
-bool SelfCollisionFilter::needBroadphaseCollision(btBroadphaseProxy* a, btBroadphaseProxy* b) const {
+bool SelfCollisionFilter::needBroadphaseCollision(btBroadphaseProxy* a,
+                                                  btBroadphaseProxy* b) const {
   // Bullet's default test first: collision groups and masks.
   if ((a->m_collisionFilterGroup & b->m_collisionFilterMask) == 0 ||
       (b->m_collisionFilterGroup & a->m_collisionFilterMask) == 0) {
@@ -328,7 +336,8 @@ void World::step() {
   for (auto& r : impl_->ragdolls) r->before_step(dt);
   for (auto& h : impl_->hands) h->before_step(dt);
   // 2. Drives: every joint turns its target into motor velocities for this step.
-  for (DrivenJoint* j : impl_->controlled_joints) j->update_motors(dt, impl_->settings.limit_margin_rad);
+  for (DrivenJoint* j : impl_->controlled_joints)
+    j->update_motors(dt, impl_->settings.limit_margin_rad);
   // 3. Exactly one fixed Bullet step (maxSubSteps = 0: no internal accumulator).
   impl_->dynamics.stepSimulation(dt, 0, dt);
   ++impl_->steps;
@@ -417,7 +426,8 @@ SolverLoad World::solver_load() const {
   load.broadphase_pairs = pairs.getNumOverlappingPairs();
   for (int i = 0; i < load.broadphase_pairs; ++i) {
     const btBroadphasePair& p = pairs.getOverlappingPairArrayPtr()[i];
-    if (same_ragdoll(impl_->record_of(*p.m_pProxy0), impl_->record_of(*p.m_pProxy1))) ++load.self_pairs;
+    if (same_ragdoll(impl_->record_of(*p.m_pProxy0), impl_->record_of(*p.m_pProxy1)))
+      ++load.self_pairs;
   }
   btCollisionDispatcher& dispatcher = impl_->dispatcher;
   for (int i = 0; i < dispatcher.getNumManifolds(); ++i) {

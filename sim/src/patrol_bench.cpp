@@ -65,8 +65,10 @@ std::vector<int> share_by_length(const std::vector<float>& lengths, int count) {
   }
   int given = 0;
   for (int s : share) given += s;
-  std::stable_sort(remainders.begin(), remainders.end(), [](auto a, auto b) { return a.first > b.first; });
-  for (std::size_t i = 0; given < count; ++i, ++given) ++share[remainders[i % remainders.size()].second];
+  std::stable_sort(remainders.begin(), remainders.end(),
+                   [](auto a, auto b) { return a.first > b.first; });
+  for (std::size_t i = 0; given < count; ++i, ++given)
+    ++share[remainders[i % remainders.size()].second];
   return share;
 }
 
@@ -181,17 +183,19 @@ PatrolBenchResult run_patrol_benchmark(const SceneDescription& scene, const Patr
 
 std::string patrol_bench_text(const PatrolBenchResult& r) {
   char text[1024];
-  std::snprintf(text, sizeof(text),
-                "navmesh build (median of runs)            %8.2f ms   (target <= 250 ms)\n"
-                "navigation tick, %2d enemies: p50 %.3f ms, p99 %.3f ms, max %.3f ms   (target p99 <= 0.5 ms)\n"
-                "CPU per 90 Hz frame, %2d patrolling enemies %8.2f ms   (target <= 4 ms)\n"
-                "  raw Bullet, the same ragdolls posed     %8.2f ms\n"
-                "falls during the timed run: %d\n"
-                "per enemy: %.1f broadphase pairs (%.1f within itself), %.1f contact points (%.1f within "
-                "itself), %.1f constraint rows\n",
-                r.navmesh_build_ms, r.enemies, r.nav_tick_p50_ms, r.nav_tick_p99_ms, r.nav_tick_max_ms, r.enemies,
-                r.frame_ms, r.baseline_frame_ms, r.falls, r.pairs, r.self_pairs, r.contact_points,
-                r.self_contact_points, r.constraint_rows);
+  std::snprintf(
+      text, sizeof(text),
+      "navmesh build (median of runs)            %8.2f ms   (target <= 250 ms)\n"
+      "navigation tick, %2d enemies: p50 %.3f ms, p99 %.3f ms, max %.3f ms   (target p99 <= 0.5 "
+      "ms)\n"
+      "CPU per 90 Hz frame, %2d patrolling enemies %8.2f ms   (target <= 4 ms)\n"
+      "  raw Bullet, the same ragdolls posed     %8.2f ms\n"
+      "falls during the timed run: %d\n"
+      "per enemy: %.1f broadphase pairs (%.1f within itself), %.1f contact points (%.1f within "
+      "itself), %.1f constraint rows\n",
+      r.navmesh_build_ms, r.enemies, r.nav_tick_p50_ms, r.nav_tick_p99_ms, r.nav_tick_max_ms,
+      r.enemies, r.frame_ms, r.baseline_frame_ms, r.falls, r.pairs, r.self_pairs, r.contact_points,
+      r.self_contact_points, r.constraint_rows);
   return text;
 }
 

@@ -1,10 +1,9 @@
 // XR_KHR_vulkan_enable2 on lavapipe: Vulkan instance/device through the runtime, swapchains on the
 // app's device, a cleared image submitted in a projection layer and read back (control API + PNG).
+#include <link.h>
 #include <png.h>
 
 #include <cstdio>
-
-#include <link.h>
 
 #include "xr_test_util.h"
 

@@ -26,7 +26,8 @@ struct PatrolBenchResult {
   double baseline_frame_ms = 0;  ///< the same for raw Bullet ragdolls holding a pose
   int falls = 0;                 ///< during the timed run, all enemies
   /// Per enemy, averaged over the timed run (sampled every 0.1 s): what the solver carries.
-  double pairs = 0, self_pairs = 0, contact_points = 0, self_contact_points = 0, constraint_rows = 0;
+  double pairs = 0, self_pairs = 0, contact_points = 0, self_contact_points = 0,
+         constraint_rows = 0;
 };
 
 /// `scene` must have navigation settings and at least one route.
