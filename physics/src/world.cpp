@@ -117,8 +117,7 @@ bool SelfCollisionFilter::needBroadphaseCollision(btBroadphaseProxy* a,
   }
   const BodyRecord* ra = impl.record_of(*a);
   const BodyRecord* rb = impl.record_of(*b);
-  if (ra == nullptr || rb == nullptr || ra->owner < 0 || ra->owner != rb->owner) return true;
-  return impl.self_pair_collides(*ra, *rb);
+  return !same_ragdoll(ra, rb) || impl.self_pair_collides(*ra, *rb);
 }
 
 void World::Impl::set_self_collision(int owner, SelfCollision mode) {
@@ -133,7 +132,7 @@ void World::Impl::set_self_collision(int owner, SelfCollision mode) {
     const btBroadphasePair& p = cache.getOverlappingPairArrayPtr()[i];
     const BodyRecord* a = record_of(*p.m_pProxy0);
     const BodyRecord* b = record_of(*p.m_pProxy1);
-    if (a && b && a->owner == owner && b->owner == owner && !self_pair_collides(*a, *b)) {
+    if (same_ragdoll(a, b) && a->owner == owner && !self_pair_collides(*a, *b)) {
       dropped.emplace_back(p.m_pProxy0, p.m_pProxy1);
     }
   }
@@ -231,13 +230,11 @@ void World::Impl::scan_contacts() {
       in_contact = m->getContactPoint(p).getDistance() < 0.01f;
     }
     if (!in_contact) continue;
-    const int a = m->getBody0()->getUserIndex();
-    const int b = m->getBody1()->getUserIndex();
-    const int owner_a = a >= 0 ? bodies[static_cast<std::size_t>(a)].owner : -2;
-    const int owner_b = b >= 0 ? bodies[static_cast<std::size_t>(b)].owner : -2;
-    if (owner_a == owner_b && owner_a >= 0) continue;  // self-contact is not support
-    if (a >= 0) bodies[static_cast<std::size_t>(a)].touching = true;
-    if (b >= 0) bodies[static_cast<std::size_t>(b)].touching = true;
+    const BodyRecord* a = record_of(*m->getBody0());
+    const BodyRecord* b = record_of(*m->getBody1());
+    if (same_ragdoll(a, b)) continue;  // self-contact is not support
+    if (a != nullptr) bodies[static_cast<std::size_t>(a - bodies.data())].touching = true;
+    if (b != nullptr) bodies[static_cast<std::size_t>(b - bodies.data())].touching = true;
   }
 }
 
@@ -419,9 +416,6 @@ float World::max_joint_separation() const {
 
 SolverLoad World::solver_load() const {
   SolverLoad load;
-  auto same_ragdoll = [&](const BodyRecord* a, const BodyRecord* b) {
-    return a && b && a->owner >= 0 && a->owner == b->owner;
-  };
   btOverlappingPairCache& pairs = *impl_->broadphase.getOverlappingPairCache();
   load.broadphase_pairs = pairs.getNumOverlappingPairs();
   for (int i = 0; i < load.broadphase_pairs; ++i) {

@@ -21,6 +21,11 @@ struct BodyRecord {
   int part = -1;          ///< index of its BodyPart within the ragdoll (or -1)
 };
 
+/// Two bodies of one ragdoll (records may be null: static geometry).
+inline bool same_ragdoll(const BodyRecord* a, const BodyRecord* b) {
+  return a != nullptr && b != nullptr && a->owner >= 0 && a->owner == b->owner;
+}
+
 /// How the bodies of one ragdoll collide with each other.
 enum class SelfCollision : std::uint8_t {
   bullet,  ///< Bullet's default: every pair but the jointed ones (the benchmark's raw baseline)

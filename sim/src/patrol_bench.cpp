@@ -72,21 +72,30 @@ std::vector<int> share_by_length(const std::vector<float>& lengths, int count) {
   return share;
 }
 
-void add_load(PatrolBenchResult& r, const physics::SolverLoad& load) {
-  r.pairs += load.broadphase_pairs;
-  r.self_pairs += load.self_pairs;
-  r.contact_points += load.contact_points;
-  r.self_contact_points += load.self_contact_points;
-  r.constraint_rows += load.constraint_rows;
-}
+// Sums of the solver loads sampled during the timed run, and the per-enemy mean of them.
+struct LoadSum {
+  double pairs = 0, self_pairs = 0, contact_points = 0, self_contact_points = 0, rows = 0;
+  int samples = 0;
 
-void scale_load(PatrolBenchResult& r, double k) {
-  r.pairs *= k;
-  r.self_pairs *= k;
-  r.contact_points *= k;
-  r.self_contact_points *= k;
-  r.constraint_rows *= k;
-}
+  void add(const physics::SolverLoad& load) {
+    pairs += load.broadphase_pairs;
+    self_pairs += load.self_pairs;
+    contact_points += load.contact_points;
+    self_contact_points += load.self_contact_points;
+    rows += load.constraint_rows;
+    ++samples;
+  }
+  void per_enemy_into(PatrolBenchResult& r) const {
+    const double k = 1.0 / (std::max(1, samples) * std::max(1, r.enemies));
+    r.pairs = pairs * k;
+    r.self_pairs = self_pairs * k;
+    r.contact_points = contact_points * k;
+    r.self_contact_points = self_contact_points * k;
+    r.constraint_rows = rows * k;
+  }
+};
+
+constexpr std::uint64_t kLoadSampleSteps = 24;  // the solver load is read every 0.1 s
 
 }  // namespace
 
@@ -141,18 +150,19 @@ PatrolBenchResult run_patrol_benchmark(const SceneDescription& scene, const Patr
     const std::size_t ticks_before = s.result().navigation_tick_ms.size();
     int falls_before = 0;
     for (const auto& e : s.result().enemies) falls_before += e.falls;
+    // Timed in chunks, with the solver load read between them: reading it walks every pair and
+    // row, which is no part of a frame's cost.
     double cpu_ms = 0;
-    int samples = 0;
-    for (std::uint64_t i = 0; i < steps; ++i) {
+    LoadSum load;
+    for (std::uint64_t done = 0; done < steps;) {
+      const std::uint64_t chunk = std::min(kLoadSampleSteps, steps - done);
       const double start = thread_cpu_ms();
-      s.step();
+      for (std::uint64_t i = 0; i < chunk; ++i) s.step();
       cpu_ms += thread_cpu_ms() - start;
-      if (i % 24 == 0) {  // outside the timing: reading the load walks every pair and row
-        add_load(r, s.scene().world().solver_load());
-        ++samples;
-      }
+      done += chunk;
+      load.add(s.scene().world().solver_load());
     }
-    scale_load(r, 1.0 / (samples * std::max(1, r.enemies)));
+    load.per_enemy_into(r);
     r.frame_ms = cpu_ms / static_cast<double>(steps) * kFrameSteps;
     const SimulationResult result = s.result();
     const std::vector<double> ticks(result.navigation_tick_ms.begin() + static_cast<std::ptrdiff_t>(ticks_before),
