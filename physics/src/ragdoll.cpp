@@ -561,10 +561,10 @@ void Ragdoll::apply_arm_reach(int arm, Pose& pose) const {
   pose[elbow] = Quat::from_axis_angle({1, 0, 0}, -bend);
 }
 
-float Ragdoll::pelvis_above_sole() const {
+float Ragdoll::pelvis_above_sole(float knee_bend_deg) const {
   // Pelvis centre above the soles with straight-down legs bent a little at the knees.
   const LegGeometry g = leg_geometry(0);
-  const float bend = deg_to_rad(settings_.balance.stance_knee_bend_deg) * 0.5f;
+  const float bend = deg_to_rad(knee_bend_deg) * 0.5f;
   const float ankle_above_sole = blueprint_.joints[idx(JointName::ankle_l)].pivot.y;
   return ankle_above_sole + (g.thigh + g.shin) * std::cos(bend) - g.hip_from_pelvis.y;
 }
@@ -616,9 +616,10 @@ void Ragdoll::plant_legs(float dt, Pose& pose) {
     pelvis_ref_ = horizontal(body_state(BodyPart::pelvis).position);
   }
   const float half_height = blueprint_.bodies[idx(BodyPart::foot_l)].half_extents.y;
-  pelvis.y = 0.5f * (feet[0].y + feet[1].y) - half_height + pelvis_above_sole();
+  const float bend = settings_.balance.stance_knee_bend_deg;
+  pelvis.y = 0.5f * (feet[0].y + feet[1].y) - half_height + pelvis_above_sole(bend);
   for (int leg = 0; leg < 2; ++leg) {
-    pelvis.y = std::min(pelvis.y, reachable_pelvis_height(leg, pelvis, pelvis_rotation, feet[leg], feet_rotation[leg]));
+    pelvis.y = std::min(pelvis.y, reachable_pelvis_height(leg, pelvis, pelvis_rotation, feet[leg], feet_rotation[leg], bend));
   }
   pelvis.y = smooth_pelvis_height(pelvis.y, dt);
   pelvis_target_ = pelvis;

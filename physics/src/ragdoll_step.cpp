@@ -178,14 +178,14 @@ void Ragdoll::solve_leg_targets(int leg, Vec3 pelvis, Quat pelvis_rotation, Vec3
 }
 
 float Ragdoll::reachable_pelvis_height(int leg, Vec3 pelvis, Quat pelvis_rotation, Vec3 foot_center,
-                                       Quat foot_rotation) const {
+                                       Quat foot_rotation, float knee_bend_deg) const {
   // The highest pelvis (centre) at which this leg still bends its knee by the stance bend: with
   // the feet apart or staggered a pelvis at the nominal height would ask a leg to reach farther
   // than it can, and a leg that cannot reach lifts or drags its foot.
   const LegGeometry g = leg_geometry(leg);
   const Vec3 hip_offset = pelvis_rotation.rotate(g.hip_from_pelvis);
   const Vec3 ankle_at = foot_center + foot_rotation.rotate(g.ankle_from_foot);
-  const float reach = (g.thigh + g.shin) * std::cos(0.5f * deg_to_rad(settings_.balance.stance_knee_bend_deg));
+  const float reach = (g.thigh + g.shin) * std::cos(0.5f * deg_to_rad(knee_bend_deg));
   const float apart = length(horizontal(pelvis + hip_offset - ankle_at));
   const float rise = std::sqrt(std::max(reach * reach - apart * apart, 0.25f * reach * reach));
   return ankle_at.y + rise - hip_offset.y;
@@ -411,7 +411,11 @@ void Ragdoll::update_swing(float dt, Pose& pose) {
   }
   if (t > duration) height = -0.02f * std::min(1.0f, (t - duration) / 0.1f);
   Vec3 foot = swing_.start + (swing_.target - swing_.start) * progress;
-  foot.y = swing_.start.y + (swing_.target.y - swing_.start.y) * std::min(1.0f, 2.0f * progress) + height;
+  // Up a slope the foot climbs in the first half of the step, to clear the ground ahead; down one
+  // it descends along the ground: dropped early it struck the slope at the end of the lift,
+  // still moving at full speed, and bounced off.
+  const float rise = swing_.target.y - swing_.start.y;
+  foot.y = swing_.start.y + rise * (rise > 0 ? std::min(1.0f, 2.0f * progress) : progress) + height;
   const float yaw = swing_.start_yaw + wrap_angle(swing_.target_yaw - swing_.start_yaw) * progress;
   const Vec3 normal = normalized(Vec3{0, 1, 0} + (swing_.ground_normal - Vec3{0, 1, 0}) * progress);
   const Quat foot_rotation = foot_on_ground(forward_of(yaw), normal);
@@ -426,9 +430,12 @@ void Ragdoll::update_swing(float dt, Pose& pose) {
   const float half_height = blueprint_.bodies[idx(BodyPart::foot_l)].half_extents.y;
   const BodyState pelvis_now = body_state(BodyPart::pelvis);
   Vec3 pelvis = moving_pelvis_goal(dt);
+  // A walking stance leg keeps more bend than a standing one: a knee nearly straight has no
+  // travel left to follow the body up as it vaults over the foot (see walk_knee_bend_deg).
+  const float bend = swing_.kind == Swing::Kind::gait ? s.walk_knee_bend_deg : settings_.balance.stance_knee_bend_deg;
   pelvis.y = smooth_pelvis_height(
-      std::min(stance_center.y - half_height + pelvis_above_sole(),
-               reachable_pelvis_height(stance_leg, pelvis, pelvis_rotation, stance_center, stance_rotation)),
+      std::min(stance_center.y - half_height + pelvis_above_sole(bend),
+               reachable_pelvis_height(stance_leg, pelvis, pelvis_rotation, stance_center, stance_rotation, bend)),
       dt);
   pelvis_target_ = pelvis;
   solve_leg_targets(stance_leg, pelvis, pelvis_rotation, stance_center, stance_rotation, pose);

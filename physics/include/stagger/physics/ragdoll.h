@@ -124,7 +124,7 @@ class Ragdoll {
   void apply_ankle_strategy(float dt, Pose& pose);
   void plant_legs(float dt, Pose& pose);
   Vec3 standing_pelvis_goal(float dt);
-  float pelvis_above_sole() const;
+  float pelvis_above_sole(float knee_bend_deg) const;
 
   // Stepping (ragdoll_step.cpp): balance steps, closing steps and the walking gait.
   struct Swing {
@@ -170,7 +170,7 @@ class Ragdoll {
   void solve_leg_targets(int leg, Vec3 pelvis, Quat pelvis_rotation, Vec3 foot_center, Quat foot_rotation,
                          Pose& pose) const;
   float reachable_pelvis_height(int leg, Vec3 pelvis, Quat pelvis_rotation, Vec3 foot_center,
-                                Quat foot_rotation) const;
+                                Quat foot_rotation, float knee_bend_deg) const;
   /// The foot as it stands: where it is, flat on the ground under it.
   void planted_foot(int leg, Vec3& center, Quat& rotation) const;
   Vec3 foot_center_on_ground(Vec3 at, Vec3* normal) const;
