@@ -11,14 +11,28 @@
 namespace stagger::physics {
 namespace {
 
+// [m] Collision margin of box bodies (feet, physics hands), a power of two so that Bullet's
+// size with the margin (size − 0.04 + 0.04 − margin + margin) comes back bit for bit: box-on-box
+// contacts do not change at all.
+constexpr float kBoxMargin = 1.0f / 128.0f;
+
 std::unique_ptr<btCollisionShape> make_shape(const BodySettings& b) {
   switch (b.shape) {
     case BodySettings::Shape::capsule_y:
       return std::make_unique<btCapsuleShape>(b.radius, 2.0f * b.half_length);
     case BodySettings::Shape::capsule_x:
       return std::make_unique<btCapsuleShapeX>(b.radius, 2.0f * b.half_length);
-    case BodySettings::Shape::box:
-      return std::make_unique<btBoxShape>(to_bt(b.half_extents));
+    case BodySettings::Shape::box: {
+      // Against anything but another box, Bullet's GJK sees a box as a smaller box swept by a
+      // sphere of the margin's radius (0.04 m by default: the whole half height of a foot, which
+      // then met a mesh as a slab with round toes and heels and rocked on it). A margin of 8 mm
+      // keeps the edges nearly sharp; the box's outer size does not change. Walking up the
+      // arena's mesh ramp at 1.0 m/s over 150 nudged spawns: 16 falls before, 2 after (a margin
+      // of 1 cm: 0; 2 cm: 11).
+      auto box = std::make_unique<btBoxShape>(to_bt(b.half_extents));
+      box->setMargin(kBoxMargin);
+      return box;
+    }
     case BodySettings::Shape::sphere:
       return std::make_unique<btSphereShape>(b.radius);
   }
