@@ -122,13 +122,24 @@ void DrivenJoint::hold_with_bullet_servos(Quat local_rotation, float servo_speed
   }
 }
 
-void DrivenJoint::update_motors(float dt, float limit_margin_rad) {
+void DrivenJoint::update_motors(float dt, float limit_margin_rad, int free_iterations) {
   auto& c = *constraint_;
   c.refresh();
   const btVector3 relative_omega =
       c.getRigidBodyA().getAngularVelocity() - c.getRigidBodyB().getAngularVelocity();
   if (driven_[0] || driven_[1] || driven_[2]) drive_axes(relative_omega, dt);
   update_limits(relative_omega, dt, limit_margin_rad);
+  update_iterations(free_iterations);
+}
+
+void DrivenJoint::update_iterations(int free_iterations) {
+  // A limit row stops a limb that is already moving, and needs the full count to converge; the
+  // motor and point rows of a joint in mid-range converge in fewer.
+  // (A locked axis counts as engaged: its one row holds a hinge straight and always acts.)
+  const bool near_limit = limit_engaged_[0] || limit_engaged_[1] || limit_engaged_[2];
+  int iterations = fixed_iterations_;
+  if (iterations <= 0 && !near_limit) iterations = free_iterations;
+  constraint_->setOverrideNumSolverIterations(iterations > 0 ? iterations : -1);
 }
 
 void DrivenJoint::update_limits(const btVector3& relative_omega, float dt, float margin_rad) {

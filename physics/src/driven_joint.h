@@ -49,10 +49,8 @@ class DrivenJoint {
   void set_strength(float strength) { strength_ = strength; }
   /// While limp the motors only resist motion (target velocity 0) with `strength` × cap.
   void set_limp(bool limp) { limp_ = limp; }
-  /// Extra solver iterations for this joint's rows (0 = the world's count).
-  void set_solver_iterations(int iterations) {
-    constraint_->setOverrideNumSolverIterations(iterations > 0 ? iterations : -1);
-  }
+  /// Solver iterations for this joint's rows whatever its limits (0: as `update_motors` says).
+  void set_solver_iterations(int iterations) { fixed_iterations_ = iterations; }
 
   /// Switches one rotation axis's motor on or off (0 X, 1 Y, 2 Z). A motor switched on starts its
   /// reference motion from where the joint is.
@@ -66,7 +64,9 @@ class DrivenJoint {
 
   /// Sets the motors' velocity targets and caps for the coming step, and engages each axis's
   /// limit rows only when the joint is near that limit (see update_limits).
-  void update_motors(float dt, float limit_margin_rad);
+  /// Joints far from every limit have their rows solved `free_iterations` times (0: the
+  /// world's count), unless set_solver_iterations fixed a count.
+  void update_motors(float dt, float limit_margin_rad, int free_iterations);
 
   Vec3 angles() const;
   float separation() const;
@@ -76,6 +76,7 @@ class DrivenJoint {
   void resync_model(const btVector3& relative_omega);
   void drive_axes(const btVector3& relative_omega, float dt);
   void update_limits(const btVector3& relative_omega, float dt, float margin_rad);
+  void update_iterations(int free_iterations);
 
   std::unique_ptr<DrivenConstraint> constraint_;
   DriveSettings drive_;
@@ -96,6 +97,7 @@ class DrivenJoint {
   float limit_lo_[3] = {0, 0, 0};
   float limit_hi_[3] = {0, 0, 0};
   bool limit_engaged_[3] = {true, true, true};
+  int fixed_iterations_ = 0;
 };
 
 }  // namespace stagger::physics

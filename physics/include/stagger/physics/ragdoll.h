@@ -120,6 +120,7 @@ class Ragdoll {
   void fade_assistance(float dt);
   static constexpr float kAssistFadeS = 0.5f;  // [s]
   void set_drives_active(bool active);
+  void update_joint_iterations();
   float max_body_speed() const;
   void apply_ankle_strategy(float dt, Pose& pose);
   void plant_legs(float dt, Pose& pose);
@@ -215,6 +216,7 @@ class Ragdoll {
   Vec3 get_up_anchor_;        // pelvis position when the rise began
   bool prone_ = false;
   bool rising_ = false;
+  bool drives_active_ = true;
   float assist_fade_s_ = 0;   // get-up assistance still letting go
   int get_ups_ = 0;
   int failed_get_ups_ = 0;

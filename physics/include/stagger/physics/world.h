@@ -24,6 +24,12 @@ struct WorldSettings {
   /// steps at the joint's or its motor's rate (further away they could not act this step, and
   /// 6Dof2 would spend two rows on each ranged axis); a large value keeps them in always.
   float limit_margin_rad = 0.1f;
+  /// [-] iterations for the rows of a driven joint with no limit row in the solver (every axis
+  /// ranged and far from its limits; 0: the world's count): its motor and point rows converge
+  /// in fewer. Near a limit, with a locked axis, limp, or getting up, a joint keeps the full
+  /// count (8 for every joint bent joints up to 41° past their limits in knock-downs, against
+  /// 18° now and 18° with 10 everywhere). 32 walkers: −2.2 % instructions.
+  int free_joint_iterations = 8;
 };
 
 struct StaticBoxSettings {
