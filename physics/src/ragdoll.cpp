@@ -639,7 +639,8 @@ void Ragdoll::plant_legs(float dt, Pose& pose) {
   const float bend = settings_.balance.stance_knee_bend_deg;
   pelvis.y = 0.5f * (feet[0].y + feet[1].y) - half_height + pelvis_above_sole(bend);
   for (int leg = 0; leg < 2; ++leg) {
-    pelvis.y = std::min(pelvis.y, reachable_pelvis_height(leg, pelvis, pelvis_rotation, feet[leg], feet_rotation[leg], bend));
+    pelvis.y = std::min(pelvis.y, reachable_pelvis_height(leg, pelvis, pelvis_rotation, feet[leg],
+                                                          feet_rotation[leg], bend));
   }
   pelvis.y = smooth_pelvis_height(pelvis.y, dt);
   pelvis_target_ = pelvis;

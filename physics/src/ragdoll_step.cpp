@@ -432,11 +432,13 @@ void Ragdoll::update_swing(float dt, Pose& pose) {
   Vec3 pelvis = moving_pelvis_goal(dt);
   // A walking stance leg keeps more bend than a standing one: a knee nearly straight has no
   // travel left to follow the body up as it vaults over the foot (see walk_knee_bend_deg).
-  const float bend = swing_.kind == Swing::Kind::gait ? s.walk_knee_bend_deg : settings_.balance.stance_knee_bend_deg;
-  pelvis.y = smooth_pelvis_height(
-      std::min(stance_center.y - half_height + pelvis_above_sole(bend),
-               reachable_pelvis_height(stance_leg, pelvis, pelvis_rotation, stance_center, stance_rotation, bend)),
-      dt);
+  const float bend = swing_.kind == Swing::Kind::gait ? s.walk_knee_bend_deg
+                                                      : settings_.balance.stance_knee_bend_deg;
+  pelvis.y =
+      smooth_pelvis_height(std::min(stance_center.y - half_height + pelvis_above_sole(bend),
+                                    reachable_pelvis_height(stance_leg, pelvis, pelvis_rotation,
+                                                            stance_center, stance_rotation, bend)),
+                           dt);
   pelvis_target_ = pelvis;
   solve_leg_targets(stance_leg, pelvis, pelvis_rotation, stance_center, stance_rotation, pose);
   // Swing leg: hung from the real pelvis, so the foot goes where it is aimed in the world.
