@@ -122,14 +122,14 @@ void DrivenJoint::hold_with_bullet_servos(Quat local_rotation, float servo_speed
   }
 }
 
-void DrivenJoint::update_motors(float dt, float limit_margin_rad, int free_iterations) {
+void DrivenJoint::update_motors(float dt, const WorldSettings& world) {
   auto& c = *constraint_;
   c.refresh();
   const btVector3 relative_omega =
       c.getRigidBodyA().getAngularVelocity() - c.getRigidBodyB().getAngularVelocity();
   if (driven_[0] || driven_[1] || driven_[2]) drive_axes(relative_omega, dt);
-  update_limits(relative_omega, dt, limit_margin_rad);
-  update_iterations(free_iterations);
+  update_limits(relative_omega, dt, world.limit_margin_rad);
+  update_iterations(world.free_joint_iterations);
 }
 
 void DrivenJoint::update_iterations(int free_iterations) {

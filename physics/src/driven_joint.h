@@ -62,11 +62,11 @@ class DrivenJoint {
   /// Forgets the previous target (its velocity feed-forward): after a teleport.
   void forget_motion() { has_previous_target_ = false; }
 
-  /// Sets the motors' velocity targets and caps for the coming step, and engages each axis's
-  /// limit rows only when the joint is near that limit (see update_limits).
-  /// Joints far from every limit have their rows solved `free_iterations` times (0: the
-  /// world's count), unless set_solver_iterations fixed a count.
-  void update_motors(float dt, float limit_margin_rad, int free_iterations);
+  /// Sets the motors' velocity targets and caps for the coming step, engages each axis's limit
+  /// rows only when the joint is near that limit (see update_limits), and has the rows of a joint
+  /// far from every limit solved `free_joint_iterations` times unless set_solver_iterations
+  /// fixed a count.
+  void update_motors(float dt, const WorldSettings& world);
 
   Vec3 angles() const;
   float separation() const;

@@ -292,11 +292,9 @@ void Ragdoll::before_step(float dt) {
   for (auto& s : strength_) s.advance(dt);
   for (auto& t : twist_) t.advance(dt, settings_.hit);
   state_time_s_ += dt;
-  if (resistance_time_s_ > 0 && resistance_time_s_ <= dt) {
-    resistance_time_s_ = 0;
-    update_joint_iterations();
-  }
+  const bool resisting = resistance_time_s_ > 0;
   resistance_time_s_ = std::max(0.0f, resistance_time_s_ - dt);
+  if (resisting && resistance_time_s_ == 0) update_joint_iterations();  // full count ends
   update_foot_anchors();
   if (state_ == LocomotionState::getting_up) update_get_up(dt);
   if (assist_fade_s_ > 0 && is_upright(state_)) fade_assistance(dt);

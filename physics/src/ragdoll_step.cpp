@@ -179,7 +179,7 @@ void Ragdoll::solve_leg_targets(int leg, Vec3 pelvis, Quat pelvis_rotation, Vec3
 
 float Ragdoll::reachable_pelvis_height(int leg, Vec3 pelvis, Quat pelvis_rotation, Vec3 foot_center,
                                        Quat foot_rotation, float knee_bend_deg) const {
-  // The highest pelvis (centre) at which this leg still bends its knee by the stance bend: with
+  // The highest pelvis (centre) at which this leg still bends its knee by `knee_bend_deg`: with
   // the feet apart or staggered a pelvis at the nominal height would ask a leg to reach farther
   // than it can, and a leg that cannot reach lifts or drags its foot.
   const LegGeometry g = leg_geometry(leg);

@@ -347,8 +347,7 @@ void World::step() {
   for (auto& r : impl_->ragdolls) r->before_step(dt);
   for (auto& h : impl_->hands) h->before_step(dt);
   // 2. Drives: every joint turns its target into motor velocities for this step.
-  for (DrivenJoint* j : impl_->controlled_joints)
-    j->update_motors(dt, impl_->settings.limit_margin_rad, impl_->settings.free_joint_iterations);
+  for (DrivenJoint* j : impl_->controlled_joints) j->update_motors(dt, impl_->settings);
   // 3. Exactly one fixed Bullet step (maxSubSteps = 0: no internal accumulator).
   impl_->dynamics.stepSimulation(dt, 0, dt);
   ++impl_->steps;
