@@ -7,6 +7,7 @@
 #include <btBulletDynamicsCommon.h>
 
 #include "driven_joint.h"
+#include "impulse_solver.h"
 #include "world_pull.h"
 #include "stagger/physics/ragdoll.h"
 #include "stagger/physics/world.h"
@@ -104,7 +105,7 @@ struct World::Impl {
   btDefaultCollisionConfiguration collision_config;
   btCollisionDispatcher dispatcher{&collision_config};
   btDbvtBroadphase broadphase;
-  btSequentialImpulseConstraintSolver solver;
+  ImpulseSolver solver;
   DynamicsWorld dynamics{&dispatcher, &broadphase, &solver, &collision_config};
 
   // Triangle data of static meshes, which Bullet's mesh shapes point into (declared first, so

@@ -1,0 +1,34 @@
+#pragma once
+// Bullet's sequential-impulse solver with its iteration loop inlined.
+//
+// Bullet solves every row of every iteration through a function pointer (its scalar reference:
+// Debian's Bullet is built without SIMD), and in each iteration also walks every constraint for a
+// per-iteration callback that only the cone-twist constraint uses (solveConstraintObsolete: two
+// solver-body look-ups per constraint per iteration). The loop here is Bullet's loop without that
+// walk, with the row solvers inlined: joint rows (with their per-joint iteration counts), then
+// contact normals, then friction, in Bullet's order and with Bullet's arithmetic, so results are
+// bit for bit Bullet's (the golden state hash does not move). Solver modes and features it does
+// not cover (randomised or interleaved order, rolling friction, cone twists) use Bullet's loop.
+
+#include <btBulletDynamicsCommon.h>
+
+namespace stagger::physics {
+
+class ImpulseSolver final : public btSequentialImpulseConstraintSolver {
+ protected:
+  btScalar solveGroupCacheFriendlySetup(btCollisionObject** bodies, int num_bodies,
+                                        btPersistentManifold** manifolds, int num_manifolds,
+                                        btTypedConstraint** constraints, int num_constraints,
+                                        const btContactSolverInfo& info,
+                                        btIDebugDraw* debug_draw) override;
+  btScalar solveSingleIteration(int iteration, btCollisionObject** bodies, int num_bodies,
+                                btPersistentManifold** manifolds, int num_manifolds,
+                                btTypedConstraint** constraints, int num_constraints,
+                                const btContactSolverInfo& info, btIDebugDraw* debug_draw) override;
+
+ private:
+  /// Whether this group's iterations run in our loop (decided by solveGroupCacheFriendlySetup).
+  bool own_loop_ = false;
+};
+
+}  // namespace stagger::physics
