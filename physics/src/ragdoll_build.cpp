@@ -31,11 +31,9 @@ constexpr PartShape kParts[kBodyPartCount] = {
     {ShapeKind::capsule_x, 0.12f, 0.06f, {}, {0.0f, 1.39f, 0.0f}, 14.6f},     // chest
     {ShapeKind::capsule_y, 0.10f, 0.03f, {}, {0.0f, 1.67f, 0.0f}, 7.0f},      // head
     {ShapeKind::capsule_y, 0.045f, 0.095f, {}, {0.22f, 1.31f, 0.0f}, 4.3f},   // upper_arm_l
-    {ShapeKind::capsule_y, 0.04f, 0.09f, {}, {0.22f, 1.04f, 0.0f}, 2.4f},     // lower_arm_l
-    {ShapeKind::capsule_y, 0.04f, 0.04f, {}, {0.22f, 0.83f, 0.0f}, 1.0f},     // hand_l
+    {ShapeKind::capsule_y, 0.04f, 0.17f, {}, {0.22f, 0.96f, 0.0f}, 3.4f},     // lower_arm_l (to the fist)
     {ShapeKind::capsule_y, 0.045f, 0.095f, {}, {-0.22f, 1.31f, 0.0f}, 4.3f},  // upper_arm_r
-    {ShapeKind::capsule_y, 0.04f, 0.09f, {}, {-0.22f, 1.04f, 0.0f}, 2.4f},    // lower_arm_r
-    {ShapeKind::capsule_y, 0.04f, 0.04f, {}, {-0.22f, 0.83f, 0.0f}, 1.0f},    // hand_r
+    {ShapeKind::capsule_y, 0.04f, 0.17f, {}, {-0.22f, 0.96f, 0.0f}, 3.4f},    // lower_arm_r
     {ShapeKind::capsule_y, 0.07f, 0.14f, {}, {0.10f, 0.71f, 0.0f}, 10.5f},    // thigh_l
     {ShapeKind::capsule_y, 0.05f, 0.16f, {}, {0.10f, 0.29f, 0.0f}, 5.0f},     // shin_l
     {ShapeKind::box, 0, 0, {0.05f, 0.04f, 0.13f}, {0.10f, 0.04f, 0.05f}, 4.0f},   // foot_l
@@ -59,10 +57,8 @@ constexpr JointShape kJoints[kJointCount] = {
     {{0.0f, 1.53f, 0.0f}, {-45, -60, -35}, {45, 60, 35}, false},      // neck
     {{0.22f, 1.45f, 0.0f}, {-170, -80, -20}, {60, 80, 170}, false},   // shoulder_l
     {{0.22f, 1.17f, 0.0f}, {-150, 0, 0}, {0, 0, 0}, false},           // elbow_l
-    {{0.22f, 0.91f, 0.0f}, {-70, 0, -30}, {70, 0, 30}, false},        // wrist_l
     {{-0.22f, 1.45f, 0.0f}, {-170, -80, -20}, {60, 80, 170}, true},   // shoulder_r
     {{-0.22f, 1.17f, 0.0f}, {-150, 0, 0}, {0, 0, 0}, true},           // elbow_r
-    {{-0.22f, 0.91f, 0.0f}, {-70, 0, -30}, {70, 0, 30}, true},        // wrist_r
     {{0.10f, 0.92f, 0.0f}, {-120, -40, -20}, {30, 40, 45}, false},    // hip_l
     {{0.10f, 0.50f, 0.0f}, {0, 0, 0}, {150, 0, 0}, false},            // knee_l
     {{0.10f, 0.08f, 0.0f}, {-45, 0, -25}, {35, 0, 25}, false},        // ankle_l
@@ -93,8 +89,6 @@ DriveSettings drive_for(JointName j, const RagdollSettings& s) {
     case JointName::shoulder_r: return s.shoulder_drive;
     case JointName::elbow_l:
     case JointName::elbow_r: return s.elbow_drive;
-    case JointName::wrist_l:
-    case JointName::wrist_r: return s.wrist_drive;
     case JointName::hip_l:
     case JointName::hip_r: return s.hip_drive;
     case JointName::knee_l:

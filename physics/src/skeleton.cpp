@@ -12,10 +12,8 @@ constexpr std::array<BodyPart, kBodyPartCount> kParents = {
     BodyPart::chest,        // head
     BodyPart::chest,        // upper_arm_l
     BodyPart::upper_arm_l,  // lower_arm_l
-    BodyPart::lower_arm_l,  // hand_l
     BodyPart::chest,        // upper_arm_r
     BodyPart::upper_arm_r,  // lower_arm_r
-    BodyPart::lower_arm_r,  // hand_r
     BodyPart::pelvis,       // thigh_l
     BodyPart::thigh_l,      // shin_l
     BodyPart::shin_l,       // foot_l
@@ -25,13 +23,12 @@ constexpr std::array<BodyPart, kBodyPartCount> kParents = {
 };
 
 constexpr std::array<std::string_view, kBodyPartCount> kBodyNames = {
-    "pelvis",      "spine",       "chest",  "head",    "upper_arm_l", "lower_arm_l",
-    "hand_l",      "upper_arm_r", "lower_arm_r", "hand_r", "thigh_l", "shin_l",
-    "foot_l",      "thigh_r",     "shin_r", "foot_r"};
+    "pelvis",  "spine",       "chest",       "head",    "upper_arm_l", "lower_arm_l", "upper_arm_r",
+    "lower_arm_r", "thigh_l", "shin_l", "foot_l", "thigh_r", "shin_r", "foot_r"};
 
 constexpr std::array<std::string_view, kJointCount> kJointNames = {
-    "lumbar",  "thoracic", "neck",  "shoulder_l", "elbow_l", "wrist_l", "shoulder_r", "elbow_r",
-    "wrist_r", "hip_l",    "knee_l", "ankle_l",   "hip_r",   "knee_r",  "ankle_r"};
+    "lumbar", "thoracic", "neck",  "shoulder_l", "elbow_l", "shoulder_r", "elbow_r",
+    "hip_l",  "knee_l",   "ankle_l", "hip_r",     "knee_r",  "ankle_r"};
 
 }  // namespace
 

@@ -94,7 +94,7 @@ namespace {
 
 // Pairs of body parts that collide in a limp ragdoll: all but parent and child (the joint holds
 // them) and grandparent and grandchild along a limb or the spine (they overlap at the joint
-// between them as soon as it bends: upper arm and hand, thigh and foot, pelvis and chest).
+// between them as soon as it bends: chest and forearm, thigh and foot, pelvis and chest).
 // Siblings (the two thighs, head and upper arms) do collide.
 bool parent_or_grandparent(BodyPart child, BodyPart elder) {
   if (child == BodyPart::pelvis) return false;

@@ -49,7 +49,6 @@ struct RagdollSettings {
   DriveSettings neck_drive{6.0f, 1.0f, 60.0f};
   DriveSettings shoulder_drive{6.0f, 1.0f, 80.0f};
   DriveSettings elbow_drive{6.0f, 1.0f, 50.0f};
-  DriveSettings wrist_drive{5.0f, 1.0f, 15.0f};
   DriveSettings hip_drive{8.0f, 1.0f, 300.0f};
   DriveSettings knee_drive{8.0f, 1.0f, 300.0f};
   DriveSettings ankle_drive{8.0f, 1.0f, 180.0f};

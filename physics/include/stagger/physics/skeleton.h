@@ -1,6 +1,8 @@
 #pragma once
 // The humanoid's body parts and joints: names (design.md §6), parents and the joint between them.
 // Joint j drives body part j+1 relative to its parent, so there is one joint per non-root part.
+// The hands are part of the forearms (design.md §6 allows a ragdoll without hands): two bodies and
+// two joints fewer to solve, and enemies' hands only ever move with their forearms.
 
 #include <array>
 #include <cstdint>
@@ -15,11 +17,9 @@ enum class BodyPart : std::uint8_t {
   chest,
   head,
   upper_arm_l,
-  lower_arm_l,
-  hand_l,
+  lower_arm_l,  // the forearm and the fist, one body
   upper_arm_r,
   lower_arm_r,
-  hand_r,
   thigh_l,
   shin_l,
   foot_l,
@@ -27,7 +27,7 @@ enum class BodyPart : std::uint8_t {
   shin_r,
   foot_r,
 };
-inline constexpr int kBodyPartCount = 16;
+inline constexpr int kBodyPartCount = 14;
 inline constexpr int kJointCount = kBodyPartCount - 1;
 
 enum class JointName : std::uint8_t {
@@ -36,10 +36,8 @@ enum class JointName : std::uint8_t {
   neck,        // chest -> head
   shoulder_l,  // chest -> upper_arm_l
   elbow_l,
-  wrist_l,
   shoulder_r,
   elbow_r,
-  wrist_r,
   hip_l,  // pelvis -> thigh_l
   knee_l,
   ankle_l,
