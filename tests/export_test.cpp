@@ -41,7 +41,7 @@ TEST(Export, ArenaRecordingBecomesAnAnimatedGltfThatLoadsBack) {
   ASSERT_TRUE(loader.LoadASCIIFromFile(&model, &error, &warning, gltf.string())) << error;
   EXPECT_TRUE(error.empty()) << error;
   EXPECT_EQ(model.asset.version, "2.0");
-  constexpr std::size_t kBodies = 9 * 14;  // the arena's nine enemies, 14 bodies each
+  constexpr std::size_t kBodies = 9 * 13;  // the arena's nine enemies, 13 bodies each
   // The level: 13 boxes and one mesh, then a node per body.
   ASSERT_EQ(model.nodes.size(), 14 + kBodies);
   ASSERT_EQ(model.animations.size(), 1u);

@@ -62,9 +62,9 @@ namespace stagger {
 namespace {
 
 TEST(HitReaction, SmallBlowsToHeadOrTorsoNeverFell) {
-  // Blows of 10 N·s to the head, chest and spine from eight directions: the struck part twists
+  // Blows of 10 N·s to the head and the chest from eight directions: the struck part twists
   // away and springs back, and the body stays up.
-  for (physics::BodyPart part : {physics::BodyPart::head, physics::BodyPart::chest, physics::BodyPart::spine}) {
+  for (physics::BodyPart part : {physics::BodyPart::head, physics::BodyPart::chest}) {
     for (int d = 0; d < 8; ++d) {
       sim::Simulation s(sim::builtin_scene(1),
                         test::push_script("dummy", part, test::horizontal_direction(d) * 10.0f, 1.0));

@@ -16,14 +16,15 @@ float sum_mass(const RagdollBlueprint& bp) {
   return m;
 }
 
-TEST(RagdollBlueprint, FourteenNamedBodiesOfDefaultMass) {
+TEST(RagdollBlueprint, ThirteenNamedBodiesOfDefaultMass) {
   const RagdollBlueprint bp = make_blueprint(RagdollSettings{});
-  EXPECT_EQ(bp.bodies.size(), 14u);
+  EXPECT_EQ(bp.bodies.size(), 13u);
   EXPECT_NEAR(sum_mass(bp), 75.0f, 1e-3f);
   EXPECT_EQ(name_of(BodyPart::chest), "chest");
   EXPECT_EQ(body_part_from_name("foot_r"), BodyPart::foot_r);
   EXPECT_FALSE(body_part_from_name("tail").has_value());
   EXPECT_FALSE(body_part_from_name("hand_l").has_value());  // part of the forearm
+  EXPECT_FALSE(body_part_from_name("spine").has_value());   // part of the chest
   EXPECT_EQ(bp.bodies[static_cast<std::size_t>(index_of(BodyPart::foot_l))].shape, ShapeKind::box);
 }
 
@@ -86,11 +87,11 @@ TEST(RagdollBlueprint, JointTwistRangesStayInsideNinetyDegrees) {
   }
 }
 
-TEST(Ragdoll, CreatesFourteenBodiesAndNoLinkedCollisions) {
+TEST(Ragdoll, CreatesThirteenBodiesAndNoLinkedCollisions) {
   World world;
   world.add_static_box({{0, -0.5f, 0}, {10, 0.5f, 10}, {}, 0.9f});
   Ragdoll& r = world.add_ragdoll(RagdollSettings{}, {0, 0, 0}, 0.0f);
-  EXPECT_EQ(world.body_count(), 14u);
+  EXPECT_EQ(world.body_count(), 13u);
   EXPECT_NEAR(r.mass(), 75.0f, 1e-3f);
   // Built in place: every joint closed, the body standing on its soles.
   EXPECT_LT(r.max_joint_separation(), 1e-4f);

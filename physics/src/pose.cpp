@@ -46,8 +46,7 @@ void set_legs(Pose& pose, float hip, float knee, float ankle) {
 Pose tuck_pose(bool prone) {
   Pose pose;
   set_legs(pose, prone ? -90.0f : -100.0f, prone ? 110.0f : 120.0f, -30.0f);
-  pose[JointName::lumbar] = about_x(-30.0f);
-  pose[JointName::thoracic] = about_x(-20.0f);
+  pose[JointName::lumbar] = about_x(-50.0f);
   const float shoulder = prone ? -60.0f : -70.0f;
   const float elbow = prone ? -100.0f : -30.0f;
   pose[JointName::shoulder_l] = pose[JointName::shoulder_r] = about_x(shoulder);

@@ -17,8 +17,7 @@ constexpr std::size_t idx(JointName joint) { return static_cast<std::size_t>(ind
 std::optional<JointName> twist_joint_for(BodyPart part) {
   switch (part) {
     case BodyPart::head: return JointName::neck;
-    case BodyPart::chest: return JointName::thoracic;
-    case BodyPart::spine: return JointName::lumbar;
+    case BodyPart::chest: return JointName::lumbar;
     default: return std::nullopt;
   }
 }

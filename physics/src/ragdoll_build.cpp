@@ -26,13 +26,12 @@ struct PartShape {
 // together. The feet are heavier than Winter's 1.45 %: a 1.5 kg foot under 70 kg of body made the
 // contacts converge poorly and the standing body creep.
 constexpr PartShape kParts[kBodyPartCount] = {
-    {ShapeKind::capsule_x, 0.10f, 0.05f, {}, {0.0f, 0.97f, 0.0f}, 12.0f},     // pelvis
-    {ShapeKind::capsule_x, 0.10f, 0.05f, {}, {0.0f, 1.17f, 0.0f}, 12.0f},     // spine
-    {ShapeKind::capsule_x, 0.12f, 0.06f, {}, {0.0f, 1.39f, 0.0f}, 14.6f},     // chest
+    {ShapeKind::capsule_x, 0.10f, 0.05f, {}, {0.0f, 0.97f, 0.0f}, 17.2f},     // pelvis
+    {ShapeKind::box, 0, 0, {0.16f, 0.23f, 0.11f}, {0.0f, 1.30f, 0.0f}, 20.0f},  // chest (and spine)
     {ShapeKind::capsule_y, 0.10f, 0.03f, {}, {0.0f, 1.67f, 0.0f}, 7.0f},      // head
-    {ShapeKind::capsule_y, 0.045f, 0.095f, {}, {0.22f, 1.31f, 0.0f}, 4.3f},   // upper_arm_l
+    {ShapeKind::capsule_y, 0.045f, 0.095f, {}, {0.22f, 1.31f, 0.0f}, 5.0f},   // upper_arm_l
     {ShapeKind::capsule_y, 0.04f, 0.17f, {}, {0.22f, 0.96f, 0.0f}, 3.4f},     // lower_arm_l (to the fist)
-    {ShapeKind::capsule_y, 0.045f, 0.095f, {}, {-0.22f, 1.31f, 0.0f}, 4.3f},  // upper_arm_r
+    {ShapeKind::capsule_y, 0.045f, 0.095f, {}, {-0.22f, 1.31f, 0.0f}, 5.0f},  // upper_arm_r
     {ShapeKind::capsule_y, 0.04f, 0.17f, {}, {-0.22f, 0.96f, 0.0f}, 3.4f},    // lower_arm_r
     {ShapeKind::capsule_y, 0.07f, 0.14f, {}, {0.10f, 0.71f, 0.0f}, 10.5f},    // thigh_l
     {ShapeKind::capsule_y, 0.05f, 0.16f, {}, {0.10f, 0.29f, 0.0f}, 5.0f},     // shin_l
@@ -52,8 +51,7 @@ struct JointShape {
 // X flexes (+X bends knees back, -X raises thighs and arms forward), Y twists about the bone,
 // Z abducts (+Z moves a left limb outward). Locked axes have lower == upper.
 constexpr JointShape kJoints[kJointCount] = {
-    {{0.0f, 1.07f, 0.0f}, {-40, -30, -25}, {30, 30, 25}, false},      // lumbar
-    {{0.0f, 1.27f, 0.0f}, {-30, -30, -25}, {25, 30, 25}, false},      // thoracic
+    {{0.0f, 1.07f, 0.0f}, {-60, -50, -40}, {45, 50, 40}, false},      // lumbar (the whole spine)
     {{0.0f, 1.53f, 0.0f}, {-45, -60, -35}, {45, 60, 35}, false},      // neck
     {{0.22f, 1.45f, 0.0f}, {-170, -80, -20}, {60, 80, 170}, false},   // shoulder_l
     {{0.22f, 1.17f, 0.0f}, {-150, 0, 0}, {0, 0, 0}, false},           // elbow_l
@@ -82,8 +80,7 @@ Vec3 shape_inertia(const BodyBlueprint& b) {
 
 DriveSettings drive_for(JointName j, const RagdollSettings& s) {
   switch (j) {
-    case JointName::lumbar:
-    case JointName::thoracic: return s.spine_drive;
+    case JointName::lumbar: return s.spine_drive;
     case JointName::neck: return s.neck_drive;
     case JointName::shoulder_l:
     case JointName::shoulder_r: return s.shoulder_drive;

@@ -7,8 +7,7 @@ namespace {
 
 constexpr std::array<BodyPart, kBodyPartCount> kParents = {
     BodyPart::pelvis,       // pelvis (root)
-    BodyPart::pelvis,       // spine
-    BodyPart::spine,        // chest
+    BodyPart::pelvis,       // chest
     BodyPart::chest,        // head
     BodyPart::chest,        // upper_arm_l
     BodyPart::upper_arm_l,  // lower_arm_l
@@ -23,11 +22,11 @@ constexpr std::array<BodyPart, kBodyPartCount> kParents = {
 };
 
 constexpr std::array<std::string_view, kBodyPartCount> kBodyNames = {
-    "pelvis",  "spine",       "chest",       "head",    "upper_arm_l", "lower_arm_l", "upper_arm_r",
-    "lower_arm_r", "thigh_l", "shin_l", "foot_l", "thigh_r", "shin_r", "foot_r"};
+    "pelvis",      "chest",   "head",   "upper_arm_l", "lower_arm_l", "upper_arm_r", "lower_arm_r",
+    "thigh_l",     "shin_l",  "foot_l", "thigh_r",     "shin_r",      "foot_r"};
 
 constexpr std::array<std::string_view, kJointCount> kJointNames = {
-    "lumbar", "thoracic", "neck",  "shoulder_l", "elbow_l", "shoulder_r", "elbow_r",
+    "lumbar", "neck",  "shoulder_l", "elbow_l", "shoulder_r", "elbow_r",
     "hip_l",  "knee_l",   "ankle_l", "hip_r",     "knee_r",  "ankle_r"};
 
 }  // namespace

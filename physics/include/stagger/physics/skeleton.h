@@ -1,8 +1,8 @@
 #pragma once
 // The humanoid's body parts and joints: names (design.md §6), parents and the joint between them.
 // Joint j drives body part j+1 relative to its parent, so there is one joint per non-root part.
-// The hands are part of the forearms (design.md §6 allows a ragdoll without hands): two bodies and
-// two joints fewer to solve, and enemies' hands only ever move with their forearms.
+// The spine is part of the chest and the hands are part of the forearms (design.md §6 allows both):
+// three bodies and three joints fewer to solve.
 
 #include <array>
 #include <cstdint>
@@ -13,8 +13,7 @@ namespace stagger::physics {
 
 enum class BodyPart : std::uint8_t {
   pelvis,
-  spine,
-  chest,
+  chest,  // with the spine, one body
   head,
   upper_arm_l,
   lower_arm_l,  // the forearm and the fist, one body
@@ -27,12 +26,11 @@ enum class BodyPart : std::uint8_t {
   shin_r,
   foot_r,
 };
-inline constexpr int kBodyPartCount = 14;
+inline constexpr int kBodyPartCount = 13;
 inline constexpr int kJointCount = kBodyPartCount - 1;
 
 enum class JointName : std::uint8_t {
-  lumbar,      // pelvis -> spine
-  thoracic,    // spine -> chest
+  lumbar,      // pelvis -> chest
   neck,        // chest -> head
   shoulder_l,  // chest -> upper_arm_l
   elbow_l,
