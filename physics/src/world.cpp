@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "bullet_convert.h"
+#include "ground_ray.h"
 #include "stagger/core/assert.h"
 #include "stagger/physics/hand.h"
 #include "stagger/physics/ragdoll.h"
@@ -263,13 +264,12 @@ void World::Impl::add_ground(btCollisionShape& shape, const btTransform& transfo
 GroundHit World::Impl::probe_ground(Vec3 at, float above, float below) const {
   const btVector3 from = to_bt(at + Vec3{0, above, 0});
   const btVector3 to = to_bt(at - Vec3{0, below, 0});
-  btCollisionWorld::ClosestRayResultCallback ray(from, to);
-  ground.rayTest(from, to, ray);
+  const RayHit ray = closest_ray_hit(ground, from, to);
   GroundHit out;
-  if (!ray.hasHit()) return out;
+  if (!ray.hit) return out;
   out.hit = true;
-  out.point = from_bt(ray.m_hitPointWorld);
-  out.normal = normalized(from_bt(ray.m_hitNormalWorld));
+  out.point = from_bt(ray.point);
+  out.normal = normalized(from_bt(ray.normal));
   if (out.normal.y < 0) out.normal = -out.normal;
   return out;
 }
@@ -277,9 +277,7 @@ GroundHit World::Impl::probe_ground(Vec3 at, float above, float below) const {
 bool World::line_of_sight(Vec3 from, Vec3 to) const {
   const btVector3 a = to_bt(from);
   const btVector3 b = to_bt(to);
-  btCollisionWorld::ClosestRayResultCallback ray(a, b);
-  impl_->ground.rayTest(a, b, ray);
-  return !ray.hasHit();
+  return !closest_ray_hit(impl_->ground, a, b).hit;
 }
 
 World::World(const WorldSettings& settings) : impl_(std::make_unique<Impl>(settings)) {}
