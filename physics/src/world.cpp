@@ -71,6 +71,90 @@ void DynamicsWorld::createPredictiveContacts(btScalar time_step) {
     createPredictiveContactsInternal(&ccd_bodies_[0], ccd_bodies_.size(), time_step);
 }
 
+namespace {
+
+int island_of(const btTypedConstraint& c) {
+  // Bullet's btGetConstraintIslandId: the first body's island, or the second's if it has none.
+  const int a = c.getRigidBodyA().getIslandTag();
+  return a >= 0 ? a : c.getRigidBodyB().getIslandTag();
+}
+
+}  // namespace
+
+void DynamicsWorld::solveConstraints(btContactSolverInfo& info) {
+  // Bullet's solveConstraints with our island callback. The sort is Bullet's own (not stable),
+  // on Bullet's predicate, so the constraints come in Bullet's order.
+  m_sortedConstraints.resize(m_constraints.size());
+  for (int i = 0; i < m_constraints.size(); ++i) m_sortedConstraints[i] = m_constraints[i];
+  struct ByIsland {
+    bool operator()(const btTypedConstraint* a, const btTypedConstraint* b) const {
+      return island_of(*a) < island_of(*b);
+    }
+  };
+  m_sortedConstraints.quickSort(ByIsland());
+  btTypedConstraint** sorted = m_sortedConstraints.size() > 0 ? &m_sortedConstraints[0] : nullptr;
+  batcher_.setup(*m_constraintSolver, info, *getDispatcher(), sorted, m_sortedConstraints.size());
+  m_constraintSolver->prepareSolve(getNumCollisionObjects(), getDispatcher()->getNumManifolds());
+  m_islandManager->buildAndProcessIslands(getDispatcher(), this, &batcher_);
+  batcher_.flush();
+  m_constraintSolver->allSolved(info, m_debugDrawer);
+}
+
+void IslandBatcher::setup(btConstraintSolver& solver, const btContactSolverInfo& info,
+                          btDispatcher& dispatcher, btTypedConstraint** sorted, int count) {
+  solver_ = &solver;
+  info_ = &info;
+  dispatcher_ = &dispatcher;
+  sorted_ = sorted;
+  count_ = count;
+  cursor_ = 0;
+  bodies_.resize(0);
+  manifolds_.resize(0);
+  constraints_.resize(0);
+}
+
+void IslandBatcher::processIsland(btCollisionObject** bodies, int num_bodies,
+                                  btPersistentManifold** manifolds, int num_manifolds, int island) {
+  if (island < 0) {  // islands not split: everything at once
+    solver_->solveGroup(bodies, num_bodies, manifolds, num_manifolds, sorted_, count_, *info_,
+                        nullptr, dispatcher_);
+    return;
+  }
+  // This island's run of constraints, at or after the cursor (from the start if the islands
+  // ever come out of order).
+  int first = cursor_;
+  while (first < count_ && island_of(*sorted_[first]) < island) ++first;
+  if (first == count_ || island_of(*sorted_[first]) != island) {
+    first = 0;
+    while (first < count_ && island_of(*sorted_[first]) != island) ++first;
+  }
+  int end = first;
+  while (end < count_ && island_of(*sorted_[end]) == island) ++end;
+  if (end > first) cursor_ = end;
+  btTypedConstraint** start = first < count_ ? sorted_ + first : nullptr;
+  const int count = end - first;
+  if (info_->m_minimumSolverBatchSize <= 1) {
+    solver_->solveGroup(bodies, num_bodies, manifolds, num_manifolds, start, count, *info_,
+                        nullptr, dispatcher_);
+    return;
+  }
+  for (int i = 0; i < num_bodies; ++i) bodies_.push_back(bodies[i]);
+  for (int i = 0; i < num_manifolds; ++i) manifolds_.push_back(manifolds[i]);
+  for (int i = 0; i < count; ++i) constraints_.push_back(start[i]);
+  if (constraints_.size() + manifolds_.size() > info_->m_minimumSolverBatchSize) flush();
+}
+
+void IslandBatcher::flush() {
+  if (solver_ == nullptr) return;
+  solver_->solveGroup(bodies_.size() > 0 ? &bodies_[0] : nullptr, bodies_.size(),
+                      manifolds_.size() > 0 ? &manifolds_[0] : nullptr, manifolds_.size(),
+                      constraints_.size() > 0 ? &constraints_[0] : nullptr, constraints_.size(),
+                      *info_, nullptr, dispatcher_);
+  bodies_.resize(0);
+  manifolds_.resize(0);
+  constraints_.resize(0);
+}
+
 World::Impl::Impl(const WorldSettings& s) : settings(s), dt(1.0f / s.physics_hz) {
   STAGGER_ASSERT(s.physics_hz > 0 && s.solver_iterations > 0);
   dynamics.setGravity(to_bt(s.gravity));
