@@ -81,6 +81,17 @@ int island_of(const btTypedConstraint& c) {
 
 }  // namespace
 
+void DynamicsWorld::predictUnconstraintMotion(btScalar time_step) {
+  // Bullet's, skipping the damping that would multiply by exactly 1. The predicted transforms
+  // stay: Bullet widens every body's bounding box by them (continuous collision).
+  for (int i = 0; i < m_nonStaticRigidBodies.size(); ++i) {
+    btRigidBody* body = m_nonStaticRigidBodies[i];
+    if (body->isStaticOrKinematicObject()) continue;
+    if (body->getLinearDamping() != 0 || body->getAngularDamping() != 0) body->applyDamping(time_step);
+    body->predictIntegratedTransform(time_step, body->getInterpolationWorldTransform());
+  }
+}
+
 void DynamicsWorld::solveConstraints(btContactSolverInfo& info) {
   // Bullet's solveConstraints with our island callback. The sort is Bullet's own (not stable),
   // on Bullet's predicate, so the constraints come in Bullet's order.
