@@ -1,6 +1,9 @@
 // The analytic box test of ground rays (physics/src/ground_ray.h): against an independent march
 // along each ray (the first point inside any box, refined by bisection), and against Bullet's own
 // ray test, on twelve rotated boxes and 4000 rays from every side.
+#include "ground_ray.h"
+
+#include <btBulletDynamicsCommon.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -8,10 +11,6 @@
 #include <optional>
 #include <random>
 #include <vector>
-
-#include <btBulletDynamicsCommon.h>
-
-#include "ground_ray.h"
 
 namespace stagger::physics {
 namespace {
@@ -65,8 +64,10 @@ TEST(GroundRay, BoxHitsAreExactAndAgreeWithBullet) {
     const btVector3 half(0.3f + 0.5f * (unit(random) + 1), 0.05f + 0.3f * (unit(random) + 1),
                          0.3f + 0.5f * (unit(random) + 1));
     shapes.push_back(std::make_unique<btBoxShape>(half));
-    const btQuaternion turn(btVector3(unit(random), unit(random), unit(random)).normalized(), 0.6f * unit(random));
-    const btTransform pose(turn, btVector3(3 * unit(random), 0.5f * unit(random), 3 * unit(random)));
+    const btQuaternion turn(btVector3(unit(random), unit(random), unit(random)).normalized(),
+                            0.6f * unit(random));
+    const btTransform pose(turn,
+                           btVector3(3 * unit(random), 0.5f * unit(random), 3 * unit(random)));
     auto object = std::make_unique<btCollisionObject>();
     object->setCollisionShape(shapes.back().get());
     object->setWorldTransform(pose);
@@ -85,12 +86,14 @@ TEST(GroundRay, BoxHitsAreExactAndAgreeWithBullet) {
     const btVector3 from(4 * unit(random), 1.5f + unit(random), 4 * unit(random));
     if (boxes.inside(from)) continue;  // left to Bullet by design
     // Mostly down (as the feet's probes), some in any direction (as lines of sight).
-    const btVector3 to = i % 4 == 0 ? btVector3(4 * unit(random), 2 * unit(random), 4 * unit(random))
-                                    : from - btVector3(0.1f * unit(random), 2.5f, 0.1f * unit(random));
+    const btVector3 to = i % 4 == 0
+                             ? btVector3(4 * unit(random), 2 * unit(random), 4 * unit(random))
+                             : from - btVector3(0.1f * unit(random), 2.5f, 0.1f * unit(random));
     const RayHit ours = closest_ray_hit(world, from, to);
     const std::optional<btVector3> marched = boxes.first_inside(from, to);
     if (!ours.hit) {
-      EXPECT_FALSE(marched.has_value()) << "ray " << i << ": the march found a box the slab test missed";
+      EXPECT_FALSE(marched.has_value())
+          << "ray " << i << ": the march found a box the slab test missed";
       continue;
     }
     ++hits;

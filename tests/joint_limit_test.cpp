@@ -23,8 +23,8 @@ float outside(float angle, float lower, float upper) {
 constexpr int kKnockDowns = 64;
 
 // The worst overshoot of any ranged axis over 4 s after a 150 N·s chest push from `direction`
-// (sixteen around, each further sixteen turned 0.75° on: the falls are chaotic), with the limit rows
-// left out far from the limits (`margin` 0.1 rad, the default) or always in (a huge margin).
+// (sixteen around, each further sixteen turned 0.75° on: the falls are chaotic), with the limit
+// rows left out far from the limits (`margin` 0.1 rad, the default) or always in (a huge margin).
 float worst_overshoot(int direction, float margin) {
   const float a =
       static_cast<float>(direction) * kPi / 8.0f + 0.013f * static_cast<float>(direction / 16);

@@ -55,7 +55,8 @@ class ClosestHit final : public btBroadphaseRayCallback {
     auto* object = static_cast<btCollisionObject*>(proxy->m_clientObject);
     if (!bullet_.needsCollision(object->getBroadphaseHandle())) return true;
     const btCollisionShape* shape = object->getCollisionShape();
-    if (shape->getShapeType() == BOX_SHAPE_PROXYTYPE && test_box(*object, *static_cast<const btBoxShape*>(shape))) {
+    if (shape->getShapeType() == BOX_SHAPE_PROXYTYPE &&
+        test_box(*object, *static_cast<const btBoxShape*>(shape))) {
       return true;
     }
     btCollisionWorld::rayTestSingle(from_transform_, to_transform_, object, shape,
@@ -85,7 +86,8 @@ class ClosestHit final : public btBroadphaseRayCallback {
     const btVector3 half = box.getHalfExtentsWithMargin();
     if (!enter_box(a, b, half, fraction, axis, sign)) {
       // Starting inside goes to Bullet; a clean miss is decided.
-      const bool inside = std::fabs(a.x()) <= half.x() && std::fabs(a.y()) <= half.y() && std::fabs(a.z()) <= half.z();
+      const bool inside = std::fabs(a.x()) <= half.x() && std::fabs(a.y()) <= half.y() &&
+                          std::fabs(a.z()) <= half.z();
       return !inside;
     }
     if (fraction >= bullet_.m_closestHitFraction) return true;

@@ -60,13 +60,10 @@ inline float solve_pushing_row(btSolverBody& a, btSolverBody& b, const btSolverC
 
 }  // namespace
 
-btScalar ImpulseSolver::solveGroupCacheFriendlySetup(btCollisionObject** bodies, int num_bodies,
-                                                     btPersistentManifold** manifolds,
-                                                     int num_manifolds,
-                                                     btTypedConstraint** constraints,
-                                                     int num_constraints,
-                                                     const btContactSolverInfo& info,
-                                                     btIDebugDraw* debug_draw) {
+btScalar ImpulseSolver::solveGroupCacheFriendlySetup(
+    btCollisionObject** bodies, int num_bodies, btPersistentManifold** manifolds, int num_manifolds,
+    btTypedConstraint** constraints, int num_constraints, const btContactSolverInfo& info,
+    btIDebugDraw* debug_draw) {
   constexpr int kBulletsOrder =
       SOLVER_RANDMIZE_ORDER | SOLVER_INTERLEAVE_CONTACT_AND_FRICTION_CONSTRAINTS;
   own_loop_ = (info.m_solverMode & kBulletsOrder) == 0;
@@ -75,8 +72,7 @@ btScalar ImpulseSolver::solveGroupCacheFriendlySetup(btCollisionObject** bodies,
     if (constraints[i]->getConstraintType() == CONETWIST_CONSTRAINT_TYPE) own_loop_ = false;
   }
   const btScalar result = btSequentialImpulseConstraintSolver::solveGroupCacheFriendlySetup(
-      bodies, num_bodies, manifolds, num_manifolds, constraints, num_constraints, info,
-      debug_draw);
+      bodies, num_bodies, manifolds, num_manifolds, constraints, num_constraints, info, debug_draw);
   if (m_tmpSolverContactRollingFrictionConstraintPool.size() > 0) own_loop_ = false;
   return result;
 }
@@ -88,8 +84,8 @@ btScalar ImpulseSolver::solveSingleIteration(int iteration, btCollisionObject** 
                                              btIDebugDraw* debug_draw) {
   if (!own_loop_) {
     return btSequentialImpulseConstraintSolver::solveSingleIteration(
-        iteration, bodies, num_bodies, manifolds, num_manifolds, constraints, num_constraints,
-        info, debug_draw);
+        iteration, bodies, num_bodies, manifolds, num_manifolds, constraints, num_constraints, info,
+        debug_draw);
   }
   // Bullet stops iterating early once this (the largest squared residual) is within its
   // threshold; it is kept the same way.

@@ -30,7 +30,7 @@ constexpr PartShape kParts[kBodyPartCount] = {
     {ShapeKind::box, 0, 0, {0.16f, 0.23f, 0.11f}, {0.0f, 1.30f, 0.0f}, 20.0f},  // chest (and spine)
     {ShapeKind::capsule_y, 0.10f, 0.03f, {}, {0.0f, 1.67f, 0.0f}, 7.0f},      // head
     {ShapeKind::capsule_y, 0.045f, 0.095f, {}, {0.22f, 1.31f, 0.0f}, 5.0f},   // upper_arm_l
-    {ShapeKind::capsule_y, 0.04f, 0.17f, {}, {0.22f, 0.96f, 0.0f}, 3.4f},     // lower_arm_l (to the fist)
+    {ShapeKind::capsule_y, 0.04f, 0.17f, {}, {0.22f, 0.96f, 0.0f}, 3.4f},     // lower_arm_l, fist
     {ShapeKind::capsule_y, 0.045f, 0.095f, {}, {-0.22f, 1.31f, 0.0f}, 5.0f},  // upper_arm_r
     {ShapeKind::capsule_y, 0.04f, 0.17f, {}, {-0.22f, 0.96f, 0.0f}, 3.4f},    // lower_arm_r
     {ShapeKind::capsule_y, 0.07f, 0.14f, {}, {0.10f, 0.71f, 0.0f}, 10.5f},    // thigh_l

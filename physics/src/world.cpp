@@ -87,7 +87,8 @@ void DynamicsWorld::predictUnconstraintMotion(btScalar time_step) {
   for (int i = 0; i < m_nonStaticRigidBodies.size(); ++i) {
     btRigidBody* body = m_nonStaticRigidBodies[i];
     if (body->isStaticOrKinematicObject()) continue;
-    if (body->getLinearDamping() != 0 || body->getAngularDamping() != 0) body->applyDamping(time_step);
+    if (body->getLinearDamping() != 0 || body->getAngularDamping() != 0)
+      body->applyDamping(time_step);
     body->predictIntegratedTransform(time_step, body->getInterpolationWorldTransform());
   }
 }
@@ -145,8 +146,8 @@ void IslandBatcher::processIsland(btCollisionObject** bodies, int num_bodies,
   btTypedConstraint** start = first < count_ ? sorted_ + first : nullptr;
   const int count = end - first;
   if (info_->m_minimumSolverBatchSize <= 1) {
-    solver_->solveGroup(bodies, num_bodies, manifolds, num_manifolds, start, count, *info_,
-                        nullptr, dispatcher_);
+    solver_->solveGroup(bodies, num_bodies, manifolds, num_manifolds, start, count, *info_, nullptr,
+                        dispatcher_);
     return;
   }
   for (int i = 0; i < num_bodies; ++i) bodies_.push_back(bodies[i]);

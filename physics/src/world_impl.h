@@ -1,17 +1,17 @@
 #pragma once
 // World internals shared by world.cpp, ragdoll.cpp and baseline.cpp.
 
+#include <BulletCollision/CollisionDispatch/btSimulationIslandManager.h>
+#include <btBulletDynamicsCommon.h>
+
 #include <memory>
 #include <vector>
 
-#include <btBulletDynamicsCommon.h>
-#include <BulletCollision/CollisionDispatch/btSimulationIslandManager.h>
-
 #include "driven_joint.h"
 #include "impulse_solver.h"
-#include "world_pull.h"
 #include "stagger/physics/ragdoll.h"
 #include "stagger/physics/world.h"
+#include "world_pull.h"
 
 namespace stagger::physics {
 

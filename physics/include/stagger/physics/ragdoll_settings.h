@@ -45,7 +45,7 @@ struct RagdollSettings {
   float mass_kg = 75.0f;  ///< [kg] total mass
 
   // Joint drives at 75 kg / 1.8 m; caps scale with mass × height (the gravity torque they carry).
-  DriveSettings spine_drive{8.0f, 1.0f, 300.0f};     ///< lumbar (pelvis to chest)
+  DriveSettings spine_drive{8.0f, 1.0f, 300.0f};  ///< lumbar (pelvis to chest)
   DriveSettings neck_drive{6.0f, 1.0f, 60.0f};
   DriveSettings shoulder_drive{6.0f, 1.0f, 80.0f};
   DriveSettings elbow_drive{6.0f, 1.0f, 50.0f};
