@@ -29,29 +29,18 @@ inline float apply(btSolverBody& a, btSolverBody& b, const btSolverConstraint& r
                             (1.0 / static_cast<double>(row.m_jacDiagABInv)));
 }
 
-/// A row bounded on both sides (joints, friction).
+/// One row: joints and friction are bounded on both sides (`kBothLimits`), contact normals can
+/// only push (Bullet's "lower limit" row, which never looks at the upper limit).
+template <bool kBothLimits>
 inline float solve_row(btSolverBody& a, btSolverBody& b, const btSolverConstraint& row) {
   float impulse = unclamped_impulse(a, b, row);
   const float sum = row.m_appliedImpulse + impulse;
   if (sum < row.m_lowerLimit) {
     impulse = row.m_lowerLimit - row.m_appliedImpulse;
     row.m_appliedImpulse = row.m_lowerLimit;
-  } else if (sum > row.m_upperLimit) {
+  } else if (kBothLimits && sum > row.m_upperLimit) {
     impulse = row.m_upperLimit - row.m_appliedImpulse;
     row.m_appliedImpulse = row.m_upperLimit;
-  } else {
-    row.m_appliedImpulse = sum;
-  }
-  return apply(a, b, row, impulse);
-}
-
-/// A row that can only push (contact normals).
-inline float solve_pushing_row(btSolverBody& a, btSolverBody& b, const btSolverConstraint& row) {
-  float impulse = unclamped_impulse(a, b, row);
-  const float sum = row.m_appliedImpulse + impulse;
-  if (sum < row.m_lowerLimit) {
-    impulse = row.m_lowerLimit - row.m_appliedImpulse;
-    row.m_appliedImpulse = row.m_lowerLimit;
   } else {
     row.m_appliedImpulse = sum;
   }
@@ -97,13 +86,13 @@ btScalar ImpulseSolver::solveSingleIteration(int iteration, btCollisionObject** 
     const btSolverConstraint& row =
         m_tmpSolverNonContactConstraintPool[m_orderNonContactConstraintPool[j]];
     if (iteration < row.m_overrideNumSolverIterations)
-      solved(solve_row(body(row.m_solverBodyIdA), body(row.m_solverBodyIdB), row));
+      solved(solve_row<true>(body(row.m_solverBodyIdA), body(row.m_solverBodyIdB), row));
   }
   if (iteration >= info.m_numIterations) return residual;
 
   for (int j = 0; j < m_tmpSolverContactConstraintPool.size(); ++j) {
     const btSolverConstraint& row = m_tmpSolverContactConstraintPool[m_orderTmpConstraintPool[j]];
-    solved(solve_pushing_row(body(row.m_solverBodyIdA), body(row.m_solverBodyIdB), row));
+    solved(solve_row<false>(body(row.m_solverBodyIdA), body(row.m_solverBodyIdB), row));
   }
   for (int j = 0; j < m_tmpSolverContactFrictionConstraintPool.size(); ++j) {
     btSolverConstraint& row =
@@ -114,7 +103,7 @@ btScalar ImpulseSolver::solveSingleIteration(int iteration, btCollisionObject** 
     if (normal_impulse > 0) {
       row.m_lowerLimit = -(row.m_friction * normal_impulse);
       row.m_upperLimit = row.m_friction * normal_impulse;
-      solved(solve_row(body(row.m_solverBodyIdA), body(row.m_solverBodyIdB), row));
+      solved(solve_row<true>(body(row.m_solverBodyIdA), body(row.m_solverBodyIdB), row));
     }
   }
   return residual;
