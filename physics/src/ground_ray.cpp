@@ -5,18 +5,19 @@
 namespace stagger::physics {
 namespace {
 
-/// Entry of the segment a→b (in the box's frame) into a box of half size `half`: the fraction
-/// along the segment and the entry face's outward axis and sign. False when it misses or starts
-/// inside (that rare case is left to Bullet).
-bool enter_box(const btVector3& a, const btVector3& b, const btVector3& half, float& fraction,
-               int& axis, float& sign) {
+enum class Entry { miss, hit, starts_inside };
+
+/// Entry of the segment a→b (in the box's frame) into a box of half size `half`: on a hit, the
+/// fraction along the segment and the entry face's outward axis and sign.
+Entry enter_box(const btVector3& a, const btVector3& b, const btVector3& half, float& fraction,
+                int& axis, float& sign) {
   const btVector3 d = b - a;
   float enter = 0;
   float leave = 1;
   axis = -1;
   for (int i = 0; i < 3; ++i) {
     if (std::fabs(d[i]) < 1e-12f) {
-      if (std::fabs(a[i]) > half[i]) return false;  // parallel to this slab and outside it
+      if (std::fabs(a[i]) > half[i]) return Entry::miss;  // parallel to this slab, outside it
       continue;
     }
     const float near_face = d[i] > 0 ? -half[i] : half[i];
@@ -29,10 +30,10 @@ bool enter_box(const btVector3& a, const btVector3& b, const btVector3& half, fl
       sign = d[i] > 0 ? -1.0f : 1.0f;
     }
     if (t_far < leave) leave = t_far;
-    if (enter > leave) return false;
+    if (enter > leave) return Entry::miss;
   }
   fraction = enter;
-  return axis >= 0;
+  return axis >= 0 ? Entry::hit : Entry::starts_inside;  // no slab entered: inside all three
 }
 
 class ClosestHit final : public btBroadphaseRayCallback {
@@ -83,13 +84,8 @@ class ClosestHit final : public btBroadphaseRayCallback {
     float sign = 1;
     const btVector3 a = to_local * from_;
     const btVector3 b = to_local * to_;
-    const btVector3 half = box.getHalfExtentsWithMargin();
-    if (!enter_box(a, b, half, fraction, axis, sign)) {
-      // Starting inside goes to Bullet; a clean miss is decided.
-      const bool inside = std::fabs(a.x()) <= half.x() && std::fabs(a.y()) <= half.y() &&
-                          std::fabs(a.z()) <= half.z();
-      return !inside;
-    }
+    const Entry entry = enter_box(a, b, box.getHalfExtentsWithMargin(), fraction, axis, sign);
+    if (entry != Entry::hit) return entry == Entry::miss;  // starting inside goes to Bullet
     if (fraction >= bullet_.m_closestHitFraction) return true;
     btVector3 local_normal(0, 0, 0);
     local_normal[axis] = sign;

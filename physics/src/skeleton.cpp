@@ -22,12 +22,12 @@ constexpr std::array<BodyPart, kBodyPartCount> kParents = {
 };
 
 constexpr std::array<std::string_view, kBodyPartCount> kBodyNames = {
-    "pelvis",      "chest",   "head",   "upper_arm_l", "lower_arm_l", "upper_arm_r", "lower_arm_r",
-    "thigh_l",     "shin_l",  "foot_l", "thigh_r",     "shin_r",      "foot_r"};
+    "pelvis",  "chest",  "head",   "upper_arm_l", "lower_arm_l", "upper_arm_r", "lower_arm_r",
+    "thigh_l", "shin_l", "foot_l", "thigh_r",     "shin_r",      "foot_r"};
 
 constexpr std::array<std::string_view, kJointCount> kJointNames = {
-    "lumbar", "neck",  "shoulder_l", "elbow_l", "shoulder_r", "elbow_r",
-    "hip_l",  "knee_l",   "ankle_l", "hip_r",     "knee_r",  "ankle_r"};
+    "lumbar", "neck",   "shoulder_l", "elbow_l", "shoulder_r", "elbow_r",
+    "hip_l",  "knee_l", "ankle_l",    "hip_r",   "knee_r",     "ankle_r"};
 
 }  // namespace
 

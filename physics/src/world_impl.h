@@ -1,17 +1,17 @@
 #pragma once
 // World internals shared by world.cpp, ragdoll.cpp and baseline.cpp.
 
-#include <BulletCollision/CollisionDispatch/btSimulationIslandManager.h>
-#include <btBulletDynamicsCommon.h>
-
 #include <memory>
 #include <vector>
 
+#include <btBulletDynamicsCommon.h>
+#include <BulletCollision/CollisionDispatch/btSimulationIslandManager.h>
+
 #include "driven_joint.h"
 #include "impulse_solver.h"
+#include "world_pull.h"
 #include "stagger/physics/ragdoll.h"
 #include "stagger/physics/world.h"
-#include "world_pull.h"
 
 namespace stagger::physics {
 
@@ -69,7 +69,7 @@ class IslandBatcher final : public btSimulationIslandManager::IslandCallback {
   btAlignedObjectArray<btTypedConstraint*> constraints_;
 };
 
-/// Bullet's world, less two costs:
+/// Bullet's world, less three costs:
 /// - before each step Bullet predicts every body's motion to look for fast bodies that need
 ///   continuous collision (createPredictiveContacts), 3.8 % of a walking ragdoll's instructions
 ///   spent on bodies that have none. Only bodies with a CCD threshold (the physics hands) are
