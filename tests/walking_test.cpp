@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "scenario.h"
 #include "stagger/levels/load.h"
 
@@ -131,6 +133,47 @@ TEST(Walking, UpTheArenasGltfRampOntoItsPlatform) {
   EXPECT_EQ(w.falls(), 0);
   EXPECT_GT(w.com().z, -6.0f) << "did not reach the platform";
   EXPECT_GT(w.com().y, 1.0f + 0.8f) << "not standing on the platform";
+}
+
+// Walks over the arena's stairs (six 0.15 m steps with 0.6 m treads, x 8.5 .. 11.5) from
+// `count` spawns nudged by up to 4 cm, and counts the walks with a fall. A single spawn says
+// little here: whether a foot lands across an edge is chaotic.
+int stair_walks_with_falls(int count, bool down) {
+  const levels::LoadResult level = levels::load_level(STAGGER_SOURCE_DIR "/levels/data/arena.json");
+  EXPECT_TRUE(level.ok());
+  int with_falls = 0;
+  for (int i = 0; i < count; ++i) {
+    sim::SceneDescription scene = sim::scene_from_level(level.level, level.mesh_triangles);
+    sim::EnemySpawn dummy;
+    dummy.name = "dummy";
+    const auto k = static_cast<float>(i);
+    const Vec3 nudge{0.04f * std::sin(1.7f * k), 0, 0.04f * std::cos(2.3f * k)};
+    dummy.position = (down ? Vec3{10, 0.9f, -12.5f} : Vec3{10, 0, -3}) + nudge;
+    dummy.yaw_rad = down ? 0.0f : kPi;
+    scene.enemies = {dummy};
+    Walker w(scene, walk_script({0, 0, down ? 1.0f : -1.0f}));
+    auto across = [&] { return down ? w.com().z > -3.0f : w.com().z < -12.0f; };
+    while (!across() && w.time() < 15.0) w.s.step();
+    // (One that fell may still be getting up.)
+    EXPECT_TRUE(across() || w.falls() > 0) << "walk " << i << " stalled without falling";
+    with_falls += w.falls() > 0 ? 1 : 0;
+  }
+  return with_falls;
+}
+
+TEST(Walking, DownTheArenasStairsAtMostOneWalkInFourFalls) {
+  // Measured: 7 of these 32 (25 in 200 over more spawns; 45 in 200 before feet kept clear of
+  // edges). A regression guard, not the goal: see docs/physics.md, Stairs.
+  const int with_falls = stair_walks_with_falls(32, true);
+  RecordProperty("walks_with_falls", with_falls);
+  EXPECT_LE(with_falls, 8);
+}
+
+TEST(Walking, UpTheArenasStairsAlmostNeverFalls) {
+  // Measured: 0 of these 16 (5 in 200 over more spawns).
+  const int with_falls = stair_walks_with_falls(16, false);
+  RecordProperty("walks_with_falls", with_falls);
+  EXPECT_LE(with_falls, 1);
 }
 
 TEST(Walking, StopsWhenToldAndStandsStill) {

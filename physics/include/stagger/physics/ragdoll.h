@@ -140,6 +140,7 @@ class Ragdoll {
     Vec3 target;              // foot centre where it will land
     Vec3 ground_normal{0, 1, 0};
     float target_yaw = 0;
+    int edge_side = 0;        // -1 behind a step's edge, +1 ahead of it, 0 no edge met yet
   };
   void update_legs(float dt, Pose& pose);
   void maybe_start_step(float dt);
@@ -150,6 +151,7 @@ class Ragdoll {
   Vec3 moving_pelvis_goal(float dt);
   void aim_swing();
   void update_swing(float dt, Pose& pose);
+  void keep_sole_clear(Vec3& foot, Vec3 forward, Vec3 normal, float clearance) const;
   void land_swing();
   void cancel_steps();
   void hold_pelvis(float dt);
@@ -175,6 +177,16 @@ class Ragdoll {
   /// The foot as it stands: where it is, flat on the ground under it.
   void planted_foot(int leg, Vec3& center, Quat& rotation) const;
   Vec3 foot_center_on_ground(Vec3 at, Vec3* normal) const;
+  /// `target` (a foot centre) moved along `forward` so that the whole foot stands on one side of
+  /// a step's edge; `side` keeps the side chosen for the rest of a swing.
+  Vec3 clear_of_edges(Vec3 target, Vec3 forward, int& side) const;
+  struct Edge {
+    bool found = false;  // the ground leaves the plane at one end of the foot
+    bool both = false;   // ... at both ends
+    float at = 0;        // [m] along the foot's forward axis from its centre
+    float rise = 0;      // [m] the ground beyond the edge above the ground short of it
+  };
+  Edge edge_along_foot(Vec3 center, Vec3 forward, float reach) const;
   void set_swing_friction(int leg, bool slippery);
   /// A foot that touched the ground within the last moment (contacts flicker as a foot rocks).
   bool planted(int leg) const { return off_ground_s_[static_cast<std::size_t>(leg)] < kPlantedGraceS; }
