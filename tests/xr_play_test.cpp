@@ -125,7 +125,13 @@ TEST(XrPlay, WithoutControllersTrackedHandsShoveWithThePalmAndFingers) {
       {"events", {right_hand_path(2.0, {0.12, 1.25, -0.2}, {0.12, 1.25, -1.05}, 0.12), {{"t", 4.0}, {"type", "exit"}}}}};
   const XrRun run = play_xr(kShoveLevel, script);
   ASSERT_EQ(run.process.exit_code, 0) << run.process.out << run.process.err;
-  EXPECT_GT(run.report["play"]["hands"]["right"]["tracked_frames"].get<int>(), 100);
+  // The hand is tracked from the first focused frame to the last. (The frames are paced by the
+  // wall clock, so their number depends on the machine's load: under ASan with two tests at once
+  // a fixed bound of 100 tracked frames was missed with 98.)
+  const int frames = run.report["play"]["frames"].get<int>();
+  const int tracked = run.report["play"]["hands"]["right"]["tracked_frames"].get<int>();
+  EXPECT_GT(frames, 30);
+  EXPECT_GE(tracked, frames * 9 / 10);
   EXPECT_GE(run.report["enemies"][0]["falls"].get<int>(), 1) << run.process.out;
   EXPECT_EQ(run.summary["interaction_profile"], "");  // (no controller bound: nothing to vibrate)
 }
