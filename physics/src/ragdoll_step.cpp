@@ -45,6 +45,19 @@ float wrap_angle(float a) {
 float ease_in(float u) { return u * u; }
 float ease_out(float u) { return 1.0f - (1.0f - u) * (1.0f - u); }
 
+// The foot centre half a foot above `ground` under `at` (or level with `at` where the probe found
+// no ground), and the ground's normal.
+Vec3 on_ground(Vec3 at, const GroundHit& ground, float half_height, Vec3* normal) {
+  if (normal) *normal = ground.hit ? ground.normal : Vec3{0, 1, 0};
+  if (ground.hit) at.y = ground.point.y + half_height;
+  return at;
+}
+
+// [m/m] how far a plane with this normal rises per metre along the horizontal `forward`.
+float rise_along(Vec3 normal, Vec3 forward) {
+  return -(normal.x * forward.x + normal.z * forward.z) / normal.y;
+}
+
 constexpr float kSpawnSettleS = 0.5f;  // [s] a new body stands this long before it may step
 constexpr float kPlantReach = 0.7f;    // [-] part of the plant phase that carries the foot over its target
 
@@ -128,15 +141,15 @@ bool Ragdoll::walking_intent() const {
   return length(intended_velocity()) > 0.05f || length(commanded_) > 0.05f || std::fabs(wrap_angle(desired_yaw() - yaw_)) > deg_to_rad(10.0f);
 }
 
+GroundHit Ragdoll::ground_under_foot(Vec3 at) const {
+  return world_.impl().probe_ground(at, 0.4f, 0.8f);
+}
+
 Vec3 Ragdoll::foot_center_on_ground(Vec3 at, Vec3* normal) const {
   // The foot centre sits half a foot above the ground under `at` (or level with `at` where there
   // is no ground within reach).
-  const float half_height = blueprint_.bodies[idx(BodyPart::foot_l)].half_extents.y;
-  const GroundHit ground = world_.impl().probe_ground(at, 0.4f, 0.8f);
-  if (normal) *normal = ground.hit ? ground.normal : Vec3{0, 1, 0};
-  Vec3 out = at;
-  if (ground.hit) out.y = ground.point.y + half_height;
-  return out;
+  return on_ground(at, ground_under_foot(at),
+                   blueprint_.bodies[idx(BodyPart::foot_l)].half_extents.y, normal);
 }
 
 void Ragdoll::planted_foot(int leg, Vec3& center, Quat& rotation) const {
@@ -383,35 +396,39 @@ void Ragdoll::aim_swing() {
   const Vec3 step = target - stance_at;
   if (length(step) > s.max_step_m * scale) target = stance_at + normalized(step) * (s.max_step_m * scale);
   target.y = swing_.start.y;
-  target = clear_of_edges(target, forward, swing_.edge_side);
-  swing_.target = foot_center_on_ground(target, &swing_.ground_normal);
+  swing_.target =
+      foot_center_clear_of_edges(target, forward, swing_.edge_side, &swing_.ground_normal);
 }
 
 namespace {
 constexpr float kEdgeRise = 0.04f;    // [m] a height change along the foot that counts as an edge
 constexpr float kEdgeMargin = 0.03f;  // [m] kept between the foot's end and an edge
-}  // namespace
 
-Ragdoll::Edge Ragdoll::edge_along_foot(Vec3 center, Vec3 forward, float reach) const {
-  // Where along `forward` (from `center`, in m) the ground within ±reach leaves the plane under
-  // the centre, and how far the ground beyond the edge is above the ground short of it.
+// Where along `forward` (from `center`, in m) the ground within ±reach leaves the plane of
+// `mid` (the ground under the centre), and how far the ground beyond the edge is above the
+// ground short of it.
+struct Edge {
+  int ends_off = 0;  // ends of the foot (toe, heel) over ground off the plane
+  float at = 0;      // [m] along `forward` from the centre, with one end off
+  float rise = 0;    // [m] the ground beyond the edge above the ground short of it
+};
+
+Edge edge_along_foot(const World::Impl& world, Vec3 center, const GroundHit& mid, Vec3 forward,
+                     float reach) {
   Edge edge;
-  const GroundHit mid = world_.impl().probe_ground(center, 0.4f, 0.8f);
   if (!mid.hit || mid.normal.y < 0.5f) return edge;
-  // The plane's height change per metre along `forward`, so that slopes are not edges.
-  const float slope = -(mid.normal.x * forward.x + mid.normal.z * forward.z) / mid.normal.y;
+  const float slope = rise_along(mid.normal, forward);  // so that slopes are not edges
   float rise = 0;  // of the ground at the last point probed above the plane
   auto off_plane = [&](float s) {
-    const GroundHit g = world_.impl().probe_ground(center + forward * s, 0.4f, 0.8f);
+    const GroundHit g = world.probe_ground(center + forward * s, 0.4f, 0.8f);
     rise = g.hit ? g.point.y - (mid.point.y + slope * s) : -1.0f;
     return std::fabs(rise) > kEdgeRise;
   };
   const bool toe = off_plane(reach);
   const float toe_rise = rise;
   const bool heel = off_plane(-reach);
-  edge.found = toe != heel;
-  edge.both = toe && heel;
-  if (!edge.found) return edge;
+  edge.ends_off = (toe ? 1 : 0) + (heel ? 1 : 0);
+  if (edge.ends_off != 1) return edge;
   edge.rise = toe ? toe_rise : -rise;
   // Bisection between the centre (on the plane) and the end that is off it, to 1 cm.
   float on = 0.0f;
@@ -424,22 +441,30 @@ Ragdoll::Edge Ragdoll::edge_along_foot(Vec3 center, Vec3 forward, float reach) c
   return edge;
 }
 
-Vec3 Ragdoll::clear_of_edges(Vec3 target, Vec3 forward, int& side) const {
+}  // namespace
+
+Vec3 Ragdoll::foot_center_clear_of_edges(Vec3 target, Vec3 forward, int& side, Vec3* normal) const {
   // A foot set down across the edge of a step down stands on its heel and rocks over the edge
   // (walking down the arena's stairs, 45 falls in 200). The foot goes wholly to the nearer side
   // of the edge, and stays on that side while the target is re-aimed, so that it does not jump
   // from one tread to the other in mid-swing. (Going up, the same rule made falls more frequent,
   // 21 in 200 against 10: a heel over a riser's edge is the stepping up the gait does anyway.)
-  const float half = blueprint_.bodies[idx(BodyPart::foot_l)].half_extents.z + kEdgeMargin;
-  const Edge edge = edge_along_foot(target, forward, half);
-  if (!edge.found || edge.rise > 0) return target;
+  // The ground probed under the centre places the foot too.
+  const World::Impl& world = world_.impl();
+  const Vec3 half_size = blueprint_.bodies[idx(BodyPart::foot_l)].half_extents;
+  const float half = half_size.z + kEdgeMargin;
+  const GroundHit ground = ground_under_foot(target);
+  const Edge edge = edge_along_foot(world, target, ground, forward, half);
+  if (edge.ends_off != 1 || edge.rise > 0) return on_ground(target, ground, half_size.y, normal);
   const float behind = edge.at - half;
   const float ahead = edge.at + half;
   if (side == 0) side = std::fabs(behind) <= std::fabs(ahead) ? -1 : 1;
   const Vec3 moved = target + forward * (side < 0 ? behind : ahead);
   // Where the other side is no longer than a foot either, the foot stays where it was aimed.
-  const Edge again = edge_along_foot(moved, forward, half - 0.5f * kEdgeMargin);
-  return again.found || again.both ? target : moved;
+  const GroundHit moved_ground = ground_under_foot(moved);
+  if (edge_along_foot(world, moved, moved_ground, forward, half - 0.5f * kEdgeMargin).ends_off > 0)
+    return on_ground(target, ground, half_size.y, normal);
+  return on_ground(moved, moved_ground, half_size.y, normal);
 }
 
 void Ragdoll::keep_sole_clear(Vec3& foot, Vec3 forward, Vec3 normal, float clearance) const {
@@ -447,7 +472,7 @@ void Ragdoll::keep_sole_clear(Vec3& foot, Vec3 forward, Vec3 normal, float clear
   // tread's edge, landed there, and rocked. The foot's heel and toe are kept `clearance` above
   // the ground under them (the sole tilted as the foot is, so that a slope is not an obstacle).
   const Vec3 half = blueprint_.bodies[idx(BodyPart::foot_l)].half_extents;
-  const float pitch = -(normal.x * forward.x + normal.z * forward.z) / normal.y;  // rise per metre
+  const float pitch = rise_along(normal, forward);
   for (float along : {-half.z, half.z}) {
     const GroundHit g = world_.impl().probe_ground(foot + forward * along, 0.3f, 0.3f);
     if (g.hit) foot.y = std::max(foot.y, g.point.y - pitch * along + half.y + clearance);

@@ -16,6 +16,8 @@
 
 namespace stagger::physics {
 
+struct GroundHit;  // world_impl.h
+
 /// What the body is doing, for the rest of the program (ai, reports, rendering).
 enum class LocomotionState : std::uint8_t {
   standing,    ///< drives hold the pose; balance, uprighting and foot anchors on
@@ -177,16 +179,11 @@ class Ragdoll {
   /// The foot as it stands: where it is, flat on the ground under it.
   void planted_foot(int leg, Vec3& center, Quat& rotation) const;
   Vec3 foot_center_on_ground(Vec3 at, Vec3* normal) const;
-  /// `target` (a foot centre) moved along `forward` so that the whole foot stands on one side of
-  /// a step's edge; `side` keeps the side chosen for the rest of a swing.
-  Vec3 clear_of_edges(Vec3 target, Vec3 forward, int& side) const;
-  struct Edge {
-    bool found = false;  // the ground leaves the plane at one end of the foot
-    bool both = false;   // ... at both ends
-    float at = 0;        // [m] along the foot's forward axis from its centre
-    float rise = 0;      // [m] the ground beyond the edge above the ground short of it
-  };
-  Edge edge_along_foot(Vec3 center, Vec3 forward, float reach) const;
+  GroundHit ground_under_foot(Vec3 at) const;
+  /// foot_center_on_ground for a swing target (a foot centre), first moved along `forward` so
+  /// that the whole foot stands on one side of a step's edge; `side` keeps the side chosen for
+  /// the rest of a swing.
+  Vec3 foot_center_clear_of_edges(Vec3 target, Vec3 forward, int& side, Vec3* normal) const;
   void set_swing_friction(int leg, bool slippery);
   /// A foot that touched the ground within the last moment (contacts flicker as a foot rocks).
   bool planted(int leg) const { return off_ground_s_[static_cast<std::size_t>(leg)] < kPlantedGraceS; }
