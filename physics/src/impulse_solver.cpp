@@ -1,6 +1,7 @@
 #include "impulse_solver.h"
 
 #include <algorithm>
+#include <cstring>
 
 namespace stagger::physics {
 namespace {
@@ -18,13 +19,26 @@ inline float unclamped_impulse(const btSolverBody& a, const btSolverBody& b,
   return impulse;
 }
 
+/// Bullet's btSolverBody::internalApplyImpulse for a body whose linear and angular factors are
+/// all 1 (the loop runs only then): without the two multiplications by 1, which lie on the chain
+/// from one row to the next.
+inline void apply_to(btSolverBody& body, const btVector3& linear, const btVector3& angular,
+                     float impulse) {
+  if (body.m_originalBody == nullptr) return;
+  body.internalGetDeltaLinearVelocity() += linear * impulse;
+  body.internalGetDeltaAngularVelocity() += angular * impulse;
+}
+
+bool unit_factors(const btSolverBody& body) {
+  const btVector3 one(1, 1, 1);
+  return body.m_linearFactor == one && body.internalGetAngularFactor() == one;
+}
+
 /// Applies the row's impulse to both bodies and returns Bullet's residual for it (the impulse's
 /// velocity change along the row, computed in double as Bullet does).
 inline float apply(btSolverBody& a, btSolverBody& b, const btSolverConstraint& row, float impulse) {
-  a.internalApplyImpulse(row.m_contactNormal1 * a.internalGetInvMass(), row.m_angularComponentA,
-                         impulse);
-  b.internalApplyImpulse(row.m_contactNormal2 * b.internalGetInvMass(), row.m_angularComponentB,
-                         impulse);
+  apply_to(a, row.m_contactNormal1 * a.internalGetInvMass(), row.m_angularComponentA, impulse);
+  apply_to(b, row.m_contactNormal2 * b.internalGetInvMass(), row.m_angularComponentB, impulse);
   return static_cast<float>(static_cast<double>(impulse) *
                             (1.0 / static_cast<double>(row.m_jacDiagABInv)));
 }
@@ -63,7 +77,127 @@ btScalar ImpulseSolver::solveGroupCacheFriendlySetup(
   const btScalar result = btSequentialImpulseConstraintSolver::solveGroupCacheFriendlySetup(
       bodies, num_bodies, manifolds, num_manifolds, constraints, num_constraints, info, debug_draw);
   if (m_tmpSolverContactRollingFrictionConstraintPool.size() > 0) own_loop_ = false;
+  for (int i = 0; i < m_tmpSolverBodyPool.size() && own_loop_; ++i) {
+    if (!unit_factors(m_tmpSolverBodyPool[i])) own_loop_ = false;
+  }
   return result;
+}
+
+void ImpulseSolver::convertJoints(btTypedConstraint** constraints, int num_constraints,
+                                  const btContactSolverInfo& info) {
+  // Stage 1: each joint's row count (and its feedback cleared, as Bullet does).
+  m_tmpConstraintSizesPool.resizeNoInitialize(num_constraints);
+  int total_rows = 0;
+  for (int i = 0; i < num_constraints; ++i) {
+    btTypedConstraint& joint = *constraints[i];
+    joint.buildJacobian();
+    joint.internalSetAppliedImpulse(0);
+    if (btJointFeedback* feedback = joint.getJointFeedback()) {
+      feedback->m_appliedForceBodyA.setZero();
+      feedback->m_appliedTorqueBodyA.setZero();
+      feedback->m_appliedForceBodyB.setZero();
+      feedback->m_appliedTorqueBodyB.setZero();
+    }
+    btTypedConstraint::btConstraintInfo1& sizes = m_tmpConstraintSizesPool[i];
+    if (joint.isEnabled()) {
+      joint.getInfo1(&sizes);
+    } else {
+      sizes.m_numConstraintRows = 0;
+      sizes.nub = 0;
+    }
+    total_rows += sizes.m_numConstraintRows;
+  }
+  // Stage 2: the rows, joint after joint.
+  m_tmpSolverNonContactConstraintPool.resizeNoInitialize(total_rows);
+  int row = 0;
+  for (int i = 0; i < num_constraints; ++i) {
+    const btTypedConstraint::btConstraintInfo1& sizes = m_tmpConstraintSizesPool[i];
+    if (sizes.m_numConstraintRows > 0) {
+      btTypedConstraint& joint = *constraints[i];
+      const int body_a = getOrInitSolverBody(joint.getRigidBodyA(), info.m_timeStep);
+      const int body_b = getOrInitSolverBody(joint.getRigidBodyB(), info.m_timeStep);
+      convert_joint(&m_tmpSolverNonContactConstraintPool[row], joint, sizes, body_a, body_b, info);
+    }
+    row += sizes.m_numConstraintRows;
+  }
+}
+
+void ImpulseSolver::convert_joint(btSolverConstraint* rows, btTypedConstraint& joint,
+                                  const btTypedConstraint::btConstraintInfo1& sizes, int body_a,
+                                  int body_b, const btContactSolverInfo& info) {
+  const int count = sizes.m_numConstraintRows;
+  const int iterations = joint.getOverrideNumSolverIterations() > 0
+                             ? joint.getOverrideNumSolverIterations()
+                             : info.m_numIterations;
+  m_maxOverrideNumSolverIterations = std::max(m_maxOverrideNumSolverIterations, iterations);
+  for (int k = 0; k < count; ++k) {
+    btSolverConstraint& r = rows[k];
+    std::memset(static_cast<void*>(&r), 0, sizeof(btSolverConstraint));
+    r.m_lowerLimit = -SIMD_INFINITY;
+    r.m_upperLimit = SIMD_INFINITY;
+    r.m_solverBodyIdA = body_a;
+    r.m_solverBodyIdB = body_b;
+    r.m_overrideNumSolverIterations = iterations;
+  }
+
+  // The joint writes its Jacobians, errors, CFMs and bounds into the rows.
+  btTypedConstraint::btConstraintInfo2 info2;
+  info2.fps = 1.f / info.m_timeStep;
+  info2.erp = info.m_erp;
+  info2.m_J1linearAxis = rows->m_contactNormal1;
+  info2.m_J1angularAxis = rows->m_relpos1CrossNormal;
+  info2.m_J2linearAxis = rows->m_contactNormal2;
+  info2.m_J2angularAxis = rows->m_relpos2CrossNormal;
+  info2.rowskip = sizeof(btSolverConstraint) / sizeof(btScalar);
+  info2.m_constraintError = &rows->m_rhs;
+  rows->m_cfm = info.m_globalCfm;  // the first row only, as in Bullet
+  info2.m_damping = info.m_damping;
+  info2.cfm = &rows->m_cfm;
+  info2.m_lowerLimit = &rows->m_lowerLimit;
+  info2.m_upperLimit = &rows->m_upperLimit;
+  info2.m_numIterations = info.m_numIterations;
+  joint.getInfo2(&info2);
+
+  // Each body's velocity as the rows see it: its own plus this step's external impulse.
+  const btRigidBody& a = joint.getRigidBodyA();
+  const btRigidBody& b = joint.getRigidBodyB();
+  const btSolverBody& solver_a = m_tmpSolverBodyPool[body_a];
+  const btSolverBody& solver_b = m_tmpSolverBodyPool[body_b];
+  const btVector3 zero(0, 0, 0);
+  const btVector3 linear_a =
+      a.getLinearVelocity() + (solver_a.m_originalBody ? solver_a.m_externalForceImpulse : zero);
+  const btVector3 angular_a =
+      a.getAngularVelocity() + (solver_a.m_originalBody ? solver_a.m_externalTorqueImpulse : zero);
+  const btVector3 linear_b =
+      b.getLinearVelocity() + (solver_b.m_originalBody ? solver_b.m_externalForceImpulse : zero);
+  const btVector3 angular_b =
+      b.getAngularVelocity() + (solver_b.m_originalBody ? solver_b.m_externalTorqueImpulse : zero);
+  const btScalar breaking = joint.getBreakingImpulseThreshold();
+  for (int k = 0; k < count; ++k) {
+    btSolverConstraint& r = rows[k];
+    r.m_upperLimit = std::min(r.m_upperLimit, breaking);
+    r.m_lowerLimit = std::max(r.m_lowerLimit, -breaking);
+    r.m_originalContactPoint = &joint;
+    // Bullet multiplies by the inverse inertia once for the impulse directions and once more for
+    // the effective mass; the products are the same.
+    const btVector3 inv_inertia_a = a.getInvInertiaTensorWorld() * r.m_relpos1CrossNormal;
+    const btVector3 inv_inertia_b = b.getInvInertiaTensorWorld() * r.m_relpos2CrossNormal;
+    r.m_angularComponentA = inv_inertia_a * a.getAngularFactor();
+    r.m_angularComponentB = inv_inertia_b * b.getAngularFactor();
+    btScalar sum = (r.m_contactNormal1 * a.getInvMass()).dot(r.m_contactNormal1);
+    sum += inv_inertia_a.dot(r.m_relpos1CrossNormal);
+    sum += (r.m_contactNormal2 * b.getInvMass()).dot(r.m_contactNormal2);
+    sum += inv_inertia_b.dot(r.m_relpos2CrossNormal);
+    r.m_jacDiagABInv = btFabs(sum) > SIMD_EPSILON ? 1.f / sum : 0.f;
+
+    const btScalar along =
+        r.m_contactNormal1.dot(linear_a) + r.m_relpos1CrossNormal.dot(angular_a) +
+        (r.m_contactNormal2.dot(linear_b) + r.m_relpos2CrossNormal.dot(angular_b));
+    const btScalar position_impulse = r.m_rhs * r.m_jacDiagABInv;  // getInfo2 left the error here
+    const btScalar velocity_impulse = (0.f - along * info2.m_damping) * r.m_jacDiagABInv;
+    r.m_rhs = position_impulse + velocity_impulse;
+    r.m_appliedImpulse = 0;
+  }
 }
 
 btScalar ImpulseSolver::solveSingleIteration(int iteration, btCollisionObject** bodies,

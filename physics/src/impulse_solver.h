@@ -9,6 +9,10 @@
 // contact normals, then friction, in Bullet's order and with Bullet's arithmetic, so results are
 // bit for bit Bullet's (the golden state hash does not move). Solver modes and features it does
 // not cover (randomised or interleaved order, rolling friction, cone twists) use Bullet's loop.
+//
+// The joints' rows are set up as Bullet sets them up, with the same arithmetic, but each row's
+// inverse-inertia products are computed once instead of twice and each body's velocity plus
+// external impulse once per joint instead of once per row.
 
 #include <btBulletDynamicsCommon.h>
 
@@ -25,8 +29,15 @@ class ImpulseSolver final : public btSequentialImpulseConstraintSolver {
                                 btPersistentManifold** manifolds, int num_manifolds,
                                 btTypedConstraint** constraints, int num_constraints,
                                 const btContactSolverInfo& info, btIDebugDraw* debug_draw) override;
+  void convertJoints(btTypedConstraint** constraints, int num_constraints,
+                     const btContactSolverInfo& info) override;
 
  private:
+  /// Fills the rows of one joint (Bullet's convertJoint).
+  void convert_joint(btSolverConstraint* rows, btTypedConstraint& joint,
+                     const btTypedConstraint::btConstraintInfo1& sizes, int body_a, int body_b,
+                     const btContactSolverInfo& info);
+
   /// Whether this group's iterations run in our loop (decided by solveGroupCacheFriendlySetup).
   bool own_loop_ = false;
 };
