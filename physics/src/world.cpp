@@ -93,17 +93,34 @@ void DynamicsWorld::predictUnconstraintMotion(btScalar time_step) {
   }
 }
 
+bool DynamicsWorld::same_islands_as_last_sort() {
+  const auto count = static_cast<std::size_t>(m_constraints.size());
+  bool same = count == sorted_input_.size();
+  sorted_input_.resize(count);
+  for (std::size_t i = 0; i < count; ++i) {
+    const btTypedConstraint* c = m_constraints[static_cast<int>(i)];
+    const std::pair<const btTypedConstraint*, int> entry{c, island_of(*c)};
+    if (same && sorted_input_[i] != entry) same = false;
+    sorted_input_[i] = entry;
+  }
+  return same;
+}
+
 void DynamicsWorld::solveConstraints(btContactSolverInfo& info) {
   // Bullet's solveConstraints with our island callback. The sort is Bullet's own (not stable),
   // on Bullet's predicate, so the constraints come in Bullet's order.
-  m_sortedConstraints.resize(m_constraints.size());
-  for (int i = 0; i < m_constraints.size(); ++i) m_sortedConstraints[i] = m_constraints[i];
-  struct ByIsland {
-    bool operator()(const btTypedConstraint* a, const btTypedConstraint* b) const {
-      return island_of(*a) < island_of(*b);
-    }
-  };
-  m_sortedConstraints.quickSort(ByIsland());
+  // The sort sees the same constraints with the same islands from step to step, and gives the
+  // same order for the same input: it runs only when either changed.
+  if (!same_islands_as_last_sort()) {
+    m_sortedConstraints.resize(m_constraints.size());
+    for (int i = 0; i < m_constraints.size(); ++i) m_sortedConstraints[i] = m_constraints[i];
+    struct ByIsland {
+      bool operator()(const btTypedConstraint* a, const btTypedConstraint* b) const {
+        return island_of(*a) < island_of(*b);
+      }
+    };
+    m_sortedConstraints.quickSort(ByIsland());
+  }
   btTypedConstraint** sorted = m_sortedConstraints.size() > 0 ? &m_sortedConstraints[0] : nullptr;
   batcher_.setup(*m_constraintSolver, info, *getDispatcher(), sorted, m_sortedConstraints.size());
   m_constraintSolver->prepareSolve(getNumCollisionObjects(), getDispatcher()->getNumManifolds());

@@ -2,6 +2,7 @@
 // World internals shared by world.cpp, ragdoll.cpp and baseline.cpp.
 
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include <btBulletDynamicsCommon.h>
@@ -88,8 +89,12 @@ class DynamicsWorld final : public btDiscreteDynamicsWorld {
   void predictUnconstraintMotion(btScalar time_step) override;
 
  private:
+  /// Whether the constraints and their islands are those of the last sort (and remembers them).
+  bool same_islands_as_last_sort();
+
   btAlignedObjectArray<btRigidBody*> ccd_bodies_;
   IslandBatcher batcher_;
+  std::vector<std::pair<const btTypedConstraint*, int>> sorted_input_;
 };
 
 /// The static ground under a point, from a vertical ray.
