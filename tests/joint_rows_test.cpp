@@ -1,0 +1,197 @@
+// DrivenConstraint writes its solver rows itself (driven_joint.cpp) instead of through 6Dof2's
+// generic getInfo2: here both write the rows of the same joint in the same state, and every
+// field must agree bit for bit. The states cover the joints' row kinds: limits engaged inside
+// their range and beyond either end (with a bounce, which only the limit rows look at), locked
+// hinge axes, velocity motors with and without a limit in reach, a joint on a static body, and a
+// servo (which the generic path keeps writing).
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include "driven_joint.h"
+
+namespace stagger::physics {
+namespace {
+
+/// Two bodies in a pose with a relative turn on every axis and some velocity, and the joint
+/// between them (frames at the child's end, offset from both centres of mass).
+struct Pair {
+  explicit Pair(bool static_parent) {
+    btVector3 inertia(0.02f, 0.03f, 0.04f);
+    const float parent_mass = static_parent ? 0.0f : 3.0f;
+    parent = std::make_unique<btRigidBody>(parent_mass, nullptr, nullptr,
+                                           static_parent ? btVector3(0, 0, 0) : inertia);
+    child = std::make_unique<btRigidBody>(1.5f, nullptr, nullptr, inertia * 0.5f);
+    parent->setCenterOfMassTransform(btTransform(
+        btQuaternion(btVector3(0.3f, 1, 0.2f).normalized(), 0.4f), btVector3(0.1f, 1.0f, -0.2f)));
+    child->setCenterOfMassTransform(
+        btTransform(btQuaternion(btVector3(-0.5f, 0.2f, 1).normalized(), 0.9f),
+                    btVector3(0.15f, 0.62f, -0.1f)));
+    if (!static_parent) {
+      parent->setLinearVelocity(btVector3(0.2f, -0.1f, 0.3f));
+      parent->setAngularVelocity(btVector3(1.5f, -0.7f, 0.4f));
+    }
+    child->setLinearVelocity(btVector3(-0.4f, 0.05f, 0.1f));
+    child->setAngularVelocity(btVector3(-2.0f, 0.9f, 1.1f));
+    const btTransform in_parent(btQuaternion(btVector3(0, 0, 1), 0.1f), btVector3(0.02f, -0.2f, 0));
+    const btTransform in_child(btQuaternion::getIdentity(), btVector3(0, 0.18f, 0.01f));
+    joint = std::make_unique<DrivenConstraint>(*parent, *child, in_parent, in_child, RO_XYZ);
+    joint->setLinearLowerLimit(btVector3(0, 0, 0));
+    joint->setLinearUpperLimit(btVector3(0, 0, 0));
+  }
+
+  /// The rows as a solver would receive them from `write` (Bullet's convertJoint prepares the
+  /// rows the same way before calling getInfo2).
+  template <typename Write>
+  std::vector<btSolverConstraint> rows(Write write) {
+    btTypedConstraint::btConstraintInfo1 sizes;
+    joint->getInfo1(&sizes);
+    std::vector<btSolverConstraint> out(static_cast<std::size_t>(sizes.m_numConstraintRows) + 1);
+    std::memset(static_cast<void*>(out.data()), 0, out.size() * sizeof(btSolverConstraint));
+    for (btSolverConstraint& r : out) {
+      r.m_lowerLimit = -SIMD_INFINITY;
+      r.m_upperLimit = SIMD_INFINITY;
+    }
+    btTypedConstraint::btConstraintInfo2 info;
+    info.fps = 240.0f;
+    info.erp = 0.2f;
+    info.m_J1linearAxis = out[0].m_contactNormal1;
+    info.m_J1angularAxis = out[0].m_relpos1CrossNormal;
+    info.m_J2linearAxis = out[0].m_contactNormal2;
+    info.m_J2angularAxis = out[0].m_relpos2CrossNormal;
+    info.rowskip = sizeof(btSolverConstraint) / sizeof(btScalar);
+    info.m_constraintError = &out[0].m_rhs;
+    info.cfm = &out[0].m_cfm;
+    info.m_lowerLimit = &out[0].m_lowerLimit;
+    info.m_upperLimit = &out[0].m_upperLimit;
+    info.m_damping = 1.0f;
+    info.m_numIterations = 10;
+    write(&info);
+    return out;  // the last, spare row catches a write past the count
+  }
+
+  void expect_rows_as_bullets(const char* state) {
+    const auto ours =
+        rows([&](btTypedConstraint::btConstraintInfo2* info) { joint->getInfo2(info); });
+    const auto bullets = rows([&](btTypedConstraint::btConstraintInfo2* info) {
+      joint->btGeneric6DofSpring2Constraint::getInfo2(info);
+    });
+    ASSERT_EQ(ours.size(), bullets.size()) << state;
+    EXPECT_GT(ours.size(), 1u) << state;
+    for (std::size_t k = 0; k < ours.size(); ++k) {
+      EXPECT_EQ(std::memcmp(&ours[k], &bullets[k], sizeof(btSolverConstraint)), 0)
+          << state << ": row " << k << " of " << ours.size() << " (ours rhs " << ours[k].m_rhs
+          << " bounds " << ours[k].m_lowerLimit << ".." << ours[k].m_upperLimit << ", Bullet's "
+          << bullets[k].m_rhs << " " << bullets[k].m_lowerLimit << ".." << bullets[k].m_upperLimit
+          << ")";
+    }
+  }
+
+  void drive_all_axes(float target_velocity, float cap) {
+    for (int i = 0; i < 3; ++i) {
+      joint->enableMotor(3 + i, true);
+      joint->setTargetVelocity(3 + i, target_velocity * static_cast<float>(i + 1));
+      joint->setMaxMotorForce(3 + i, cap);
+    }
+  }
+
+  std::unique_ptr<btRigidBody> parent;
+  std::unique_ptr<btRigidBody> child;
+  std::unique_ptr<DrivenConstraint> joint;
+};
+
+TEST(JointRows, BallJointWithRangedLimitsAndMotorsAsBulletWritesThem) {
+  Pair p(false);
+  p.joint->setAngularLowerLimit(btVector3(-1.5f, -1.5f, -1.5f));
+  p.joint->setAngularUpperLimit(btVector3(1.5f, 1.5f, 1.5f));
+  p.drive_all_axes(0.7f, 40.0f);
+  p.expect_rows_as_bullets("limits in range, motors on");
+}
+
+TEST(JointRows, LimitsPassedAtEitherEndWithABounceAsBulletWritesThem) {
+  for (float bounce : {0.0f, 0.4f}) {
+    Pair p(false);
+    // Ranges the pose lies outside of, above on one axis and below on another.
+    p.joint->setAngularLowerLimit(btVector3(-0.05f, 0.6f, -2.0f));
+    p.joint->setAngularUpperLimit(btVector3(0.02f, 1.2f, -1.4f));
+    for (int i = 3; i < 6; ++i) p.joint->setBounce(i, bounce);
+    p.drive_all_axes(-0.3f, 25.0f);
+    p.expect_rows_as_bullets(bounce > 0 ? "limits passed, bounce" : "limits passed");
+  }
+}
+
+TEST(JointRows, LimitsInReachOfAFastJointAsBulletWritesThem) {
+  // Just inside both limits of every axis and turning fast toward one of them: 6Dof2 then lets
+  // the limit row ask for no approach speed at all (its bounce term, zero or not, wins).
+  for (float bounce : {0.0f, 0.4f}) {
+    Pair p(false);
+    p.joint->calculateTransforms();
+    btVector3 lower, upper;
+    for (int i = 0; i < 3; ++i) {
+      lower[i] = p.joint->getAngle(i) - 0.01f;
+      upper[i] = p.joint->getAngle(i) + 0.01f;
+      p.joint->setBounce(3 + i, bounce);
+    }
+    p.joint->setAngularLowerLimit(lower);
+    p.joint->setAngularUpperLimit(upper);
+    // The angles grow with (ω_parent - ω_child) along the axes: X toward its lower limit,
+    // Y toward its upper one.
+    p.parent->setAngularVelocity(btVector3(0, 0, 0));
+    p.child->setAngularVelocity(p.joint->getAxis(0) * 5.0f - p.joint->getAxis(1) * 5.0f);
+    p.drive_all_axes(1.0f, 20.0f);
+    p.expect_rows_as_bullets(bounce > 0 ? "fast toward limits, bounce" : "fast toward limits");
+  }
+}
+
+TEST(JointRows, HingeWithLockedAxesAsBulletWritesThem) {
+  Pair p(false);
+  p.joint->setAngularLowerLimit(btVector3(-2.0f, 0.1f, 0.2f));
+  p.joint->setAngularUpperLimit(btVector3(0.3f, 0.1f, 0.2f));  // Y and Z locked off zero
+  p.joint->enableMotor(3, true);
+  p.joint->setTargetVelocity(3, 1.2f);
+  p.joint->setMaxMotorForce(3, 60.0f);
+  p.expect_rows_as_bullets("hinge");
+}
+
+TEST(JointRows, FreeAxesWithMotorsOnlyAsBulletWritesThem) {
+  Pair p(false);
+  p.joint->setAngularLowerLimit(btVector3(1, 1, 1));  // lower above upper: no limit rows
+  p.joint->setAngularUpperLimit(btVector3(0, 0, 0));
+  p.drive_all_axes(0.5f, 10.0f);
+  p.expect_rows_as_bullets("free axes");
+  p.joint->enableMotor(3, false);  // X neither limited nor driven: no rows at all
+  p.expect_rows_as_bullets("free axes, X undriven");
+}
+
+TEST(JointRows, JointOnAStaticBodyAsBulletWritesThem) {
+  // Against a static body 6Dof2 scales the linear rows' turning part by the bodies' shares when
+  // both other rotations are off their limits.
+  Pair p(true);
+  p.joint->setAngularLowerLimit(btVector3(0.5f, 0.4f, -0.3f));
+  p.joint->setAngularUpperLimit(btVector3(0.5f, 0.4f, -0.3f));  // all locked away from the pose
+  p.expect_rows_as_bullets("static parent, rotations off their locks");
+  p.joint->setAngularLowerLimit(btVector3(-3, -1.5f, -3));
+  p.joint->setAngularUpperLimit(btVector3(3, 1.5f, 3));
+  p.drive_all_axes(0.2f, 5.0f);
+  p.expect_rows_as_bullets("static parent, in range");
+  // A joint to the world that only turns its body (DrivenJoint's parent_is_world): no linear rows.
+  p.joint->setLinearLowerLimit(btVector3(1, 1, 1));
+  p.joint->setLinearUpperLimit(btVector3(0, 0, 0));
+  p.expect_rows_as_bullets("static parent, free linear axes");
+}
+
+TEST(JointRows, ServosStayWithBulletsGenericRows) {
+  Pair p(false);
+  p.joint->setAngularLowerLimit(btVector3(-1, -1, -1));
+  p.joint->setAngularUpperLimit(btVector3(1, 1, 1));
+  p.drive_all_axes(2.0f, 30.0f);
+  p.joint->setServo(4, true);
+  p.joint->setServoTarget(4, 0.3f);
+  p.expect_rows_as_bullets("servo");
+}
+
+}  // namespace
+}  // namespace stagger::physics
