@@ -8,7 +8,8 @@
 // walk, with the row solvers inlined: joint rows (with their per-joint iteration counts), then
 // contact normals, then friction, in Bullet's order and with Bullet's arithmetic, so results are
 // bit for bit Bullet's (the golden state hash does not move). Solver modes and features it does
-// not cover (randomised or interleaved order, rolling friction, cone twists) use Bullet's loop.
+// not cover (randomised or interleaved order, rolling friction, cone twists, bodies with linear or
+// angular factors other than 1) use Bullet's loop.
 //
 // The joints' rows are set up as Bullet sets them up, with the same arithmetic, but each row's
 // inverse-inertia products are computed once instead of twice and each body's velocity plus
