@@ -193,5 +193,49 @@ TEST(JointRows, ServosStayWithBulletsGenericRows) {
   p.expect_rows_as_bullets("servo");
 }
 
+/// The frames, angles, axes and limit state as DrivenConstraint's own update leaves them
+/// (getInfo1 without a refresh() runs it), then as Bullet's calculateTransforms does.
+void expect_frames_as_bullets(DrivenConstraint& joint, const char* state) {
+  btTypedConstraint::btConstraintInfo1 sizes;
+  joint.getInfo1(&sizes);
+  const btTransform frame_a = joint.getCalculatedTransformA();
+  const btTransform frame_b = joint.getCalculatedTransformB();
+  btVector3 angles, axes[3];
+  for (int i = 0; i < 3; ++i) {
+    angles[i] = joint.getAngle(i);
+    axes[i] = joint.getAxis(i);
+  }
+  const btTranslationalLimitMotor2 linear = *joint.getTranslationalLimitMotor();
+  joint.calculateTransforms();
+  EXPECT_EQ(std::memcmp(&frame_a, &joint.getCalculatedTransformA(), sizeof frame_a), 0) << state;
+  EXPECT_EQ(std::memcmp(&frame_b, &joint.getCalculatedTransformB(), sizeof frame_b), 0) << state;
+  for (int i = 0; i < 3; ++i) {
+    const btScalar angle = joint.getAngle(i);
+    const btVector3 axis = joint.getAxis(i);
+    EXPECT_EQ(std::memcmp(&angles[i], &angle, sizeof angle), 0) << state << ": angle " << i;
+    EXPECT_EQ(std::memcmp(&axes[i], &axis, 12), 0) << state << ": axis " << i;
+  }
+  const btTranslationalLimitMotor2& bullets = *joint.getTranslationalLimitMotor();
+  EXPECT_EQ(std::memcmp(&linear.m_currentLinearDiff, &bullets.m_currentLinearDiff, 12), 0) << state;
+  EXPECT_EQ(std::memcmp(&linear.m_currentLimitError, &bullets.m_currentLimitError, 12), 0) << state;
+  for (int i = 0; i < 3; ++i) EXPECT_EQ(linear.m_currentLimit[i], bullets.m_currentLimit[i]) << state;
+}
+
+TEST(JointRows, FramesAndAnglesAsBulletComputesThem) {
+  Pair moving(false);
+  expect_frames_as_bullets(*moving.joint, "general pose");
+  Pair fixed(true);
+  expect_frames_as_bullets(*fixed.joint, "static parent");
+  // Exactly ±90° about Y, where the XYZ angles lock (both gimbal branches).
+  for (float s : {1.0f, -1.0f}) {
+    Pair p(false);
+    p.parent->setCenterOfMassTransform(btTransform::getIdentity());
+    p.child->setCenterOfMassTransform(
+        btTransform(btMatrix3x3(0, 0, s, 0, 1, 0, -s, 0, 0), btVector3(0, 0.3f, 0)));
+    p.joint->setFrames(btTransform::getIdentity(), btTransform::getIdentity());
+    expect_frames_as_bullets(*p.joint, s > 0 ? "+90 about Y" : "-90 about Y");
+  }
+}
+
 }  // namespace
 }  // namespace stagger::physics

@@ -31,15 +31,73 @@ btVector3 euler_xyz(const btMatrix3x3& m) {
 }  // namespace
 
 void DrivenConstraint::refresh() {
-  calculateTransforms();
+  update_frames();
   fresh_ = true;
+}
+
+void DrivenConstraint::update_frames() {
+  // Bullet's calculateTransforms (frames, then calculateLinearInfo, calculateAngleInfo for RO_XYZ
+  // and the mass shares) with its arithmetic, computing the inverse of frame A's basis once
+  // where Bullet computes it in both halves, and reading the matrix directly where Bullet calls
+  // btGetMatrixElem (out of line) nine times.
+  if (m_rotateOrder != RO_XYZ) {
+    calculateTransforms();
+    return;
+  }
+  m_calculatedTransformA = m_rbA.getCenterOfMassTransform() * m_frameInA;
+  m_calculatedTransformB = m_rbB.getCenterOfMassTransform() * m_frameInB;
+  const btMatrix3x3& basis_a = m_calculatedTransformA.getBasis();
+  const btMatrix3x3& basis_b = m_calculatedTransformB.getBasis();
+  const btMatrix3x3 inverse_a = basis_a.inverse();
+
+  // The linear offset of B's frame in A's, and the linear limits' state.
+  m_calculatedLinearDiff = m_calculatedTransformB.getOrigin() - m_calculatedTransformA.getOrigin();
+  m_calculatedLinearDiff = inverse_a * m_calculatedLinearDiff;
+  for (int i = 0; i < 3; ++i) {
+    m_linearLimits.m_currentLinearDiff[i] = m_calculatedLinearDiff[i];
+    m_linearLimits.testLimitValue(i, m_calculatedLinearDiff[i]);
+  }
+
+  // XYZ Euler angles of B's frame in A's (Bullet's matrixToEulerXYZ: element k of its
+  // btGetMatrixElem is row k % 3, column k / 3).
+  const btMatrix3x3 relative = inverse_a * basis_b;
+  btVector3& angles = m_calculatedAxisAngleDiff;
+  const btScalar sin_y = relative[2][0];
+  if (sin_y < 1.0f && sin_y > -1.0f) {
+    angles[0] = btAtan2(-relative[2][1], relative[2][2]);
+    angles[1] = btAsin(sin_y);
+    angles[2] = btAtan2(-relative[1][0], relative[0][0]);
+  } else if (sin_y < 1.0f) {  // gimbal lock at -90° about Y
+    angles[0] = -btAtan2(relative[0][1], relative[1][1]);
+    angles[1] = -SIMD_HALF_PI;
+    angles[2] = 0.0f;
+  } else {  // at +90° about Y
+    angles[0] = btAtan2(relative[0][1], relative[1][1]);
+    angles[1] = SIMD_HALF_PI;
+    angles[2] = 0.0f;
+  }
+  // The axes the angles turn about: B's X, A's Z and the line of nodes between them.
+  const btVector3 axis0 = basis_b.getColumn(0);
+  const btVector3 axis2 = basis_a.getColumn(2);
+  m_calculatedAxis[1] = axis2.cross(axis0);
+  m_calculatedAxis[0] = m_calculatedAxis[1].cross(axis2);
+  m_calculatedAxis[2] = axis0.cross(m_calculatedAxis[1]);
+  for (btVector3& axis : m_calculatedAxis) axis.normalize();
+
+  // Against a static body the linear rows share their turning part by the bodies' masses.
+  const btScalar inverse_mass_a = m_rbA.getInvMass();
+  const btScalar inverse_mass_b = m_rbB.getInvMass();
+  m_hasStaticBody = inverse_mass_a < SIMD_EPSILON || inverse_mass_b < SIMD_EPSILON;
+  const btScalar sum = inverse_mass_a + inverse_mass_b;
+  m_factA = sum > 0.0f ? inverse_mass_b / sum : 0.5f;
+  m_factB = 1.0f - m_factA;
 }
 
 void DrivenConstraint::getInfo1(btConstraintInfo1* info) {
   // Nothing moves a body between the drive update and the solver's set-up, so the transforms
   // refresh() computed are the ones Bullet's own getInfo1 would compute. The row count below is
   // Bullet's (btGeneric6DofSpring2Constraint::getInfo1).
-  if (!fresh_) calculateTransforms();
+  if (!fresh_) update_frames();
   fresh_ = false;
   info->m_numConstraintRows = 0;
   info->nub = 0;

@@ -37,6 +37,8 @@ class DrivenConstraint final : public btGeneric6DofSpring2Constraint {
   void getInfo2(btConstraintInfo2* info) override;
 
  private:
+  /// Bullet's calculateTransforms with fewer steps and the same results.
+  void update_frames();
   /// Whether every row is a kind that the getInfo2 here writes.
   bool plain_rows() const;
   int angular_rows(btConstraintInfo2* info, int row);
