@@ -22,9 +22,22 @@ float wrap_angle(float a) {
   return a;
 }
 
+/// Bullet's matrixToEulerXYZ with the same arithmetic, reading the matrix directly (Bullet reads
+/// element k through an out-of-line btGetMatrixElem: row k % 3, column k / 3).
 btVector3 euler_xyz(const btMatrix3x3& m) {
-  btVector3 xyz;
-  btGeneric6DofSpring2Constraint::matrixToEulerXYZ(m, xyz);
+  btVector3 xyz(0, 0, 0);
+  const btScalar sin_y = m[2][0];
+  if (sin_y < 1.0f && sin_y > -1.0f) {
+    xyz[0] = btAtan2(-m[2][1], m[2][2]);
+    xyz[1] = btAsin(sin_y);
+    xyz[2] = btAtan2(-m[1][0], m[0][0]);
+  } else if (sin_y < 1.0f) {  // gimbal lock at -90° about Y
+    xyz[0] = -btAtan2(m[0][1], m[1][1]);
+    xyz[1] = -SIMD_HALF_PI;
+  } else {  // at +90° about Y (or not a number)
+    xyz[0] = btAtan2(m[0][1], m[1][1]);
+    xyz[1] = SIMD_HALF_PI;
+  }
   return xyz;
 }
 
@@ -39,7 +52,7 @@ void DrivenConstraint::update_frames() {
   // Bullet's calculateTransforms (frames, then calculateLinearInfo, calculateAngleInfo for RO_XYZ
   // and the mass shares) with its arithmetic, computing the inverse of frame A's basis once
   // where Bullet computes it in both halves, and reading the matrix directly where Bullet calls
-  // btGetMatrixElem (out of line) nine times.
+  // btGetMatrixElem (out of line) six times.
   if (m_rotateOrder != RO_XYZ) {
     calculateTransforms();
     return;
@@ -58,24 +71,9 @@ void DrivenConstraint::update_frames() {
     m_linearLimits.testLimitValue(i, m_calculatedLinearDiff[i]);
   }
 
-  // XYZ Euler angles of B's frame in A's (Bullet's matrixToEulerXYZ: element k of its
-  // btGetMatrixElem is row k % 3, column k / 3).
-  const btMatrix3x3 relative = inverse_a * basis_b;
-  btVector3& angles = m_calculatedAxisAngleDiff;
-  const btScalar sin_y = relative[2][0];
-  if (sin_y < 1.0f && sin_y > -1.0f) {
-    angles[0] = btAtan2(-relative[2][1], relative[2][2]);
-    angles[1] = btAsin(sin_y);
-    angles[2] = btAtan2(-relative[1][0], relative[0][0]);
-  } else if (sin_y < 1.0f) {  // gimbal lock at -90° about Y
-    angles[0] = -btAtan2(relative[0][1], relative[1][1]);
-    angles[1] = -SIMD_HALF_PI;
-    angles[2] = 0.0f;
-  } else {  // at +90° about Y
-    angles[0] = btAtan2(relative[0][1], relative[1][1]);
-    angles[1] = SIMD_HALF_PI;
-    angles[2] = 0.0f;
-  }
+  // XYZ Euler angles of B's frame in A's. (Bullet leaves the vector's fourth float as it was.)
+  const btVector3 angles = euler_xyz(inverse_a * basis_b);
+  for (int i = 0; i < 3; ++i) m_calculatedAxisAngleDiff[i] = angles[i];
   // The axes the angles turn about: B's X, A's Z and the line of nodes between them.
   const btVector3 axis0 = basis_b.getColumn(0);
   const btVector3 axis2 = basis_a.getColumn(2);
