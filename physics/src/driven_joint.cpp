@@ -237,9 +237,8 @@ void DrivenConstraint::linear_rows(btConstraintInfo2* info, int row) {
     btVector3 turn_b = arm_b.cross(direction);
     // Against a static body the row may not turn the bodies when both other rotations are off
     // their limits; Bullet then shares the row between the bodies by their masses.
-    const bool may_turn = !(rotation_violated(m_angularLimits[(i + 1) % 3]) &&
-                            rotation_violated(m_angularLimits[(i + 2) % 3]));
-    if (m_hasStaticBody && !may_turn) {
+    if (m_hasStaticBody && rotation_violated(m_angularLimits[(i + 1) % 3]) &&
+        rotation_violated(m_angularLimits[(i + 2) % 3])) {
       turn_a *= m_factA;
       turn_b *= m_factB;
     }
