@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <sstream>
 
-#include "stagger/sim/cpu_clock.h"
+#include "stagger/core/cpu_clock.h"
 #include "stagger/physics/baseline.h"
 #include "stagger/physics/ragdoll.h"
 #include "stagger/physics/world.h"

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "stagger/sim/cpu_clock.h"
+#include "stagger/core/cpu_clock.h"
 #include "stagger/physics/baseline.h"
 #include "stagger/sim/simulation.h"
 

@@ -4,7 +4,7 @@
 #include <chrono>
 #include <cmath>
 
-#include "stagger/sim/cpu_clock.h"
+#include "stagger/core/cpu_clock.h"
 #include "stagger/sim/scene.h"
 #include "stagger/sim/step_clock.h"
 

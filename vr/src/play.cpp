@@ -11,7 +11,7 @@
 #include "desktop.h"
 #include "draw_list.h"
 #include "frontend.h"
-#include "stagger/sim/cpu_clock.h"
+#include "stagger/core/cpu_clock.h"
 #include "stagger/sim/report.h"
 #include "stagger/sim/step_clock.h"
 #include "xr_frontend.h"
@@ -192,10 +192,10 @@ Result<PlayReport> play(const sim::SceneDescription& scene, const PlaySettings& 
       const bool last = settings.seconds > 0 && game_s >= settings.seconds;
       if (input.toggle_overlay) overlay = !overlay;
       const double ai_before = simulation.ai_cpu_ms();
-      const double physics_start = sim::thread_cpu_ms();
+      const double physics_start = thread_cpu_ms();
       const std::array<float, 2> impulse = game.advance(clock, input);
       const double ai_ms = simulation.ai_cpu_ms() - ai_before;
-      report.costs.physics_ms.push_back(sim::thread_cpu_ms() - physics_start - ai_ms);
+      report.costs.physics_ms.push_back(thread_cpu_ms() - physics_start - ai_ms);
       report.costs.ai_ms.push_back(ai_ms);
       for (int side = 0; side < 2; ++side) {
         const float ns = impulse[static_cast<std::size_t>(side)];
@@ -213,9 +213,9 @@ Result<PlayReport> play(const sim::SceneDescription& scene, const PlaySettings& 
         if (!input.focused) report.hand_travel_unfocused_m[side] += moved;
         if (input.hands[side].tracked && input.focused) ++report.hand_tracked_frames[side];
       }
-      const double render_start = sim::thread_cpu_ms();
+      const double render_start = thread_cpu_ms();
       if (report.mode != PlayMode::headless) frontend.draw(game.frame(overlay), !settings.screenshot.empty());
-      report.costs.render_ms.push_back(sim::thread_cpu_ms() - render_start);
+      report.costs.render_ms.push_back(thread_cpu_ms() - render_start);
       ++report.frames;
       input = FrameInput{};
       if (last) break;

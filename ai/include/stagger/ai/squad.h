@@ -61,7 +61,7 @@ class Squad {
   const Navigator::Follow& follow(int member) const;
   /// The next corners of a member's planned path, nearest first [m] (for the debug overlay).
   std::vector<Vec3> path_corners(int member) const;
-  /// Wall time of the last navigation tick (projection, leash, crowd) [ms].
+  /// CPU time of the calling thread in the last navigation tick (projection, leash, crowd) [ms].
   double last_navigation_ms() const { return last_navigation_ms_; }
 
  private:

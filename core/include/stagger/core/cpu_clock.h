@@ -4,7 +4,7 @@
 
 #include <ctime>
 
-namespace stagger::sim {
+namespace stagger {
 
 inline double thread_cpu_ms() {
   timespec ts{};
@@ -12,4 +12,4 @@ inline double thread_cpu_ms() {
   return static_cast<double>(ts.tv_sec) * 1e3 + static_cast<double>(ts.tv_nsec) * 1e-6;
 }
 
-}  // namespace stagger::sim
+}  // namespace stagger
