@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "driven_joint.h"
+#include "impulse_solver.h"
 
 namespace stagger::physics {
 namespace {
@@ -43,32 +44,16 @@ struct Pair {
     joint->setLinearUpperLimit(btVector3(0, 0, 0));
   }
 
-  /// The rows as a solver would receive them from `write` (Bullet's convertJoint prepares the
-  /// rows the same way before calling getInfo2).
+  /// The rows as the solver receives them from `write`.
   template <typename Write>
   std::vector<btSolverConstraint> rows(Write write) {
     btTypedConstraint::btConstraintInfo1 sizes;
     joint->getInfo1(&sizes);
     std::vector<btSolverConstraint> out(static_cast<std::size_t>(sizes.m_numConstraintRows) + 1);
-    std::memset(static_cast<void*>(out.data()), 0, out.size() * sizeof(btSolverConstraint));
-    for (btSolverConstraint& r : out) {
-      r.m_lowerLimit = -SIMD_INFINITY;
-      r.m_upperLimit = SIMD_INFINITY;
-    }
-    btTypedConstraint::btConstraintInfo2 info;
-    info.fps = 240.0f;
-    info.erp = 0.2f;
-    info.m_J1linearAxis = out[0].m_contactNormal1;
-    info.m_J1angularAxis = out[0].m_relpos1CrossNormal;
-    info.m_J2linearAxis = out[0].m_contactNormal2;
-    info.m_J2angularAxis = out[0].m_relpos2CrossNormal;
-    info.rowskip = sizeof(btSolverConstraint) / sizeof(btScalar);
-    info.m_constraintError = &out[0].m_rhs;
-    info.cfm = &out[0].m_cfm;
-    info.m_lowerLimit = &out[0].m_lowerLimit;
-    info.m_upperLimit = &out[0].m_upperLimit;
-    info.m_damping = 1.0f;
-    info.m_numIterations = 10;
+    btContactSolverInfo solver;
+    solver.m_timeStep = 1.0f / 240.0f;
+    btTypedConstraint::btConstraintInfo2 info =
+        prepare_joint_rows(out.data(), static_cast<int>(out.size()), solver);
     write(&info);
     return out;  // the last, spare row catches a write past the count
   }

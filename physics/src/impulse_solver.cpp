@@ -74,6 +74,31 @@ const btSolverConstraint& zero_row() {
 
 }  // namespace
 
+btTypedConstraint::btConstraintInfo2 prepare_joint_rows(btSolverConstraint* rows, int count,
+                                                        const btContactSolverInfo& info) {
+  for (int k = 0; k < count; ++k) {
+    rows[k] = zero_row();
+    rows[k].m_lowerLimit = -SIMD_INFINITY;
+    rows[k].m_upperLimit = SIMD_INFINITY;
+  }
+  btTypedConstraint::btConstraintInfo2 info2;
+  info2.fps = 1.f / info.m_timeStep;
+  info2.erp = info.m_erp;
+  info2.m_J1linearAxis = rows->m_contactNormal1;
+  info2.m_J1angularAxis = rows->m_relpos1CrossNormal;
+  info2.m_J2linearAxis = rows->m_contactNormal2;
+  info2.m_J2angularAxis = rows->m_relpos2CrossNormal;
+  info2.rowskip = sizeof(btSolverConstraint) / sizeof(btScalar);
+  info2.m_constraintError = &rows->m_rhs;
+  rows->m_cfm = info.m_globalCfm;  // the first row only, as in Bullet
+  info2.m_damping = info.m_damping;
+  info2.cfm = &rows->m_cfm;
+  info2.m_lowerLimit = &rows->m_lowerLimit;
+  info2.m_upperLimit = &rows->m_upperLimit;
+  info2.m_numIterations = info.m_numIterations;
+  return info2;
+}
+
 btScalar ImpulseSolver::solveGroupCacheFriendlySetup(
     btCollisionObject** bodies, int num_bodies, btPersistentManifold** manifolds, int num_manifolds,
     btTypedConstraint** constraints, int num_constraints, const btContactSolverInfo& info,
@@ -141,32 +166,13 @@ void ImpulseSolver::convert_joint(btSolverConstraint* rows, btTypedConstraint& j
                              ? joint.getOverrideNumSolverIterations()
                              : info.m_numIterations;
   m_maxOverrideNumSolverIterations = std::max(m_maxOverrideNumSolverIterations, iterations);
+  btTypedConstraint::btConstraintInfo2 info2 = prepare_joint_rows(rows, count, info);
   for (int k = 0; k < count; ++k) {
-    btSolverConstraint& r = rows[k];
-    r = zero_row();
-    r.m_lowerLimit = -SIMD_INFINITY;
-    r.m_upperLimit = SIMD_INFINITY;
-    r.m_solverBodyIdA = body_a;
-    r.m_solverBodyIdB = body_b;
-    r.m_overrideNumSolverIterations = iterations;
+    rows[k].m_solverBodyIdA = body_a;
+    rows[k].m_solverBodyIdB = body_b;
+    rows[k].m_overrideNumSolverIterations = iterations;
   }
-
   // The joint writes its Jacobians, errors, CFMs and bounds into the rows.
-  btTypedConstraint::btConstraintInfo2 info2;
-  info2.fps = 1.f / info.m_timeStep;
-  info2.erp = info.m_erp;
-  info2.m_J1linearAxis = rows->m_contactNormal1;
-  info2.m_J1angularAxis = rows->m_relpos1CrossNormal;
-  info2.m_J2linearAxis = rows->m_contactNormal2;
-  info2.m_J2angularAxis = rows->m_relpos2CrossNormal;
-  info2.rowskip = sizeof(btSolverConstraint) / sizeof(btScalar);
-  info2.m_constraintError = &rows->m_rhs;
-  rows->m_cfm = info.m_globalCfm;  // the first row only, as in Bullet
-  info2.m_damping = info.m_damping;
-  info2.cfm = &rows->m_cfm;
-  info2.m_lowerLimit = &rows->m_lowerLimit;
-  info2.m_upperLimit = &rows->m_upperLimit;
-  info2.m_numIterations = info.m_numIterations;
   joint.getInfo2(&info2);
 
   // Each body's velocity as the rows see it: its own plus this step's external impulse.
@@ -174,15 +180,15 @@ void ImpulseSolver::convert_joint(btSolverConstraint* rows, btTypedConstraint& j
   const btRigidBody& b = joint.getRigidBodyB();
   const btSolverBody& solver_a = m_tmpSolverBodyPool[body_a];
   const btSolverBody& solver_b = m_tmpSolverBodyPool[body_b];
-  const btVector3 zero(0, 0, 0);
-  const btVector3 linear_a =
-      a.getLinearVelocity() + (solver_a.m_originalBody ? solver_a.m_externalForceImpulse : zero);
+  auto seen = [](const btVector3& velocity, const btSolverBody& body, const btVector3& impulse) {
+    return velocity + (body.m_originalBody ? impulse : btVector3(0, 0, 0));
+  };
+  const btVector3 linear_a = seen(a.getLinearVelocity(), solver_a, solver_a.m_externalForceImpulse);
   const btVector3 angular_a =
-      a.getAngularVelocity() + (solver_a.m_originalBody ? solver_a.m_externalTorqueImpulse : zero);
-  const btVector3 linear_b =
-      b.getLinearVelocity() + (solver_b.m_originalBody ? solver_b.m_externalForceImpulse : zero);
+      seen(a.getAngularVelocity(), solver_a, solver_a.m_externalTorqueImpulse);
+  const btVector3 linear_b = seen(b.getLinearVelocity(), solver_b, solver_b.m_externalForceImpulse);
   const btVector3 angular_b =
-      b.getAngularVelocity() + (solver_b.m_originalBody ? solver_b.m_externalTorqueImpulse : zero);
+      seen(b.getAngularVelocity(), solver_b, solver_b.m_externalTorqueImpulse);
   const btScalar breaking = joint.getBreakingImpulseThreshold();
   for (int k = 0; k < count; ++k) {
     btSolverConstraint& r = rows[k];

@@ -19,6 +19,12 @@
 
 namespace stagger::physics {
 
+/// Clears `count` rows as Bullet's convertJoint does before a joint writes them (every byte zero,
+/// unbounded, the first row's CFM the world's) and returns what the joint's getInfo2 writes
+/// them through.
+btTypedConstraint::btConstraintInfo2 prepare_joint_rows(btSolverConstraint* rows, int count,
+                                                        const btContactSolverInfo& info);
+
 class ImpulseSolver final : public btSequentialImpulseConstraintSolver {
  protected:
   btScalar solveGroupCacheFriendlySetup(btCollisionObject** bodies, int num_bodies,
