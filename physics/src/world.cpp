@@ -186,6 +186,7 @@ void IslandBatcher::flush() {
 
 World::Impl::Impl(const WorldSettings& s) : settings(s), dt(1.0f / s.physics_hz) {
   STAGGER_ASSERT(s.physics_hz > 0 && s.solver_iterations > 0);
+  capsule_box.install(dispatcher, collision_config);
   dynamics.setGravity(to_bt(s.gravity));
   auto& info = dynamics.getSolverInfo();
   info.m_numIterations = s.solver_iterations;

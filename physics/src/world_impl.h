@@ -9,6 +9,7 @@
 #include <BulletCollision/CollisionDispatch/btSimulationIslandManager.h>
 
 #include "driven_joint.h"
+#include "capsule_box.h"
 #include "impulse_solver.h"
 #include "world_pull.h"
 #include "stagger/physics/ragdoll.h"
@@ -143,6 +144,7 @@ struct World::Impl {
 
   SelfCollisionFilter self_filter{*this};  // first: the broadphase asks it until destroyed
   btDefaultCollisionConfiguration collision_config;
+  CapsuleBoxCreateFunc capsule_box{collision_config};  // outlives the dispatcher that uses it
   btCollisionDispatcher dispatcher{&collision_config};
   btDbvtBroadphase broadphase;
   ImpulseSolver solver;
