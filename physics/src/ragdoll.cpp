@@ -474,11 +474,16 @@ void Ragdoll::update_targets(float dt) {
 }
 
 std::optional<BodyPart> Ragdoll::first_non_finite_part() const {
+  // Bullet's own numbers, without turning the basis into a quaternion for every part in every
+  // step: the rotation is finite when the basis is (Bullet keeps it a rotation).
+  const World::Impl& impl = world_.impl();
   for (int p = 0; p < kBodyPartCount; ++p) {
-    const BodyState b = body_state(body_part_at(p));
-    if (!is_finite(b.position) || !is_finite(b.rotation) || !is_finite(b.linear_velocity) || !is_finite(b.angular_velocity)) {
-      return body_part_at(p);
-    }
+    const btRigidBody& b = impl.rigid(body(body_part_at(p)));
+    const btTransform& t = b.getCenterOfMassTransform();
+    bool finite = is_finite(from_bt(t.getOrigin())) && is_finite(from_bt(b.getLinearVelocity())) &&
+                  is_finite(from_bt(b.getAngularVelocity()));
+    for (int row = 0; row < 3; ++row) finite = finite && is_finite(from_bt(t.getBasis()[row]));
+    if (!finite) return body_part_at(p);
   }
   return std::nullopt;
 }
@@ -697,10 +702,11 @@ void Ragdoll::update_balance(float dt) {
   for (int p = 0; p < kBodyPartCount; ++p) {
     const BodyPart part = body_part_at(p);
     if (swing_.active && in_leg(part, swing_.leg)) continue;
-    const BodyState s = body_state(part);
+    // (Bullet's numbers directly: body_state would also make each part's quaternion.)
+    const btRigidBody& b = world_.impl().rigid(body(part));
     const float m = blueprint_.bodies[static_cast<std::size_t>(p)].mass;
-    com += s.position * m;
-    velocity += s.linear_velocity * m;
+    com += from_bt(b.getCenterOfMassTransform().getOrigin()) * m;
+    velocity += from_bt(b.getLinearVelocity()) * m;
     total += m;
   }
   com = com / total;

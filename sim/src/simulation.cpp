@@ -255,10 +255,8 @@ void Simulation::record_stats() {
     s.max_balance_error_m = std::max(s.max_balance_error_m, balance.error_m);
     s.min_pelvis_height_m = std::min(s.min_pelvis_height_m, r.pelvis_height());
     s.max_joint_separation_m = std::max(s.max_joint_separation_m, r.max_joint_separation());
-    s.balance_state = std::string(physics::name_of(balance.state));
     if (physics::is_upright(state)) s.distance_walked_m += static_cast<double>(length(horizontal(balance.com - last_com_[i])));
     last_com_[i] = balance.com;
-    s.final_state = std::string(physics::name_of(state));
   }
 }
 
@@ -274,6 +272,12 @@ SimulationResult Simulation::result() const {
   r.ms_per_step = r.steps > 0 ? wall_ms_ / static_cast<double>(r.steps) : 0.0;
   r.finite = world.all_finite();
   r.enemies = stats_;
+  // The states at the end (named here, not after every step: two strings per enemy per step).
+  for (std::size_t i = 0; i < r.enemies.size(); ++i) {
+    const physics::Ragdoll& ragdoll = *scene_.enemies()[i].ragdoll;
+    r.enemies[i].balance_state = std::string(physics::name_of(ragdoll.balance().state));
+    r.enemies[i].final_state = std::string(physics::name_of(ragdoll.state()));
+  }
   // Pushes: the script's, then the hands' shoves, in the order they began.
   for (std::size_t i = 0; i < r.enemies.size(); ++i) {
     std::vector<std::pair<double, float>> pushes = scripted_pushes_[i];
