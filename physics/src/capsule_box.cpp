@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <new>
+#include <utility>
 
 namespace stagger::physics {
 namespace {
@@ -68,8 +69,10 @@ bool capsule_clear_of_box(const btCapsuleShape& capsule, const btTransform& caps
 }
 
 CapsuleBoxCreateFunc::CapsuleBoxCreateFunc(btDefaultCollisionConfiguration& config) {
-  const auto* gjk = static_cast<const btConvexConvexAlgorithm::CreateFunc*>(
+  const auto* gjk = dynamic_cast<const btConvexConvexAlgorithm::CreateFunc*>(
       config.getCollisionAlgorithmCreateFunc(CAPSULE_SHAPE_PROXYTYPE, BOX_SHAPE_PROXYTYPE));
+  if (gjk == nullptr) return;  // not GJK there (another Bullet): install() leaves Bullet's
+  gjk_ = true;
   penetration_solver_ = gjk->m_pdSolver;
   perturbation_iterations_ = gjk->m_numPerturbationIterations;
   perturbation_threshold_ = gjk->m_minimumPointsPerturbationThreshold;
@@ -78,8 +81,8 @@ CapsuleBoxCreateFunc::CapsuleBoxCreateFunc(btDefaultCollisionConfiguration& conf
 bool CapsuleBoxCreateFunc::install(btCollisionDispatcher& dispatcher,
                                    btDefaultCollisionConfiguration& config) {
   // The dispatcher places algorithms in fixed-size pool slots (sized for Bullet's own).
-  if (static_cast<int>(sizeof(CapsuleBoxAlgorithm)) >
-      config.getCollisionAlgorithmPool()->getElementSize()) {
+  if (!gjk_ || static_cast<int>(sizeof(CapsuleBoxAlgorithm)) >
+                   config.getCollisionAlgorithmPool()->getElementSize()) {
     return false;
   }
   dispatcher.registerCollisionCreateFunc(CAPSULE_SHAPE_PROXYTYPE, BOX_SHAPE_PROXYTYPE, this);

@@ -30,7 +30,8 @@ class CapsuleBoxCreateFunc final : public btCollisionAlgorithmCreateFunc {
   explicit CapsuleBoxCreateFunc(btDefaultCollisionConfiguration& config);
 
   /// Makes `dispatcher` use this for capsule-box pairs. Does nothing and returns false (Bullet's
-  /// algorithm stays) if the configuration's algorithm pool cannot hold the algorithm.
+  /// algorithm stays) if the configuration's algorithm for the pair is not GJK or its algorithm
+  /// pool cannot hold this one.
   bool install(btCollisionDispatcher& dispatcher, btDefaultCollisionConfiguration& config);
 
   btCollisionAlgorithm* CreateCollisionAlgorithm(btCollisionAlgorithmConstructionInfo& info,
@@ -38,6 +39,7 @@ class CapsuleBoxCreateFunc final : public btCollisionAlgorithmCreateFunc {
                                                  const btCollisionObjectWrapper* b) override;
 
  private:
+  bool gjk_ = false;  // the configuration's capsule-box algorithm is Bullet's GJK one
   btConvexPenetrationDepthSolver* penetration_solver_ = nullptr;
   int perturbation_iterations_ = 0;
   int perturbation_threshold_ = 3;
