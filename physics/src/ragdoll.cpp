@@ -475,15 +475,10 @@ void Ragdoll::update_targets(float dt) {
 
 std::optional<BodyPart> Ragdoll::first_non_finite_part() const {
   // Bullet's own numbers, without turning the basis into a quaternion for every part in every
-  // step: the rotation is finite when the basis is (Bullet keeps it a rotation).
+  // step (body_state would).
   const World::Impl& impl = world_.impl();
   for (int p = 0; p < kBodyPartCount; ++p) {
-    const btRigidBody& b = impl.rigid(body(body_part_at(p)));
-    const btTransform& t = b.getCenterOfMassTransform();
-    bool finite = is_finite(from_bt(t.getOrigin())) && is_finite(from_bt(b.getLinearVelocity())) &&
-                  is_finite(from_bt(b.getAngularVelocity()));
-    for (int row = 0; row < 3; ++row) finite = finite && is_finite(from_bt(t.getBasis()[row]));
-    if (!finite) return body_part_at(p);
+    if (!body_finite(impl.rigid(body(body_part_at(p))))) return body_part_at(p);
   }
   return std::nullopt;
 }

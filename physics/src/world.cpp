@@ -583,15 +583,15 @@ std::uint64_t World::state_hash() const {
   return h;
 }
 
+bool body_finite(const btRigidBody& b) {
+  const btTransform& t = b.getCenterOfMassTransform();
+  return finite(t.getOrigin()) && finite(t.getBasis()[0]) && finite(t.getBasis()[1]) &&
+         finite(t.getBasis()[2]) && finite(b.getLinearVelocity()) && finite(b.getAngularVelocity());
+}
+
 bool World::all_finite() const {
   for (const auto& record : impl_->bodies) {
-    const btRigidBody& b = *record.body;
-    const btTransform& t = b.getCenterOfMassTransform();
-    if (!finite(t.getOrigin()) || !finite(t.getBasis()[0]) || !finite(t.getBasis()[1]) ||
-        !finite(t.getBasis()[2]) || !finite(b.getLinearVelocity()) ||
-        !finite(b.getAngularVelocity())) {
-      return false;
-    }
+    if (!body_finite(*record.body)) return false;
   }
   return true;
 }

@@ -8,8 +8,8 @@
 #include <btBulletDynamicsCommon.h>
 #include <BulletCollision/CollisionDispatch/btSimulationIslandManager.h>
 
-#include "driven_joint.h"
 #include "capsule_box.h"
+#include "driven_joint.h"
 #include "impulse_solver.h"
 #include "world_pull.h"
 #include "stagger/physics/ragdoll.h"
@@ -172,6 +172,10 @@ struct World::Impl {
   btDbvtBroadphase ground_broadphase;
   btCollisionWorld ground{&ground_dispatcher, &ground_broadphase, &collision_config};
 };
+
+/// Whether every number Bullet keeps of the body's pose and motion is finite. (Its rotation is
+/// then finite too: Bullet keeps the basis a rotation.)
+bool body_finite(const btRigidBody& body);
 
 /// The bodies and joints of one humanoid, inserted into the world in a fixed order.
 struct RagdollAssembly {
