@@ -161,12 +161,13 @@ int stair_walks_with_falls(int count, bool down) {
   return with_falls;
 }
 
-TEST(Walking, DownTheArenasStairsAtMostOneWalkInFourFalls) {
-  // Measured: 7 of these 32 (25 in 200 over more spawns; 45 in 200 before feet kept clear of
-  // edges). A regression guard, not the goal: see docs/physics.md, Stairs.
+TEST(Walking, DownTheArenasStairsAtMostOneWalkInSixFalls) {
+  // Measured: 3 of these 32 (14 in 200 over more spawns). Before a walking body was given
+  // BalanceSettings::walk_fall_hold_s past the fall threshold: 6 (25 in 200); before feet kept
+  // clear of edges: 45 in 200. A regression guard, not the goal: see docs/physics.md, Stairs.
   const int with_falls = stair_walks_with_falls(32, true);
   RecordProperty("walks_with_falls", with_falls);
-  EXPECT_LE(with_falls, 8);
+  EXPECT_LE(with_falls, 5);
 }
 
 TEST(Walking, UpTheArenasStairsAlmostNeverFalls) {

@@ -217,12 +217,26 @@ void Ragdoll::set_drives_active(bool active) {
   }
 }
 
+bool Ragdoll::gives_up(const BalanceSettings& thresholds, float dt) {
+  // A walking body's capture-point error is given a moment past the threshold before it gives
+  // up: the gait's next step may still catch it. A shove is judged at once.
+  past_fall_error_s_ = balance_.error_m > thresholds.fall_error_m ? past_fall_error_s_ + dt : 0.0f;
+  const BalanceSettings& s = settings_.balance;
+  const bool walking = state_ == LocomotionState::walking && since_hit_s_ > 1.0f;
+  if (!walking || past_fall_error_s_ >= s.walk_fall_hold_s)
+    return past_fall_threshold(balance_, thresholds);
+  BalanceSettings held = thresholds;
+  held.fall_error_m *= s.walk_fall_error_at_once;
+  return past_fall_threshold(balance_, held);
+}
+
 void Ragdoll::fall() {
   if (state_ == LocomotionState::falling || state_ == LocomotionState::down ||
       state_ == LocomotionState::dead) {
     return;
   }
   cancel_steps();
+  past_fall_error_s_ = 0;
   state_ = LocomotionState::falling;
   state_time_s_ = still_time_s_ = 0;
   assist_fade_s_ = 0;
@@ -318,7 +332,7 @@ void Ragdoll::after_step(float dt) {
       // Walking, the capture point runs up to half a step from the feet as the body vaults over
       // the stance foot; that much is the gait, not a stumble.
       thresholds.fall_error_m += length(commanded_velocity()) * 0.5f * (settings_.step.lift_s + settings_.step.plant_s);
-      if (past_fall_threshold(balance_, thresholds)) fall();
+      if (gives_up(thresholds, dt)) fall();
       break;
     }
     case LocomotionState::getting_up: {

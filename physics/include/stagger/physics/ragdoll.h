@@ -158,6 +158,8 @@ class Ragdoll {
   void cancel_steps();
   void hold_pelvis(float dt);
   float smooth_pelvis_height(float goal, float dt);
+  /// Whether an upright body gives up (falls) under `thresholds`, this step.
+  bool gives_up(const BalanceSettings& thresholds, float dt);
   Quat legs_pelvis_yaw(float wanted_yaw) const;
   bool walking_intent() const;
   Vec3 intended_velocity() const;
@@ -212,6 +214,7 @@ class Ragdoll {
 
   BalanceReadout balance_;
   float airtime_s_ = 0;
+  float past_fall_error_s_ = 0;  // [s] walking: how long the error has been past the fall threshold
   Vec3 ankle_integral_;  // x: about the left axis (pitch), z: about forward (roll)
   Vec3 integral_shift_;  // [m] slow part of the planted ankle strategy
 
