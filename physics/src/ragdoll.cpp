@@ -220,9 +220,10 @@ void Ragdoll::set_drives_active(bool active) {
 bool Ragdoll::gives_up(const BalanceSettings& thresholds, float dt) {
   // A walking body's capture-point error is given a moment past the threshold before it gives
   // up: the gait's next step may still catch it. A shove is judged at once.
+  constexpr float kJudgedAtOnceAfterHitS = 1.0f;  // [s]
   past_fall_error_s_ = balance_.error_m > thresholds.fall_error_m ? past_fall_error_s_ + dt : 0.0f;
   const BalanceSettings& s = settings_.balance;
-  const bool walking = state_ == LocomotionState::walking && since_hit_s_ > 1.0f;
+  const bool walking = state_ == LocomotionState::walking && since_hit_s_ > kJudgedAtOnceAfterHitS;
   if (!walking || past_fall_error_s_ >= s.walk_fall_hold_s)
     return past_fall_threshold(balance_, thresholds);
   BalanceSettings held = thresholds;
@@ -523,7 +524,7 @@ void Ragdoll::reset() {
   yaw_ = spawn_yaw_;
   blend_duration_ = blend_elapsed_ = 0;
   balance_ = {};
-  airtime_s_ = 0;
+  airtime_s_ = past_fall_error_s_ = 0;
   ankle_integral_ = integral_shift_ = {};
   strength_ = {};
   twist_ = {};
