@@ -82,14 +82,46 @@ int island_of(const btTypedConstraint& c) {
 }  // namespace
 
 void DynamicsWorld::predictUnconstraintMotion(btScalar time_step) {
-  // Bullet's, skipping the damping that would multiply by exactly 1. The predicted transforms
-  // stay: Bullet widens every body's bounding box by them (continuous collision).
+  // Bullet's, skipping the damping that would multiply by exactly 1, and predicting where a body
+  // goes only for those with continuous collision (the physics hands). Bullet widens every
+  // moving body's bounding box over that prediction, so that the broadphase pairs it a step
+  // before it could touch; but the contacts come from the narrowphase at the bodies' present
+  // transforms, which finds nothing in a pair farther apart than the contact threshold that the
+  // box already carries. The others' boxes are their present ones (updateAabbs).
   for (int i = 0; i < m_nonStaticRigidBodies.size(); ++i) {
     btRigidBody* body = m_nonStaticRigidBodies[i];
     if (body->isStaticOrKinematicObject()) continue;
     if (body->getLinearDamping() != 0 || body->getAngularDamping() != 0)
       body->applyDamping(time_step);
-    body->predictIntegratedTransform(time_step, body->getInterpolationWorldTransform());
+    if (swept(*body))
+      body->predictIntegratedTransform(time_step, body->getInterpolationWorldTransform());
+  }
+}
+
+bool DynamicsWorld::swept(const btCollisionObject& object) {
+  return object.getCcdSquareMotionThreshold() > 0;
+}
+
+void DynamicsWorld::updateAabbs() {
+  for (int i = 0; i < m_collisionObjects.size(); ++i) {
+    btCollisionObject* object = m_collisionObjects[i];
+    if (!m_forceUpdateAllAabbs && !object->isActive()) continue;
+    if (swept(*object)) {
+      updateSingleAabb(object);
+      continue;
+    }
+    // Bullet's updateSingleAabb without the widening over the predicted transform.
+    btVector3 low, high;
+    object->getCollisionShape()->getAabb(object->getWorldTransform(), low, high);
+    const btVector3 threshold(gContactBreakingThreshold, gContactBreakingThreshold,
+                              gContactBreakingThreshold);
+    low -= threshold;
+    high += threshold;
+    if (object->isStaticObject() || (high - low).length2() < btScalar(1e12)) {
+      m_broadphasePairCache->setAabb(object->getBroadphaseHandle(), low, high, m_dispatcher1);
+    } else {
+      object->setActivationState(DISABLE_SIMULATION);  // as Bullet does: a box out of range
+    }
   }
 }
 

@@ -88,8 +88,12 @@ class DynamicsWorld final : public btDiscreteDynamicsWorld {
   void createPredictiveContacts(btScalar time_step) override;
   void solveConstraints(btContactSolverInfo& info) override;
   void predictUnconstraintMotion(btScalar time_step) override;
+  void updateAabbs() override;
 
  private:
+  /// Whether the body's bounding box covers its predicted motion (continuous collision).
+  static bool swept(const btCollisionObject& object);
+
   /// Whether the constraints and their islands are those of the last sort (and remembers them).
   bool same_islands_as_last_sort();
 
