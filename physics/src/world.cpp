@@ -98,8 +98,8 @@ void DynamicsWorld::predictUnconstraintMotion(btScalar time_step) {
   }
 }
 
-bool DynamicsWorld::swept(const btCollisionObject& object) {
-  return object.getCcdSquareMotionThreshold() > 0;
+bool DynamicsWorld::swept(const btCollisionObject& object) const {
+  return sweep_every_box_ || object.getCcdSquareMotionThreshold() > 0;
 }
 
 void DynamicsWorld::updateAabbs() {
@@ -222,6 +222,7 @@ World::Impl::Impl(const WorldSettings& s) : settings(s), dt(1.0f / s.physics_hz)
   dynamics.setGravity(to_bt(s.gravity));
   auto& info = dynamics.getSolverInfo();
   info.m_numIterations = s.solver_iterations;
+  dynamics.set_sweep_every_box(s.sweep_every_box);
   // Deterministic by construction: no solver randomisation, fresh world, fixed insertion order.
   info.m_solverMode &= ~SOLVER_RANDMIZE_ORDER;
   // Two friction directions per contact: feet held by a single friction row creep under the

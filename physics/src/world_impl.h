@@ -84,6 +84,9 @@ class DynamicsWorld final : public btDiscreteDynamicsWorld {
  public:
   using btDiscreteDynamicsWorld::btDiscreteDynamicsWorld;
 
+  /// WorldSettings::sweep_every_box.
+  void set_sweep_every_box(bool sweep) { sweep_every_box_ = sweep; }
+
  protected:
   void createPredictiveContacts(btScalar time_step) override;
   void solveConstraints(btContactSolverInfo& info) override;
@@ -91,12 +94,13 @@ class DynamicsWorld final : public btDiscreteDynamicsWorld {
   void updateAabbs() override;
 
  private:
-  /// Whether the body's bounding box covers its predicted motion (continuous collision).
-  static bool swept(const btCollisionObject& object);
+  /// Whether the body's bounding box covers its predicted motion.
+  bool swept(const btCollisionObject& object) const;
 
   /// Whether the constraints and their islands are those of the last sort (and remembers them).
   bool same_islands_as_last_sort();
 
+  bool sweep_every_box_ = false;
   btAlignedObjectArray<btRigidBody*> ccd_bodies_;
   IslandBatcher batcher_;
   std::vector<std::pair<const btTypedConstraint*, int>> sorted_input_;

@@ -30,6 +30,11 @@ struct WorldSettings {
   /// count (8 for every joint bent joints up to 41° past their limits in knock-downs, against
   /// 18° now and 18° with 10 everywhere). 32 walkers: −2.2 % instructions.
   int free_joint_iterations = 8;
+  /// Bullet's default: every moving body's bounding box also covers its predicted motion over the
+  /// step. Off, only bodies with continuous collision (the hands) get that; the others' boxes are
+  /// their present ones, which leaves the contacts as they were (the narrowphase runs at present
+  /// transforms) and spares a second integration per body: 5.5 % of the patrol bench's time.
+  bool sweep_every_box = false;
 };
 
 struct StaticBoxSettings {
