@@ -1,6 +1,8 @@
 #include "ground_ray.h"
 
+#include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace stagger::physics {
 namespace {
@@ -105,8 +107,57 @@ class ClosestHit final : public btBroadphaseRayCallback {
 
 }  // namespace
 
-RayHit closest_ray_hit(const btCollisionWorld& world, const btVector3& from, const btVector3& to) {
+namespace {
+
+/// Whether the segment from→to passes through the box [low, high] (grown by 0.1 mm, so that a
+/// segment grazing a face is left to the object's own test).
+bool segment_meets_box(const btVector3& from, const btVector3& to, const btVector3& low,
+                       const btVector3& high) {
+  constexpr float kGrow = 1e-4f;  // [m]
+  float enter = 0;
+  float leave = 1;
+  for (int i = 0; i < 3; ++i) {
+    const float d = to[i] - from[i];
+    const float lo = low[i] - kGrow;
+    const float hi = high[i] + kGrow;
+    if (std::fabs(d) < 1e-12f) {
+      if (from[i] < lo || from[i] > hi) return false;
+      continue;
+    }
+    float t0 = (lo - from[i]) / d;
+    float t1 = (hi - from[i]) / d;
+    if (t0 > t1) std::swap(t0, t1);
+    enter = std::max(enter, t0);
+    leave = std::min(leave, t1);
+    if (enter > leave) return false;
+  }
+  return true;
+}
+
+// Up to this many objects, each one's bounding box is tested against the segment in turn: in
+// the sample levels (5–14 objects) that is cheaper than the walk down the broadphase's tree,
+// about 1150 instructions a ray in the arena (2 % of the patrol bench's). Larger worlds use the
+// tree. Either way the objects whose boxes the segment meets get the exact test, and the
+// nearest hit wins.
+constexpr int kFlatListMost = 32;
+
+}  // namespace
+
+RayHit closest_ray_hit(const btCollisionWorld& world, const btVector3& from, const btVector3& to,
+                       RaySearch search) {
   ClosestHit callback(from, to);
+  const btCollisionObjectArray& objects = world.getCollisionObjectArray();
+  if (search == RaySearch::automatic) {
+    search = objects.size() <= kFlatListMost ? RaySearch::every_object : RaySearch::broadphase_tree;
+  }
+  if (search == RaySearch::every_object) {
+    for (int i = 0; i < objects.size(); ++i) {
+      const btBroadphaseProxy* proxy = objects[i]->getBroadphaseHandle();
+      if (!segment_meets_box(from, to, proxy->m_aabbMin, proxy->m_aabbMax)) continue;
+      if (!callback.process(proxy)) break;  // a hit at the segment's start: none can be nearer
+    }
+    return callback.result();
+  }
   // A ray test changes nothing, but Bullet's broadphase declares it non-const (its own const
   // btCollisionWorld::rayTest casts the same way).
   const_cast<btBroadphaseInterface*>(world.getBroadphase())->rayTest(from, to, callback);

@@ -17,7 +17,12 @@ struct RayHit {
   btVector3 normal{0, 1, 0};  ///< world, unit, facing the ray's start
 };
 
+/// How the objects a segment may hit are found: every object's bounding box in turn (for a few
+/// objects), or the broadphase's tree; `automatic` picks by the world's object count.
+enum class RaySearch { automatic, every_object, broadphase_tree };
+
 /// The hit nearest `from` on the segment from `from` to `to`, among `world`'s objects.
-RayHit closest_ray_hit(const btCollisionWorld& world, const btVector3& from, const btVector3& to);
+RayHit closest_ray_hit(const btCollisionWorld& world, const btVector3& from, const btVector3& to,
+                       RaySearch search = RaySearch::automatic);
 
 }  // namespace stagger::physics
