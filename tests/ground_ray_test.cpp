@@ -50,29 +50,42 @@ struct Boxes {
   }
 };
 
-TEST(GroundRay, BoxHitsAreExactAndAgreeWithBullet) {
+/// A Bullet collision world of static boxes, as the ground probes' world is.
+struct BoxWorld {
   btDefaultCollisionConfiguration config;
-  btCollisionDispatcher dispatcher(&config);
+  btCollisionDispatcher dispatcher{&config};
   btDbvtBroadphase broadphase;
-  btCollisionWorld world(&dispatcher, &broadphase, &config);
-  std::mt19937 random(7);
-  std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
-  Boxes boxes;
+  btCollisionWorld world{&dispatcher, &broadphase, &config};
   std::vector<std::unique_ptr<btBoxShape>> shapes;
   std::vector<std::unique_ptr<btCollisionObject>> objects;
-  for (int i = 0; i < 12; ++i) {
-    const btVector3 half(0.3f + 0.5f * (unit(random) + 1), 0.05f + 0.3f * (unit(random) + 1),
-                         0.3f + 0.5f * (unit(random) + 1));
+
+  void add(const btVector3& half, const btTransform& pose) {
     shapes.push_back(std::make_unique<btBoxShape>(half));
-    const btQuaternion turn(btVector3(unit(random), unit(random), unit(random)).normalized(),
-                            0.6f * unit(random));
-    const btTransform pose(turn,
-                           btVector3(3 * unit(random), 0.5f * unit(random), 3 * unit(random)));
     auto object = std::make_unique<btCollisionObject>();
     object->setCollisionShape(shapes.back().get());
     object->setWorldTransform(pose);
     world.addCollisionObject(object.get());
     objects.push_back(std::move(object));
+  }
+  ~BoxWorld() {
+    for (auto& o : objects) world.removeCollisionObject(o.get());
+  }
+};
+
+TEST(GroundRay, BoxHitsAreExactAndAgreeWithBullet) {
+  BoxWorld scene;
+  btCollisionWorld& world = scene.world;
+  std::mt19937 random(7);
+  std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+  Boxes boxes;
+  for (int i = 0; i < 12; ++i) {
+    const btVector3 half(0.3f + 0.5f * (unit(random) + 1), 0.05f + 0.3f * (unit(random) + 1),
+                         0.3f + 0.5f * (unit(random) + 1));
+    const btQuaternion turn(btVector3(unit(random), unit(random), unit(random)).normalized(),
+                            0.6f * unit(random));
+    const btTransform pose(turn,
+                           btVector3(3 * unit(random), 0.5f * unit(random), 3 * unit(random)));
+    scene.add(half, pose);
     boxes.poses.push_back(pose);
     boxes.halves.push_back(half);
   }
@@ -133,38 +146,27 @@ TEST(GroundRay, BoxHitsAreExactAndAgreeWithBullet) {
   RecordProperty("clipped_corners", clipped);
   RecordProperty("bullet_misses", bullet_disagrees);
   RecordProperty("worst_bullet_gap_mm", static_cast<int>(1000 * worst_bullet_gap));
-  for (auto& o : objects) world.removeCollisionObject(o.get());
 }
 
 // The two ways of finding the objects a segment may hit (each object's box in turn, or the
 // broadphase's tree) give the same nearest hit, bit for bit, among 40 boxes (more than the flat
 // list is used for) lying side by side and on top of each other.
 TEST(GroundRay, EveryObjectInTurnFindsWhatTheBroadphaseTreeFinds) {
-  btDefaultCollisionConfiguration config;
-  btCollisionDispatcher dispatcher(&config);
-  btDbvtBroadphase broadphase;
-  btCollisionWorld world(&dispatcher, &broadphase, &config);
+  BoxWorld scene;
+  btCollisionWorld& world = scene.world;
   std::mt19937 random(11);
   std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
-  std::vector<std::unique_ptr<btBoxShape>> shapes;
-  std::vector<std::unique_ptr<btCollisionObject>> objects;
   for (int i = 0; i < 40; ++i) {
     const btVector3 half(0.2f + 0.4f * (unit(random) + 1), 0.05f + 0.2f * (unit(random) + 1),
                          0.2f + 0.4f * (unit(random) + 1));
-    shapes.push_back(std::make_unique<btBoxShape>(half));
     // Half of them level (coplanar tops), half turned.
     const btQuaternion turn =
         i % 2 == 0 ? btQuaternion::getIdentity()
                    : btQuaternion(btVector3(unit(random), unit(random), unit(random)).normalized(),
                                   0.5f * unit(random));
-    const btTransform pose(
-        turn,
-        btVector3(4 * unit(random), i % 2 == 0 ? 0.0f : 0.4f * unit(random), 4 * unit(random)));
-    auto object = std::make_unique<btCollisionObject>();
-    object->setCollisionShape(shapes.back().get());
-    object->setWorldTransform(pose);
-    world.addCollisionObject(object.get());
-    objects.push_back(std::move(object));
+    scene.add(half,
+              btTransform(turn, btVector3(4 * unit(random), i % 2 == 0 ? 0.0f : 0.4f * unit(random),
+                                          4 * unit(random))));
   }
   world.updateAabbs();
   int hits = 0;
@@ -182,7 +184,6 @@ TEST(GroundRay, EveryObjectInTurnFindsWhatTheBroadphaseTreeFinds) {
     EXPECT_EQ(flat.normal, tree.normal) << "ray " << i;
   }
   EXPECT_GT(hits, 1500);
-  for (auto& o : objects) world.removeCollisionObject(o.get());
 }
 
 }  // namespace
