@@ -105,10 +105,6 @@ class ClosestHit final : public btBroadphaseRayCallback {
   btCollisionWorld::ClosestRayResultCallback bullet_;  // the nearest hit so far, by either test
 };
 
-}  // namespace
-
-namespace {
-
 /// Whether the segment from→to passes through the box [low, high] (grown by 0.1 mm, so that a
 /// segment grazing a face is left to the object's own test).
 bool segment_meets_box(const btVector3& from, const btVector3& to, const btVector3& low,
