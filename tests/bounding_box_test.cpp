@@ -18,9 +18,8 @@ std::uint64_t walkers_hash(bool sweep_every_box) {
   sim::SceneDescription scene = sim::builtin_scene(8);
   scene.world.sweep_every_box = sweep_every_box;
   sim::InputScript script;
-  for (int i = 0; i < 8; ++i) {
-    const std::string name = i == 0 ? "dummy" : "dummy-" + std::to_string(i + 1);
-    script.walks.push_back(test::walk_event(name, Vec3{1.2f, 0, 0}, 0.5));
+  for (const sim::EnemySpawn& e : scene.enemies) {
+    script.walks.push_back(test::walk_event(e.name, Vec3{1.2f, 0, 0}, 0.5));
   }
   sim::Simulation s(scene, script);
   s.run(3.0, 90.0);

@@ -1,8 +1,6 @@
 #include "ground_ray.h"
 
-#include <algorithm>
 #include <cmath>
-#include <utility>
 
 namespace stagger::physics {
 namespace {
@@ -106,28 +104,16 @@ class ClosestHit final : public btBroadphaseRayCallback {
 };
 
 /// Whether the segment from→to passes through the box [low, high] (grown by 0.1 mm, so that a
-/// segment grazing a face is left to the object's own test).
+/// segment grazing a face is left to the object's own test): enter_box on the box's centre.
 bool segment_meets_box(const btVector3& from, const btVector3& to, const btVector3& low,
                        const btVector3& high) {
   constexpr float kGrow = 1e-4f;  // [m]
-  float enter = 0;
-  float leave = 1;
-  for (int i = 0; i < 3; ++i) {
-    const float d = to[i] - from[i];
-    const float lo = low[i] - kGrow;
-    const float hi = high[i] + kGrow;
-    if (std::fabs(d) < 1e-12f) {
-      if (from[i] < lo || from[i] > hi) return false;
-      continue;
-    }
-    float t0 = (lo - from[i]) / d;
-    float t1 = (hi - from[i]) / d;
-    if (t0 > t1) std::swap(t0, t1);
-    enter = std::max(enter, t0);
-    leave = std::min(leave, t1);
-    if (enter > leave) return false;
-  }
-  return true;
+  const btVector3 center = 0.5f * (low + high);
+  const btVector3 half = 0.5f * (high - low) + btVector3(kGrow, kGrow, kGrow);
+  float fraction = 0;
+  int axis = -1;
+  float sign = 1;
+  return enter_box(from - center, to - center, half, fraction, axis, sign) != Entry::miss;
 }
 
 // Up to this many objects, each one's bounding box is tested against the segment in turn: in

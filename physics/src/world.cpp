@@ -64,8 +64,7 @@ void DynamicsWorld::createPredictiveContacts(btScalar time_step) {
   releasePredictiveContacts();
   ccd_bodies_.resize(0);
   for (int i = 0; i < m_nonStaticRigidBodies.size(); ++i) {
-    if (m_nonStaticRigidBodies[i]->getCcdSquareMotionThreshold() > 0)
-      ccd_bodies_.push_back(m_nonStaticRigidBodies[i]);
+    if (continuous(*m_nonStaticRigidBodies[i])) ccd_bodies_.push_back(m_nonStaticRigidBodies[i]);
   }
   if (ccd_bodies_.size() > 0)
     createPredictiveContactsInternal(&ccd_bodies_[0], ccd_bodies_.size(), time_step);
@@ -98,11 +97,17 @@ void DynamicsWorld::predictUnconstraintMotion(btScalar time_step) {
   }
 }
 
+bool DynamicsWorld::continuous(const btCollisionObject& object) {
+  return object.getCcdSquareMotionThreshold() > 0;
+}
+
 bool DynamicsWorld::swept(const btCollisionObject& object) const {
-  return sweep_every_box_ || object.getCcdSquareMotionThreshold() > 0;
+  return sweep_every_box_ || continuous(object);
 }
 
 void DynamicsWorld::updateAabbs() {
+  const btVector3 threshold(gContactBreakingThreshold, gContactBreakingThreshold,
+                            gContactBreakingThreshold);
   for (int i = 0; i < m_collisionObjects.size(); ++i) {
     btCollisionObject* object = m_collisionObjects[i];
     if (!m_forceUpdateAllAabbs && !object->isActive()) continue;
@@ -113,8 +118,6 @@ void DynamicsWorld::updateAabbs() {
     // Bullet's updateSingleAabb without the widening over the predicted transform.
     btVector3 low, high;
     object->getCollisionShape()->getAabb(object->getWorldTransform(), low, high);
-    const btVector3 threshold(gContactBreakingThreshold, gContactBreakingThreshold,
-                              gContactBreakingThreshold);
     low -= threshold;
     high += threshold;
     if (object->isStaticObject() || (high - low).length2() < btScalar(1e12)) {

@@ -94,6 +94,8 @@ class DynamicsWorld final : public btDiscreteDynamicsWorld {
   void updateAabbs() override;
 
  private:
+  /// Whether the body has continuous collision (a CCD threshold: the physics hands).
+  static bool continuous(const btCollisionObject& object);
   /// Whether the body's bounding box covers its predicted motion.
   bool swept(const btCollisionObject& object) const;
 
