@@ -1,8 +1,9 @@
-// stagger: the command line (design.md §4). Exit codes: 0 success, 1 the input was understood but
-// is wrong, 2 usage error.
+// stagger: the command line. Exit codes: 0 success, 1 the input was understood but is wrong, 2
+// usage error, 130 interrupted (SIGINT or SIGTERM; what the run had is written).
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
+#include <initializer_list>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -14,6 +15,8 @@
 #include <string>
 #include <unistd.h>
 
+#include "cli_checks.h"
+#include "stagger/core/limits.h"
 #include "stagger/levels/load.h"
 #include "stagger/levels/preview.h"
 #include "stagger/sim/bench.h"
@@ -40,8 +43,13 @@ extern "C" const char* __lsan_default_suppressions() { return "leak:libopenxr_lo
 
 namespace {
 
-constexpr int kExitWrongInput = 1;
-constexpr int kExitUsage = 2;
+using stagger::app::kExitUsage;
+using stagger::app::kExitWrongInput;
+/// A run stopped by SIGINT or SIGTERM exits with this (the shell's 128 + SIGINT), after writing
+/// what it has.
+constexpr int kExitInterrupted = 130;
+/// [m] `render --eye` and `--at` closer than this give the camera no direction.
+constexpr float kMinLookDistanceM = 0.01f;
 
 struct SimOptions {
   std::string level;  // empty: the built-in scene
@@ -68,7 +76,6 @@ bool write_text(const std::string& path, const std::string& text) {
   return static_cast<bool>(file);
 }
 
-// A progress line on stderr for runs that take a while, only on a terminal.
 // A progress bar on stderr for runs that take a while: it appears after 2 s of wall time (short
 // runs print nothing), only when stderr is a terminal and not with --quiet, and is erased at the end.
 class Progress {
@@ -103,49 +110,75 @@ class Progress {
   bool shown_ = false;
 };
 
-// Prints a level's diagnostics; returns whether it loaded without errors.
-bool report_level(const stagger::levels::LoadResult& loaded) {
-  for (const auto& d : loaded.diagnostics) std::cerr << stagger::levels::format(d) << "\n";
-  return loaded.ok();
+// Every output path of a command, checked (opened for writing) before any work, so that a long run
+// never fails at its end for a path it could not write. Prints why and returns false.
+bool outputs_writable(const std::string& command,
+                      std::initializer_list<std::pair<const char*, const std::string*>> outputs) {
+  for (const auto& [what, path] : outputs) {
+    if (stagger::app::can_write(*path)) continue;
+    std::cerr << command << ": cannot write the " << what << " to " << stagger::limits::quoted(*path)
+              << " (no such folder, or no permission); nothing was run\n";
+    return false;
+  }
+  return true;
+}
+
+std::optional<std::string> read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// A level as `stagger check` judges it: loaded, and its navigation checked when it has geometry
+// to walk on. Its diagnostics are printed; nothing is returned when there are errors.
+struct CheckedLevel {
+  stagger::levels::LoadResult loaded;
+  stagger::sim::LevelNavigation navigation;
+};
+
+std::optional<CheckedLevel> check_level(const std::string& file) {
+  CheckedLevel level{stagger::levels::load_level(file), {}};
+  for (const auto& d : level.loaded.diagnostics) std::cerr << stagger::levels::format(d) << "\n";
+  if (!level.loaded.ok()) return std::nullopt;
+  level.navigation = stagger::sim::check_reachability(level.loaded);
+  for (const auto& d : level.navigation.diagnostics) std::cerr << stagger::levels::format(d) << "\n";
+  if (!level.navigation.ok()) return std::nullopt;
+  return level;
 }
 
 int run_check(const std::vector<std::string>& files) {
   int failed = 0;
   for (const std::string& file : files) {
-    const stagger::levels::LoadResult loaded = stagger::levels::load_level(file);
-    if (!report_level(loaded)) {
+    const std::optional<CheckedLevel> checked = check_level(file);
+    if (!checked) {
       ++failed;
       continue;
     }
-    const stagger::sim::LevelNavigation navigation = stagger::sim::check_reachability(loaded);
-    for (const auto& d : navigation.diagnostics) std::cerr << stagger::levels::format(d) << "\n";
-    if (!navigation.ok()) {
-      ++failed;
-      continue;
-    }
-    const stagger::levels::Level& l = loaded.level;
-    const int warnings = navigation.warnings();
+    const stagger::levels::Level& l = checked->loaded.level;
+    const int warnings = checked->navigation.warnings();
     std::cout << file << ": ok (" << l.boxes.size() + l.meshes.size() << " geometry, " << l.routes.size()
-              << " routes, " << l.enemies.size() << " enemies, navmesh of " << navigation.navmesh->walkable_polygon_count()
-              << " polygons; every point reachable" << (warnings > 0 ? "; " + std::to_string(warnings) + " warning(s)" : "")
-              << ")\n";
+              << " routes, " << l.enemies.size() << " enemies, navmesh of "
+              << checked->navigation.navmesh->walkable_polygon_count() << " polygons; every point reachable"
+              << (warnings > 0 ? "; " + std::to_string(warnings) + " warning(s)" : "") << ")\n";
   }
   if (failed > 0) std::cerr << "stagger check: " << failed << " of " << files.size() << " levels have errors\n";
   return failed > 0 ? kExitWrongInput : 0;
 }
 
 int run_preview(const std::string& file, const std::string& out, int size_px) {
-  const stagger::levels::LoadResult loaded = stagger::levels::load_level(file);
-  if (!report_level(loaded)) {
+  if (!outputs_writable("stagger preview", {{"picture", &out}})) return kExitWrongInput;
+  const std::optional<CheckedLevel> checked = check_level(file);
+  if (!checked) {
     std::cerr << "stagger preview: the level has errors; no picture was made\n";
     return kExitWrongInput;
   }
   stagger::levels::PreviewSettings settings;
   settings.size_px = size_px;
-  const stagger::sim::LevelNavigation navigation = stagger::sim::check_reachability(loaded);
-  if (navigation.navmesh) settings.navmesh_triangles = navigation.navmesh->triangles();
-  for (const auto& d : navigation.diagnostics) std::cerr << stagger::levels::format(d) << "\n";
-  const auto written = stagger::levels::write_preview_png(loaded.level, loaded.mesh_triangles, out, settings);
+  settings.navmesh_triangles = checked->navigation.navmesh->triangles();
+  const auto written =
+      stagger::levels::write_preview_png(checked->loaded.level, checked->loaded.mesh_triangles, out, settings);
   if (!written) {
     std::cerr << "stagger preview: " << written.error() << "\n";
     return kExitWrongInput;
@@ -163,28 +196,21 @@ struct RunInputs {
   std::string script_text;
 };
 
-std::optional<std::string> read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
-// Builds the scene (a level, or the built-in one) and checks the script against it; prints the
-// problems and returns nothing when there are any. `command` names the caller in messages.
+// Builds the scene (a level that passes `stagger check`, or the built-in one) and checks the
+// script against it; prints the problems and returns nothing when there are any. `command` names
+// the caller in messages.
 std::optional<RunInputs> prepare_run(const std::string& command, const std::string& level, int enemies, float physics_hz,
                                      int solver_iterations, const std::string& input_name, const std::string& input_text) {
   RunInputs run;
   run.scene = stagger::sim::builtin_scene(enemies);
   if (!level.empty()) {
-    const stagger::levels::LoadResult loaded = stagger::levels::load_level(level);
-    if (!report_level(loaded)) {
+    const std::optional<CheckedLevel> checked = check_level(level);
+    if (!checked) {
       std::cerr << command << ": the level has errors; nothing was simulated\n";
       return std::nullopt;
     }
-    run.scene = stagger::sim::scene_from_level(loaded.level, loaded.mesh_triangles);
-    if (loaded.level.name.empty()) run.scene.name = level;
+    run.scene = stagger::sim::scene_from_level(checked->loaded.level, checked->loaded.mesh_triangles);
+    if (checked->loaded.level.name.empty()) run.scene.name = level;
     const auto bytes = read_file(level);
     if (bytes) run.level_hash = stagger::sim::fnv1a_64(bytes->data(), bytes->size());
   }
@@ -207,7 +233,73 @@ std::optional<RunInputs> prepare_run(const std::string& command, const std::stri
   return run;
 }
 
+const std::function<bool()> kStopOnInterrupt = [] { return stagger::app::interrupted(); };
+
+// The outputs of `stagger sim`, written as the run goes (the trace) or at its end, interrupted or not.
+struct SimOutputs {
+  std::ofstream trace_file;
+  std::optional<stagger::sim::TraceWriter> trace;
+  std::optional<stagger::sim::TracePlot> plot;
+  stagger::sim::Recording recording;
+};
+
+void attach_outputs(const SimOptions& o, const RunInputs& run, stagger::sim::Simulation& simulation, SimOutputs& out) {
+  if (!o.trace.empty()) {
+    out.trace_file.open(o.trace, std::ios::binary);
+    out.trace.emplace(out.trace_file);
+    simulation.on_step([&out](const stagger::sim::Simulation& s) { out.trace->write(s); });
+  }
+  if (!o.plot.empty()) {
+    out.plot.emplace(run.script.pushes);
+    simulation.on_step([&out](const stagger::sim::Simulation& s) { out.plot->record(s); });
+  }
+  if (o.record.empty()) return;
+  stagger::sim::Recording& recording = out.recording;
+  // The level by its absolute path, so the replay finds it from anywhere.
+  recording.level_path = o.level.empty() ? std::string() : std::filesystem::absolute(o.level).string();
+  recording.level_hash = run.level_hash;
+  recording.builtin_enemies = o.enemies;
+  recording.physics_hz = o.physics_hz;
+  recording.solver_iterations = o.solver_iterations;
+  recording.display_hz = o.display_hz;
+  recording.seconds = o.seconds;
+  recording.input_name = o.input;
+  recording.input_script = run.script_text;
+  simulation.on_step([&recording](const stagger::sim::Simulation& s) {
+    recording.step_hashes.push_back(s.scene().world().state_hash());
+  });
+}
+
+// Writes what the run made; false (with a message) when one could not be written.
+bool write_outputs(const SimOptions& o, const stagger::sim::SimulationResult& result, SimOutputs& out) {
+  if (out.trace_file.is_open() && !out.trace_file.flush()) {
+    std::cerr << "stagger sim: writing the trace to " << o.trace << " failed\n";
+    return false;
+  }
+  if (!o.record.empty()) {
+    out.recording.incomplete = result.interrupted;
+    const auto written = stagger::sim::write_recording(out.recording, o.record);
+    if (!written) {
+      std::cerr << "stagger sim: " << written.error() << "\n";
+      return false;
+    }
+  }
+  if (out.plot && !out.plot->write_png(o.plot)) {
+    std::cerr << "stagger sim: cannot write the plot to " << o.plot << "\n";
+    return false;
+  }
+  if (!o.report.empty() && !write_text(o.report, stagger::sim::report_json(result))) {
+    std::cerr << "stagger sim: cannot write the report to " << o.report << "\n";
+    return false;
+  }
+  return true;
+}
+
 int run_sim(const SimOptions& o) {
+  if (!outputs_writable("stagger sim",
+                        {{"report", &o.report}, {"trace", &o.trace}, {"plot", &o.plot}, {"recording", &o.record}})) {
+    return kExitWrongInput;
+  }
   std::string input_text;
   if (!o.input.empty()) {
     const auto text = read_file(o.input);
@@ -220,84 +312,44 @@ int run_sim(const SimOptions& o) {
   std::optional<RunInputs> run =
       prepare_run("stagger sim", o.level, o.enemies, o.physics_hz, o.solver_iterations, o.input, input_text);
   if (!run) return kExitWrongInput;
-  stagger::sim::SceneDescription& scene = run->scene;
-  stagger::sim::InputScript& script = run->script;
-
-  const std::vector<stagger::sim::PushEvent> pushes = script.pushes;
-  stagger::sim::Simulation simulation(scene, std::move(script));
-  std::ofstream trace_file;
-  std::optional<stagger::sim::TraceWriter> trace;
-  if (!o.trace.empty()) {
-    trace_file.open(o.trace, std::ios::binary);
-    if (!trace_file) {
-      std::cerr << "stagger sim: cannot write the trace to " << o.trace << "\n";
-      return kExitWrongInput;
-    }
-    trace.emplace(trace_file);
-  }
-  std::optional<stagger::sim::TracePlot> plot;
-  if (!o.plot.empty()) plot.emplace(pushes);
-  if (trace) simulation.on_step([&trace](const stagger::sim::Simulation& s) { trace->write(s); });
-  if (plot) simulation.on_step([&plot](const stagger::sim::Simulation& s) { plot->record(s); });
-  stagger::sim::Recording recording;
-  if (!o.record.empty()) {
-    // The level by its absolute path, so the replay finds it from anywhere.
-    recording.level_path = o.level.empty() ? std::string() : std::filesystem::absolute(o.level).string();
-    recording.level_hash = run->level_hash;
-    recording.builtin_enemies = o.enemies;
-    recording.physics_hz = o.physics_hz;
-    recording.solver_iterations = o.solver_iterations;
-    recording.display_hz = o.display_hz;
-    recording.seconds = o.seconds;
-    recording.input_name = o.input;
-    recording.input_script = run->script_text;
-    simulation.on_step([&recording](const stagger::sim::Simulation& s) {
-      recording.step_hashes.push_back(s.scene().world().state_hash());
-    });
-  }
+  stagger::sim::Simulation simulation(run->scene, run->script);
+  SimOutputs outputs;
+  attach_outputs(o, *run, simulation, outputs);
+  stagger::app::catch_interrupts();
   {
     Progress progress(o.seconds, !o.quiet);
-    simulation.run(o.seconds, o.display_hz, [&](double t) { progress.update(t); });
+    simulation.run(o.seconds, o.display_hz, [&](double t) { progress.update(t); }, kStopOnInterrupt);
   }
   const stagger::sim::SimulationResult result = simulation.result();
-  if (trace_file.is_open() && !trace_file.flush()) {
-    std::cerr << "stagger sim: writing the trace to " << o.trace << " failed\n";
-    return kExitWrongInput;
-  }
-  if (!o.record.empty()) {
-    const auto written = stagger::sim::write_recording(recording, o.record);
-    if (!written) {
-      std::cerr << "stagger sim: " << written.error() << "\n";
-      return kExitWrongInput;
-    }
-  }
-  if (plot && !plot->write_png(o.plot)) {
-    std::cerr << "stagger sim: cannot write the plot to " << o.plot << "\n";
-    return kExitWrongInput;
-  }
-  if (!o.report.empty() && !write_text(o.report, stagger::sim::report_json(result))) {
-    std::cerr << "stagger sim: cannot write the report to " << o.report << "\n";
-    return kExitWrongInput;
-  }
+  if (!write_outputs(o, result, outputs)) return kExitWrongInput;
   if (!o.quiet && o.report != "-") std::cout << stagger::sim::summary_text(result);
-  return result.finite ? 0 : kExitWrongInput;
+  if (result.interrupted) {
+    std::cerr << "stagger sim: interrupted after " << result.seconds << " s of " << o.seconds
+              << " s; the outputs hold the steps that ran\n";
+    return kExitInterrupted;
+  }
+  // A blow-up that the guard caught and reset is still a failed run.
+  const bool reset = std::any_of(result.enemies.begin(), result.enemies.end(), [](const auto& e) { return e.resets > 0; });
+  return result.finite && !reset ? 0 : kExitWrongInput;
 }
 
 // Re-simulates a recording and checks every step's state hash against it; `watch` may add its
 // own observers to the simulation before it runs. Returns the exit code; prints why on failure.
+// An incomplete recording (an interrupted run) is re-simulated as far as it goes.
 int resimulate(const std::string& path, const char* command, bool quiet,
                const std::function<void(stagger::sim::Simulation&, const stagger::sim::Recording&)>& watch,
-               std::uint64_t& steps) {
+               std::uint64_t& steps, bool& incomplete) {
   const auto loaded = stagger::sim::read_recording(path);
   if (!loaded) {
     std::cerr << command << ": " << loaded.error() << "\n";
     return kExitWrongInput;
   }
   const stagger::sim::Recording& r = loaded.value();
+  incomplete = r.incomplete;
   if (!r.level_path.empty()) {
     const auto bytes = read_file(r.level_path);
     if (!bytes) {
-      std::cerr << command << ": the recorded level " << r.level_path << " cannot be opened\n";
+      std::cerr << command << ": the recorded level " << stagger::limits::quoted(r.level_path) << " cannot be opened\n";
       return kExitWrongInput;
     }
     if (stagger::sim::fnv1a_64(bytes->data(), bytes->size()) != r.level_hash) {
@@ -319,9 +371,16 @@ int resimulate(const std::string& path, const char* command, bool quiet,
     ++steps;
   });
   if (watch) watch(simulation, r);
+  const double seconds =
+      r.incomplete ? static_cast<double>(r.step_hashes.size()) / static_cast<double>(r.physics_hz) : r.seconds;
+  stagger::app::catch_interrupts();
   {
-    Progress progress(r.seconds, !quiet);
-    simulation.run(r.seconds, r.display_hz, [&](double t) { progress.update(t); });
+    Progress progress(seconds, !quiet);
+    simulation.run(seconds, r.display_hz, [&](double t) { progress.update(t); }, kStopOnInterrupt);
+  }
+  if (simulation.result().interrupted) {
+    std::cerr << command << ": interrupted after " << steps << " of " << r.step_hashes.size() << " steps\n";
+    return diverged ? kExitWrongInput : kExitInterrupted;
   }
   if (!diverged && steps != r.step_hashes.size()) diverged = steps;
   if (diverged) {
@@ -337,45 +396,55 @@ int resimulate(const std::string& path, const char* command, bool quiet,
   return 0;
 }
 
+const char* incomplete_note(bool incomplete) {
+  return incomplete ? " (the recording is incomplete: its run was interrupted)" : "";
+}
+
 int run_replay(const std::string& path, bool quiet) {
   std::uint64_t steps = 0;
   std::uint64_t last_hash = 0;
+  bool incomplete = false;
   const int code = resimulate(path, "stagger replay", quiet,
                               [&last_hash](stagger::sim::Simulation& s, const stagger::sim::Recording&) {
                                 s.on_step([&last_hash](const stagger::sim::Simulation& sim) { last_hash = sim.scene().world().state_hash(); });
                               },
-                              steps);
+                              steps, incomplete);
   if (code != 0) return code;
   std::cout << "stagger replay: " << path << ": " << steps << " steps reproduced, final state hash "
-            << stagger::sim::state_hash_hex(last_hash) << "\n";
+            << stagger::sim::state_hash_hex(last_hash) << incomplete_note(incomplete) << "\n";
   return 0;
 }
 
 int run_export(const std::string& path, const std::string& out, double rate_hz, bool quiet) {
+  if (!outputs_writable("stagger export", {{"glTF file", &out}})) return kExitWrongInput;
   std::optional<stagger::sim::GltfAnimation> animation;
   std::uint64_t steps = 0;
+  bool incomplete = false;
   const int code = resimulate(path, "stagger export", quiet,
                               [&](stagger::sim::Simulation& s, const stagger::sim::Recording&) {
                                 animation.emplace(s, rate_hz);
                                 s.on_step([&animation](const stagger::sim::Simulation& sim) { animation->record(sim); });
                               },
-                              steps);
-  if (code != 0) return code;
+                              steps, incomplete);
+  // An interrupted export still writes the frames it made.
+  if (code != 0 && code != kExitInterrupted) return code;
   const auto written = animation->write(out);
   if (!written) {
     std::cerr << "stagger export: " << written.error() << "\n";
     return kExitWrongInput;
   }
   std::cout << "stagger export: " << out << ": " << animation->frames() << " frames at " << rate_hz << " Hz of " << steps
-            << " steps\n";
-  return 0;
+            << " steps" << incomplete_note(incomplete) << "\n";
+  return code;
 }
 
 std::optional<stagger::sim::SceneDescription> patrolled_level(const std::string& level_path) {
-  const stagger::levels::LoadResult level = stagger::levels::load_level(level_path);
-  for (const auto& d : level.diagnostics) std::cerr << stagger::levels::format(d) << "\n";
-  if (!level.ok()) return std::nullopt;
-  stagger::sim::SceneDescription scene = stagger::sim::scene_from_level(level.level, level.mesh_triangles);
+  const std::optional<CheckedLevel> level = check_level(level_path);
+  if (!level) {
+    std::cerr << "stagger bench: the level has errors; nothing was measured\n";
+    return std::nullopt;
+  }
+  stagger::sim::SceneDescription scene = stagger::sim::scene_from_level(level->loaded.level, level->loaded.mesh_triangles);
   const bool routes = std::any_of(scene.enemies.begin(), scene.enemies.end(), [](const auto& e) { return !e.route.empty(); });
   if (!scene.navigation || !routes) {
     std::cerr << "stagger bench: " << level_path << " has no navigation settings or no enemy with a route to patrol\n";
@@ -384,47 +453,30 @@ std::optional<stagger::sim::SceneDescription> patrolled_level(const std::string&
   return scene;
 }
 
-int run_patrol_bench(const std::string& level_path, const stagger::sim::PatrolBenchOptions& options) {
+int run_patrol_bench(const std::string& level_path, stagger::sim::PatrolBenchOptions options) {
   const auto scene_or = patrolled_level(level_path);
   if (!scene_or) return kExitWrongInput;
   const stagger::sim::SceneDescription& scene = *scene_or;
   std::cerr << "stagger bench: " << options.enemies << " enemies patrolling " << level_path << " for "
             << options.seconds << " simulated seconds...\n";
-  std::cout << stagger::sim::patrol_bench_text(stagger::sim::run_patrol_benchmark(scene, options));
-  return 0;
+  stagger::app::catch_interrupts();
+  options.stop = kStopOnInterrupt;
+  const stagger::sim::PatrolBenchResult r = stagger::sim::run_patrol_benchmark(scene, options);
+  std::cout << stagger::sim::patrol_bench_text(r);
+  return r.interrupted ? kExitInterrupted : 0;
 }
 
-int run_soak(const std::string& level_path, const stagger::sim::SoakOptions& options) {
+int run_soak(const std::string& level_path, stagger::sim::SoakOptions options) {
   const auto scene = patrolled_level(level_path);
   if (!scene) return kExitWrongInput;
   std::cerr << "stagger bench: soaking " << options.enemies << " enemies in " << level_path << " for " << options.seconds
             << " simulated seconds (a shove a second)...\n";
+  stagger::app::catch_interrupts();
+  options.stop = kStopOnInterrupt;
   const stagger::sim::SoakResult r = stagger::sim::run_soak(*scene, options);
   std::cout << stagger::sim::soak_text(r);
+  if (r.interrupted) return kExitInterrupted;
   return r.finite && r.rss_growth_after_first_minute < 0.05 ? 0 : kExitWrongInput;
-}
-
-// A level by its file, or by its name among the sample levels (`courtyard` is
-// levels/data/courtyard.json, looked for under the working directory, then the source tree).
-std::optional<std::string> resolve_level(const std::string& level) {
-  namespace fs = std::filesystem;
-  if (fs::is_regular_file(level)) return level;
-  for (const fs::path& dir : {fs::path("levels/data"), fs::path(STAGGER_LEVELS_DIR)}) {
-    const fs::path candidate = dir / (level + ".json");
-    if (fs::is_regular_file(candidate)) return candidate.string();
-  }
-  return std::nullopt;
-}
-
-// A level named on the command line (a file or a sample's name), loaded with the default physics;
-// prints why not and returns nothing when it cannot be.
-std::optional<RunInputs> prepare_named_level(const std::string& command, const std::string& name) {
-  const auto level = resolve_level(name);
-  if (!level) {
-    std::cerr << command << ": no level file or sample level named " << name << "\n";
-    return std::nullopt;
-  }
-  return prepare_run(command, *level, 1, 240.0f, 10, "", "");
 }
 
 struct PlayOptions {
@@ -438,7 +490,8 @@ struct PlayOptions {
 };
 
 int run_play(const PlayOptions& o) {
-  std::optional<RunInputs> run = prepare_named_level("stagger play", o.level);
+  if (!outputs_writable("stagger play", {{"screenshot", &o.screenshot}, {"report", &o.report}})) return kExitWrongInput;
+  std::optional<RunInputs> run = prepare_run("stagger play", o.level, 1, 240.0f, 10, "", "");
   if (!run) return kExitWrongInput;
   stagger::vr::PlaySettings settings;
   settings.mode = *stagger::vr::parse_play_mode(o.mode);
@@ -447,6 +500,8 @@ int run_play(const PlayOptions& o) {
   settings.overlay = o.overlay;
   settings.width = o.size[0];
   settings.height = o.size[1];
+  settings.stop = kStopOnInterrupt;
+  stagger::app::catch_interrupts();
   const auto report = stagger::vr::play(run->scene, settings, std::cout);
   if (!report) {
     std::cerr << "stagger play: " << report.error() << "\n";
@@ -457,7 +512,7 @@ int run_play(const PlayOptions& o) {
     std::cerr << "stagger play: cannot write the report to " << o.report << "\n";
     return kExitWrongInput;
   }
-  return 0;
+  return report.value().simulation.interrupted ? kExitInterrupted : 0;
 }
 
 struct RenderOptions {
@@ -471,15 +526,25 @@ struct RenderOptions {
 };
 
 int run_render(const RenderOptions& o) {
-  std::optional<RunInputs> run = prepare_named_level("stagger render", o.level);
+  if (!outputs_writable("stagger render", {{"picture", &o.output}})) return kExitWrongInput;
+  std::optional<RunInputs> run = prepare_run("stagger render", o.level, 1, 240.0f, 10, "", "");
   if (!run) return kExitWrongInput;
   stagger::sim::Simulation simulation(run->scene, {});
-  simulation.run(o.seconds, 90.0);
+  stagger::app::catch_interrupts();
+  simulation.run(o.seconds, 90.0, {}, kStopOnInterrupt);
+  if (simulation.result().interrupted) {
+    std::cerr << "stagger render: interrupted before the frame was drawn\n";
+    return kExitInterrupted;
+  }
   const float aspect = static_cast<float>(o.size[0]) / static_cast<float>(o.size[1]);
   stagger::vr::EyeView view = stagger::vr::overview_camera(run->scene, aspect);
   if (!o.eye.empty() || !o.at.empty()) {
     const stagger::Vec3 from = o.eye.empty() ? view.position : stagger::Vec3{o.eye[0], o.eye[1], o.eye[2]};
     const stagger::Vec3 to = o.at.empty() ? from + view.orientation.rotate({0, 0, -1}) : stagger::Vec3{o.at[0], o.at[1], o.at[2]};
+    if (length(to - from) < kMinLookDistanceM) {
+      std::cerr << "stagger render: --eye and --at must be at least " << kMinLookDistanceM << " m apart\n";
+      return kExitUsage;
+    }
     view = stagger::vr::look_at(from, to, view.fov);
   }
   const auto image = stagger::vr::render_offscreen(simulation, view, {o.size[0], o.size[1], o.overlay});
@@ -496,45 +561,73 @@ int run_render(const RenderOptions& o) {
   return 0;
 }
 
-int run_bench(const stagger::sim::BenchOptions& options) {
+int run_bench(stagger::sim::BenchOptions options) {
   std::cerr << "stagger bench: measuring " << options.repetitions << " interleaved repetitions...\n";
-  std::cout << stagger::sim::bench_table(stagger::sim::run_benchmark(options), options.walking);
+  stagger::app::catch_interrupts();
+  options.stop = kStopOnInterrupt;
+  const std::vector<stagger::sim::BenchRow> rows = stagger::sim::run_benchmark(options);
+  std::cout << stagger::sim::bench_table(rows, options.walking);
+  if (rows.size() < options.counts.size()) {
+    std::cerr << "stagger bench: interrupted; " << rows.size() << " of " << options.counts.size()
+              << " counts were measured\n";
+    return kExitInterrupted;
+  }
   return 0;
 }
 
 }  // namespace
 
+// Prints a parse error on one line, named by the subcommand it belongs to. Our validators' messages
+// are whole sentences ("--seconds must be ..."), so CLI11's "--seconds: " before them goes.
+int usage_error(const CLI::App& app, const CLI::ParseError& e) {
+  std::string message = e.what();
+  const std::size_t colon = message.find(": ");
+  if (dynamic_cast<const CLI::ValidationError*>(&e) != nullptr && colon != std::string::npos) message.erase(0, colon + 2);
+  std::string command = "stagger";
+  for (const CLI::App* sub : app.get_subcommands()) command += " " + sub->get_name();
+  std::cerr << command << ": " << message << "\n"
+            << "Run '" << command << " --help' for the options.\n";
+  return kExitUsage;
+}
+
 int main(int argc, char** argv) {
+  using stagger::app::finite_in;
+  using stagger::app::integer_in;
   CLI::App app{"Stagger: physically simulated enemies for VR (active ragdolls in Bullet)", "stagger"};
   app.set_version_flag("--version", std::string("stagger ") + STAGGER_VERSION);
   app.require_subcommand(1);
+  const auto seconds_check = [](const std::string& option) {
+    return finite_in(option, "seconds", "s", stagger::app::kSecondsRange);
+  };
 
   SimOptions sim;
   CLI::App* sim_cmd = app.add_subcommand(
       "sim", "Run a level (or the built-in scene) headlessly at the fixed step and print a summary");
-  sim_cmd->add_option("level", sim.level, "Level file (JSON); without it, the built-in scene")
-      ->check(CLI::ExistingFile);
-  sim_cmd->add_option("--seconds", sim.seconds, "Simulated time [s]")
-      ->capture_default_str()->check(CLI::PositiveNumber);
+  sim_cmd->add_option("level", sim.level, "Level file (JSON or glTF) or a sample level's name; without it, the built-in scene")
+      ->transform(stagger::app::level_argument());
+  sim_cmd->add_option("--seconds", sim.seconds, "Simulated time [s]")->capture_default_str()->check(seconds_check("--seconds"));
   sim_cmd->add_option("--display-hz", sim.display_hz, "Display rate driving the step accumulator [Hz]")
-      ->capture_default_str()->check(CLI::PositiveNumber);
+      ->capture_default_str()->check(finite_in("--display-hz", "hertz", "hz", stagger::app::kDisplayHzRange));
   sim_cmd->add_option("--physics-hz", sim.physics_hz, "Fixed physics step rate [Hz]")
-      ->capture_default_str()->check(CLI::Range(30.0, 2000.0));
+      ->capture_default_str()->check(finite_in("--physics-hz", "hertz", "hz", stagger::app::kPhysicsHzRange));
   sim_cmd->add_option("--solver-iterations", sim.solver_iterations, "Bullet solver iterations per step")
-      ->capture_default_str()->check(CLI::Range(1, 200));
-  sim_cmd->add_option("--input", sim.input, "Input script (JSON) with timed push events")
-      ->check(CLI::ExistingFile);
+      ->capture_default_str()->check(integer_in("--solver-iterations", "iterations", 1, 200));
+  sim_cmd->add_option("--input", sim.input, "Input script (JSON) with timed events")
+      ->check(stagger::app::existing_file("input script"));
   sim_cmd->add_option("--report", sim.report, "Write the JSON report here ('-' for stdout)");
   sim_cmd->add_option("--trace", sim.trace, "Write a CSV row per enemy per physics step here");
   sim_cmd->add_option("--plot", sim.plot, "Draw balance error and pelvis height over time (PNG)");
   sim_cmd->add_option("--record", sim.record, "Write a recording that `stagger replay` re-simulates and checks");
+  sim_cmd->add_option("--enemies", sim.enemies, "Number of enemies in the built-in scene (3 m grid; not with a level)")
+      ->capture_default_str()->check(integer_in("--enemies", "enemies", 1, 1024));
+  sim_cmd->add_flag("--quiet", sim.quiet, "Print nothing but errors");
 
   std::string replay_file;
   bool replay_quiet = false;
   CLI::App* replay_cmd = app.add_subcommand(
       "replay", "Re-simulate a recording and check every step's state hash; exits 1 where it diverges");
   replay_cmd->add_option("recording", replay_file, "Recording written by `stagger sim --record`")
-      ->required()->check(CLI::ExistingFile);
+      ->required()->check(stagger::app::existing_file("recording"));
   replay_cmd->add_flag("--quiet", replay_quiet, "No progress bar");
 
   std::string export_file;
@@ -544,93 +637,112 @@ int main(int argc, char** argv) {
   CLI::App* export_cmd = app.add_subcommand(
       "export", "Re-simulate a recording into an animated glTF 2.0: a node per body, the level as static meshes");
   export_cmd->add_option("recording", export_file, "Recording written by `stagger sim --record`")
-      ->required()->check(CLI::ExistingFile);
+      ->required()->check(stagger::app::existing_file("recording"));
   export_cmd->add_option("-o,--output", export_out, "glTF file to write (.gltf, buffer embedded)")->required();
-  export_cmd->add_option("--rate", export_rate, "Animation keys per second")->capture_default_str()->check(CLI::Range(30.0, 60.0));
+  export_cmd->add_option("--rate", export_rate, "Animation keys per second")
+      ->capture_default_str()->check(finite_in("--rate", "keys per second", "hz", {30.0, 60.0, false}));
   export_cmd->add_flag("--quiet", export_quiet, "No progress bar");
-  sim_cmd->add_option("--enemies", sim.enemies, "Number of enemies in the built-in scene (3 m grid; not with a level)")
-      ->capture_default_str()->check(CLI::Range(1, 1024));
-  sim_cmd->add_flag("--quiet", sim.quiet, "Print nothing but errors");
 
   std::vector<std::string> check_files;
   CLI::App* check_cmd = app.add_subcommand(
       "check", "Validate level files; problems print as FILE:LINE:COL: error: message");
-  check_cmd->add_option("levels", check_files, "Level files")->required()->check(CLI::ExistingFile);
+  check_cmd->add_option("levels", check_files, "Level files or sample levels' names")
+      ->required()->transform(stagger::app::level_argument());
 
   std::string preview_level;
   std::string preview_out;
   int preview_size = 1024;
   CLI::App* preview_cmd = app.add_subcommand(
       "preview", "Draw a level from above to a PNG: geometry by height, routes, spawns, legend, scale");
-  preview_cmd->add_option("level", preview_level, "Level file")->required()->check(CLI::ExistingFile);
+  preview_cmd->add_option("level", preview_level, "Level file or a sample level's name")
+      ->required()->transform(stagger::app::level_argument());
   preview_cmd->add_option("-o,--output", preview_out, "PNG file to write")->required();
   preview_cmd->add_option("--size", preview_size, "Width in pixels (the height is 3/4 of it)")
-      ->capture_default_str()->check(CLI::Range(400, 8192));
+      ->capture_default_str()->check(integer_in("--size", "pixels", 400, 8192));
 
   stagger::sim::BenchOptions bench;
   CLI::App* bench_cmd = app.add_subcommand(
       "bench", "Time standing (or walking) ragdolls against a raw Bullet baseline of the same bodies and motors");
   bench_cmd->add_option("--counts", bench.counts, "Ragdoll counts to measure")
-      ->capture_default_str()->delimiter(',')->check(CLI::Range(1, 4096));
+      ->capture_default_str()->delimiter(',')->check(integer_in("--counts", "ragdolls", 1, 4096));
   bench_cmd->add_option("--seconds", bench.seconds, "Simulated seconds per episode")
-      ->capture_default_str()->check(CLI::PositiveNumber);
+      ->capture_default_str()->check(seconds_check("--seconds"));
   bench_cmd->add_option("--repetitions", bench.repetitions, "Interleaved repetitions (median reported)")
-      ->capture_default_str()->check(CLI::Range(1, 100));
+      ->capture_default_str()->check(integer_in("--repetitions", "repetitions", 1, 100));
   bench_cmd->add_flag("--walking", bench.walking, "Our ragdolls walk at 1.2 m/s (the baseline holds its pose)");
   std::string patrol_level;
   stagger::sim::PatrolBenchOptions patrol_bench;
   bench_cmd->add_option("--patrol", patrol_level,
                         "Instead: enemies patrolling this level (navmesh build, navigation tick, CPU per 90 Hz frame)")
-      ->check(CLI::ExistingFile);
+      ->transform(stagger::app::level_argument());
   bench_cmd->add_option("--enemies", patrol_bench.enemies, "With --patrol or --soak: enemies spread along the level's routes")
-      ->capture_default_str()->check(CLI::Range(1, 1024));
+      ->capture_default_str()->check(integer_in("--enemies", "enemies", 1, 1024));
   std::string soak_level;
   bench_cmd->add_option("--soak", soak_level,
                         "Instead: a long run of enemies patrolling this level under random shoves (memory, finiteness)")
-      ->check(CLI::ExistingFile);
+      ->transform(stagger::app::level_argument())->excludes("--patrol");
 
   PlayOptions play;
   CLI::App* play_cmd = app.add_subcommand(
       "play", "Play a level: in VR through OpenXR, in a desktop window, or headless (--mode auto picks the first that works)");
-  play_cmd->add_option("level", play.level, "Level file, or a sample level's name (courtyard, corridor, arena, gltf_yard)")->required();
+  play_cmd->add_option("level", play.level, "Level file, or a sample level's name (courtyard, corridor, arena, gltf_yard)")
+      ->required()->transform(stagger::app::level_argument());
   play_cmd->add_option("--mode", play.mode, "auto, xr, desktop or headless")
       ->capture_default_str()->check(CLI::IsMember({"auto", "xr", "desktop", "headless"}));
   play_cmd->add_option("--seconds", play.seconds, "Stop after this much game time [s] (0: until closed or the XR session ends)")
-      ->capture_default_str()->check(CLI::NonNegativeNumber);
+      ->capture_default_str()->check(finite_in("--seconds", "seconds", "s", stagger::app::kPlaySecondsRange));
   play_cmd->add_option("--screenshot", play.screenshot, "Save the last frame drawn as a PNG (VR: the left eye)");
   play_cmd->add_option("--report", play.report, "Write the JSON report (the simulation's, with CPU time per frame) here");
   play_cmd->add_flag("--overlay", play.overlay, "Start with the debug overlay on (F1 toggles it in the window)");
   play_cmd->add_option("--size", play.size, "Desktop window size in pixels, WIDTH HEIGHT")
-      ->expected(2)->capture_default_str()->check(CLI::Range(64, 8192));
+      ->expected(2)->capture_default_str()->check(integer_in("--size", "pixels", 64, 8192));
 
   RenderOptions render;
   CLI::App* render_cmd = app.add_subcommand(
       "render", "Render a level to a PNG from a camera, offscreen (a GPU, or lavapipe on the CPU)");
-  render_cmd->add_option("level", render.level, "Level file, or a sample level's name")->required();
+  render_cmd->add_option("level", render.level, "Level file, or a sample level's name")
+      ->required()->transform(stagger::app::level_argument());
   render_cmd->add_option("-o,--output", render.output, "PNG file to write")->required();
   render_cmd->add_option("--seconds", render.seconds, "Simulate this long first [s]")
-      ->capture_default_str()->check(CLI::NonNegativeNumber);
+      ->capture_default_str()->check(finite_in("--seconds", "seconds", "s", stagger::app::kPlaySecondsRange));
   render_cmd->add_option("--eye", render.eye, "Camera position X Y Z [m] (default: behind and above the player start)")
-      ->expected(3);
-  render_cmd->add_option("--at", render.at, "Point the camera looks at X Y Z [m]")->expected(3);
+      ->expected(3)->check(finite_in("--eye", "metres", "m", stagger::app::kCoordinateRange));
+  render_cmd->add_option("--at", render.at, "Point the camera looks at X Y Z [m]")
+      ->expected(3)->check(finite_in("--at", "metres", "m", stagger::app::kCoordinateRange));
   render_cmd->add_option("--size", render.size, "Image size in pixels, WIDTH HEIGHT")
-      ->expected(2)->capture_default_str()->check(CLI::Range(16, 8192));
+      ->expected(2)->capture_default_str()->check(integer_in("--size", "pixels", 16, 8192));
   render_cmd->add_flag("--overlay", render.overlay, "Draw the debug overlay (centres of mass, feet, navigation, routes)");
 
   try {
     app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
   } catch (const CLI::ParseError& e) {
-    const int code = app.exit(e);
-    return code == 0 ? 0 : kExitUsage;
+    return usage_error(app, e);
   }
+  const auto usage = [](const std::string& message) {
+    std::cerr << message << "\n";
+    return kExitUsage;
+  };
   if (sim_cmd->parsed()) {
     if (!sim.level.empty() && sim_cmd->count("--enemies") > 0) {
-      std::cerr << "stagger sim: --enemies applies to the built-in scene only; a level brings its own enemies\n";
-      return kExitUsage;
+      return usage("stagger sim: --enemies applies to the built-in scene only; a level brings its own enemies");
     }
     return run_sim(sim);
   }
-  if (play_cmd->parsed()) return run_play(play);
+  if (play_cmd->parsed()) {
+    if (play.mode == "headless" && play.seconds <= 0) {
+      return usage("stagger play: --mode headless needs --seconds (there is no window to close)");
+    }
+    if (play.mode == "headless" && !play.screenshot.empty()) {
+      return usage("stagger play: --mode headless draws nothing, so --screenshot cannot be saved (use desktop, xr or render)");
+    }
+    return run_play(play);
+  }
   if (render_cmd->parsed()) return run_render(render);
   if (check_cmd->parsed()) return run_check(check_files);
   if (replay_cmd->parsed()) return run_replay(replay_file, replay_quiet);
@@ -647,6 +759,7 @@ int main(int argc, char** argv) {
       if (bench_cmd->count("--seconds") > 0) patrol_bench.seconds = bench.seconds;
       return run_patrol_bench(patrol_level, patrol_bench);
     }
+    if (bench_cmd->count("--enemies") > 0) return usage("stagger bench: --enemies applies to --patrol and --soak only");
     return run_bench(bench);
   }
   return kExitUsage;

@@ -1,6 +1,6 @@
-// Guards (issue 6): a body that goes non-finite is named with its enemy and step, and that enemy
-// starts again at its spawn; nothing else is touched and the run stays finite. And the soak that
-// looks for such blow-ups and for leaks over minutes.
+// Guards: a body that goes non-finite, or runs away (beyond the world, faster than the limit), is
+// named with its enemy and step, and that enemy starts again at its spawn; nothing else is touched
+// and the run stays finite. And the soak that looks for such blow-ups and for leaks over minutes.
 
 #include <gtest/gtest.h>
 
@@ -39,6 +39,27 @@ TEST(Guard, ANonFiniteBodyIsReportedAndItsEnemyReset) {
   EXPECT_GT(dummy.pelvis_height(), 0.8f);
   EXPECT_LT(length(horizontal(dummy.balance().com)), 0.1f) << "at its spawn, the origin";
   EXPECT_EQ(r.warnings.size(), 1u);
+}
+
+// A finite but absurd state (a huge impulse through the API) is a runaway: found, named and reset
+// like a NaN, and counted apart.
+TEST(Guard, ARunawayBodyIsReportedAndItsEnemyReset) {
+  sim::Simulation s(sim::builtin_scene(1), {});
+  test::run_steps(s, 240);
+  physics::Ragdoll& dummy = *s.scene().enemies()[0].ragdoll;
+  dummy.kill();  // limp, so that no controller clamps its speed
+  s.scene().world().apply_impulse(dummy.body(physics::BodyPart::chest), {1e7f, 0, 0});
+  s.step();
+  const sim::SimulationResult r = s.result();
+  ASSERT_EQ(r.warnings.size(), 1u);
+  EXPECT_NE(r.warnings[0].find("dummy: body "), std::string::npos) << r.warnings[0];
+  EXPECT_NE(r.warnings[0].find(" ran away (moving at "), std::string::npos) << r.warnings[0];
+  EXPECT_NE(r.warnings[0].find("faster than the limit of 1000 m/s) after step 241; the enemy was reset to its spawn"),
+            std::string::npos) << r.warnings[0];
+  EXPECT_EQ(r.enemies[0].resets, 1);
+  EXPECT_EQ(r.enemies[0].runaways, 1);
+  EXPECT_EQ(r.runaways, 1);
+  EXPECT_LT(length(horizontal(dummy.balance().com)), 0.1f) << "back at its spawn";
 }
 
 }  // namespace

@@ -1,5 +1,5 @@
-// Input scripts: valid pushes and walks parse; every kind of bad event is reported by its index
-// and time.
+// Input scripts: valid pushes and walks parse; every kind of bad event is reported at its line and
+// column, with its index and time.
 
 #include <gtest/gtest.h>
 
@@ -29,7 +29,7 @@ TEST(InputScript, ParsesAndSortsPushes) {
 TEST(InputScript, UnknownBodyNamesTheEventAndTheChoices) {
   const std::string e = errors_of(
       R"({ "events": [ { "t": 1, "type": "push", "enemy": "a", "body": "chst", "impulse": [1, 0, 0] } ] })");
-  EXPECT_NE(e.find("s.json: events[0] (push at t=1): unknown body \"chst\"; expected one of pelvis,"),
+  EXPECT_NE(e.find("s.json:1:63: error: events[0] (push at t=1): unknown body \"chst\"; expected one of pelvis,"),
             std::string::npos) << e;
 }
 
@@ -84,7 +84,7 @@ TEST(InputScript, MissingFieldsAndBadJson) {
   EXPECT_NE(errors_of(R"({ "events": [ { "type": "push" } ] })").find("missing `t`"), std::string::npos);
   EXPECT_NE(errors_of(R"({ "events": [ { "t": 1, "type": "push" } ] })").find("missing `enemy`"), std::string::npos);
   EXPECT_NE(errors_of(R"({ "evnts": [] })").find("unknown top-level key `evnts`"), std::string::npos);
-  EXPECT_NE(errors_of(R"({ "events": [ )").find("s.json: not valid JSON"), std::string::npos);
+  EXPECT_NE(errors_of(R"({ "events": [ )").find("s.json:1:15: error: not valid JSON"), std::string::npos);
 }
 
 TEST(InputScript, WalkEventsCarryTheLocomotionIntent) {
@@ -123,8 +123,56 @@ TEST(InputScript, UnknownEnemyIsFoundAgainstTheScene) {
       "s.json");
   ASSERT_TRUE(r.ok());
   const std::string e = check_against_scene(r.value(), builtin_scene(2), "s.json");
-  EXPECT_EQ(e, "s.json: events[0] (push at t=1): unknown enemy `guard` (the scene has: dummy, dummy-2)");
+  EXPECT_EQ(e, "s.json:1:50: error: events[0] (push at t=1): unknown enemy `guard` (the scene has: dummy, dummy-2)");
   EXPECT_EQ(check_against_scene(r.value(), builtin_scene(1), "s.json").empty(), false);
+}
+
+// Numbers outside the documented bounds are refused at their place, not clamped or ignored.
+TEST(InputScript, OutOfBoundsNumbersAreRefusedWithTheirPlace) {
+  const std::string fast = errors_of(R"({"events":[{"t":1,"type":"walk","enemy":"a","velocity":[10,0,0]}]})");
+  EXPECT_NE(fast.find("s.json:1:56: error: events[0] (walk at t=1): `velocity` must be at most 1.6 m/s walking"),
+            std::string::npos) << fast;
+  const std::string up = errors_of(R"({"events":[{"t":1,"type":"walk","enemy":"a","velocity":[0,1e38,1.2]}]})");
+  EXPECT_NE(up.find("its y must be 0"), std::string::npos) << up;
+  const std::string far = errors_of(R"({"events":[{"t":1,"type":"player","position":[1e29,0,0]}]})");
+  EXPECT_NE(far.find("events[0] (player at t=1): `position` must lie inside the world (every coordinate within +-10000 m)"),
+            std::string::npos) << far;
+  const std::string late = errors_of(R"({"events":[{"t":1e308,"type":"kill","enemy":"a"}]})");
+  EXPECT_NE(late.find("`t` must be at most 86400 s"), std::string::npos) << late;
+  const std::string hard =
+      errors_of(R"({"events":[{"t":1,"type":"push","enemy":"a","body":"chest","impulse":[1e30,0,0]}]})");
+  EXPECT_NE(hard.find("`impulse` must be at most 1000 N·s long"), std::string::npos) << hard;
+  const std::string hand =
+      errors_of(R"({"events":[{"t":1,"type":"hand","hand":"left","path":[{"t":0,"position":[0,1e9,0]}]}]})");
+  EXPECT_NE(hand.find("`path[0].position` must lie inside the world"), std::string::npos) << hand;
+}
+
+TEST(InputScript, DuplicateKeysAreErrors) {
+  const std::string e = errors_of(R"({"events":[{"t":1,"t":2,"type":"kill","enemy":"a"}]})");
+  EXPECT_NE(e.find("s.json:1:19: error: events[0] (kill at t=1): duplicate key `t` in a kill event"), std::string::npos)
+      << e;
+  EXPECT_NE(errors_of(R"({"events":[],"events":[]})").find("duplicate key `events` in the script"), std::string::npos);
+}
+
+TEST(InputScript, DeepNestingIsRefusedWithItsPlace) {
+  const std::string deep = "{\"events\":" + std::string(100000, '[') + std::string(100000, ']') + "}";
+  const std::string e = errors_of(deep);
+  EXPECT_EQ(e.rfind("s.json:1:", 0), 0u) << e.substr(0, 200);
+  EXPECT_NE(e.find("nested more than 256 deep"), std::string::npos) << e.substr(0, 200);
+}
+
+TEST(InputScript, LongValuesAreCutInMessages) {
+  const std::string name(5 * 1024 * 1024, 'x');
+  const auto r = parse_input_script(R"({"events":[{"t":1,"type":"push","enemy":")" + name +
+                                        R"(","body":"chest","impulse":[1,0,0]}]})",
+                                    "s.json");
+  ASSERT_TRUE(r.ok());
+  const std::string e = check_against_scene(r.value(), builtin_scene(1), "s.json");
+  EXPECT_LT(e.size(), 300u);
+  EXPECT_NE(e.find("... (5242880 bytes)"), std::string::npos) << e;
+  const std::string body = errors_of(R"({"events":[{"t":1,"type":"push","enemy":"a","body":")" + name +
+                                     R"(","impulse":[1,0,0]}]})");
+  EXPECT_LT(body.size(), 400u);
 }
 
 }  // namespace

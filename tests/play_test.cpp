@@ -111,11 +111,13 @@ TEST(Play, AutoFallsBackToHeadlessAndSaysWhy) {
   EXPECT_NE(r.out.find("ended by time"), std::string::npos) << r.out;
 }
 
+// Both are usage errors (exit 2), found before anything starts, as for every subcommand.
 TEST(Play, HeadlessNeedsAnEndAndUnknownLevelsAreNamed) {
-  EXPECT_EQ(test::run_stagger("play courtyard --mode headless").exit_code, 1);
+  EXPECT_EQ(test::run_stagger("play courtyard --mode headless").exit_code, 2);
   const auto r = test::run_stagger("play nowhere --mode headless --seconds 1");
-  EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(r.err, "stagger play: no level file or sample level named nowhere\n");
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err.substr(0, r.err.find('\n')),
+            "stagger play: no level file or sample level named nowhere (the samples: courtyard, corridor, arena, gltf_yard)");
   EXPECT_EQ(test::run_stagger("play courtyard --mode vr").exit_code, 2);
 }
 

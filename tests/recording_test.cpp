@@ -1,10 +1,12 @@
-// Recordings (issue 6): the binary round-trips, damage of any kind is caught before anything is
+// Recordings: the binary round-trips, damage of any kind is caught before anything is
 // simulated, and `stagger replay` reproduces a run or names the step where it diverges.
 
 #include <gtest/gtest.h>
 
 #include <filesystem>
 #include <fstream>
+#include <limits>
+#include <string_view>
 
 #include "process.h"
 #include "stagger/sim/recording.h"
@@ -12,62 +14,180 @@
 namespace stagger {
 namespace {
 
+std::string_view text_of(const std::vector<std::uint8_t>& bytes) {
+  return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
+}
+
+Result<sim::Recording> parse(const std::vector<std::uint8_t>& bytes) { return sim::parse_recording(text_of(bytes), "r.bin"); }
+
+// 0.25 s at 200 Hz: 50 steps.
 sim::Recording sample() {
   sim::Recording r;
   r.level_path = "/levels/yard.json";
   r.level_hash = 0x1234567890abcdefull;
   r.builtin_enemies = 3;
-  r.physics_hz = 240.0f;
+  r.physics_hz = 200.0f;
   r.solver_iterations = 10;
   r.display_hz = 72.0;
-  r.seconds = 2.5;
+  r.seconds = 0.25;
   r.input_name = "push.json";
   r.input_script = R"({ "events": [] })";
   for (std::uint64_t i = 0; i < 50; ++i) r.step_hashes.push_back(i * 0x9E3779B97F4A7C15ull);
   return r;
 }
 
+// Where the fields of `sample()` stand in its encoding.
+constexpr std::size_t kVersionAt = 8;
+constexpr std::size_t kFlagAt = 12;
+constexpr std::size_t kLevelPathLengthAt = 13;
+constexpr std::size_t kStepCountAt = 103;
+constexpr std::size_t kChecksumBytes = 8;
+
+void put_u64(std::vector<std::uint8_t>& bytes, std::size_t at, std::uint64_t v) {
+  for (std::size_t i = 0; i < 8; ++i) bytes[at + i] = static_cast<std::uint8_t>(v >> (8 * i));
+}
+
+// The checksum made to match again, as a writer that meant these bytes would have.
+void reseal(std::vector<std::uint8_t>& bytes) {
+  const std::size_t body = bytes.size() - kChecksumBytes;
+  put_u64(bytes, body, sim::fnv1a_64(bytes.data(), body));
+}
+
 TEST(Recording, RoundTrips) {
   const auto bytes = sim::encode_recording(sample());
-  const auto back = sim::decode_recording(bytes, "r.bin");
+  const auto back = parse(bytes);
   ASSERT_TRUE(back) << back.error();
   const sim::Recording& r = back.value();
   EXPECT_EQ(r.level_path, "/levels/yard.json");
   EXPECT_EQ(r.level_hash, 0x1234567890abcdefull);
   EXPECT_EQ(r.builtin_enemies, 3);
-  EXPECT_EQ(r.physics_hz, 240.0f);
+  EXPECT_EQ(r.physics_hz, 200.0f);
   EXPECT_EQ(r.solver_iterations, 10);
   EXPECT_EQ(r.display_hz, 72.0);
-  EXPECT_EQ(r.seconds, 2.5);
+  EXPECT_EQ(r.seconds, 0.25);
+  EXPECT_FALSE(r.incomplete);
   EXPECT_EQ(r.input_name, "push.json");
   EXPECT_EQ(r.input_script, R"({ "events": [] })");
   EXPECT_EQ(r.step_hashes, sample().step_hashes);
-  EXPECT_EQ(bytes.size(), 8u + 4 + (4 + 17) + 8 + 4 + 4 + 4 + 8 + 8 + (4 + 9) + (4 + 16) + 8 + 50 * 8 + 8);
+  EXPECT_EQ(bytes.size(), 8u + 4 + 1 + (4 + 17) + 8 + 4 + 4 + 4 + 8 + 8 + (4 + 9) + (4 + 16) + 8 + 50 * 8 + 8);
 }
 
 TEST(Recording, EveryTruncationAndEveryFlippedByteIsRejected) {
   const auto bytes = sim::encode_recording(sample());
   for (std::size_t size = 0; size < bytes.size(); ++size) {
     const std::vector<std::uint8_t> cut(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(size));
-    const auto r = sim::decode_recording(cut, "r.bin");
+    const auto r = parse(cut);
     EXPECT_FALSE(r) << "cut to " << size << " bytes";
   }
   for (std::size_t at = 0; at < bytes.size(); ++at) {
     std::vector<std::uint8_t> flipped = bytes;
     flipped[at] ^= 0x10;
-    EXPECT_FALSE(sim::decode_recording(flipped, "r.bin")) << "byte " << at << " flipped";
+    EXPECT_FALSE(parse(flipped)) << "byte " << at << " flipped";
   }
   std::vector<std::uint8_t> wrong_magic = bytes;
   wrong_magic[0] = 'X';
-  EXPECT_EQ(sim::decode_recording(wrong_magic, "r.bin").error(), "r.bin: not a stagger recording (it does not start with \"STAGREC\")");
+  EXPECT_EQ(parse(wrong_magic).error(), "r.bin: not a stagger recording (it does not start with \"STAGREC\")");
   std::vector<std::uint8_t> newer = bytes;
-  newer[8] = 2;
-  EXPECT_EQ(sim::decode_recording(newer, "r.bin").error(), "r.bin: recording version 2 is not supported (this stagger reads version 1)");
+  newer[kVersionAt] = 3;
+  EXPECT_EQ(parse(newer).error(), "r.bin: recording version 3 is not supported (this stagger reads versions 1 to 2)");
   const std::vector<std::uint8_t> cut(bytes.begin(), bytes.begin() + 45);  // the last 8 read as the checksum
-  EXPECT_EQ(sim::decode_recording(cut, "r.bin").error(), "r.bin: truncated or damaged: the file ends inside the level hash (at byte 33)");
+  EXPECT_EQ(parse(cut).error(), "r.bin: truncated or damaged: the file ends inside the level hash (at byte 34)");
   std::vector<std::uint8_t> flipped = bytes;
   flipped[200] ^= 1;
-  EXPECT_EQ(sim::decode_recording(flipped, "r.bin").error(), "r.bin: damaged or changed: the checksum does not match its contents");
+  EXPECT_EQ(parse(flipped).error(), "r.bin: damaged or changed: the checksum does not match its contents");
+}
+
+TEST(Recording, AVersionOneFileStillReadsAsACompleteRun) {
+  // Written by the version-1 stagger: `sim --seconds 0.2 --record`.
+  const auto v1 = sim::read_recording(STAGGER_TEST_DATA "/fuzz_recordings/v1_builtin.stagrec");
+  ASSERT_TRUE(v1) << v1.error();
+  EXPECT_FALSE(v1.value().incomplete);
+  EXPECT_EQ(v1.value().seconds, 0.2);
+  EXPECT_EQ(v1.value().physics_hz, 240.0f);
+  EXPECT_EQ(v1.value().step_hashes.size(), 48u);
+  EXPECT_TRUE(v1.value().level_path.empty());
+
+  // The sample in version 1's layout: no interrupted byte.
+  std::vector<std::uint8_t> bytes = sim::encode_recording(sample());
+  bytes[kVersionAt] = 1;
+  bytes.erase(bytes.begin() + static_cast<std::ptrdiff_t>(kFlagAt));
+  reseal(bytes);
+  const auto back = parse(bytes);
+  ASSERT_TRUE(back) << back.error();
+  EXPECT_FALSE(back.value().incomplete);
+  EXPECT_EQ(back.value().level_path, "/levels/yard.json");
+  EXPECT_EQ(back.value().step_hashes, sample().step_hashes);
+}
+
+TEST(Recording, AnInterruptedRunRoundTripsWithTheStepsItDid) {
+  sim::Recording interrupted = sample();
+  interrupted.incomplete = true;
+  interrupted.step_hashes.resize(20);
+  const auto back = parse(sim::encode_recording(interrupted));
+  ASSERT_TRUE(back) << back.error();
+  EXPECT_TRUE(back.value().incomplete);
+  EXPECT_EQ(back.value().step_hashes, interrupted.step_hashes);
+  EXPECT_EQ(back.value().seconds, 0.25);
+
+  // An interrupt after the last step keeps them all; none may be past the duration.
+  interrupted.step_hashes = sample().step_hashes;
+  EXPECT_TRUE(parse(sim::encode_recording(interrupted)));
+  interrupted.step_hashes.push_back(7);
+  EXPECT_EQ(parse(sim::encode_recording(interrupted)).error(),
+            "r.bin: damaged: 51 step hashes for an interrupted run of 0.25 s at 200 Hz, which takes at most 50 steps");
+
+  // A complete run has exactly its steps.
+  sim::Recording short_run = sample();
+  short_run.step_hashes.resize(20);
+  EXPECT_EQ(parse(sim::encode_recording(short_run)).error(),
+            "r.bin: damaged: 20 step hashes for a run of 0.25 s at 200 Hz, which takes exactly 50 steps");
+  EXPECT_EQ(sim::recorded_steps(3.0, 240.0f), 720u);
+
+  std::vector<std::uint8_t> bad_flag = sim::encode_recording(sample());
+  bad_flag[kFlagAt] = 2;
+  reseal(bad_flag);
+  EXPECT_EQ(parse(bad_flag).error(), "r.bin: damaged: the interrupted flag is 2, not 0 or 1");
+}
+
+TEST(Recording, AHugeLengthIsRefusedBeforeAnythingIsAllocated) {
+  // Each length is checked against the bytes left before it is taken: a step count of 2^60
+  // (8 EiB of hashes) or a 4 GiB string would throw or exhaust memory if it were reserved first.
+  std::vector<std::uint8_t> steps = sim::encode_recording(sample());
+  put_u64(steps, kStepCountAt, std::uint64_t{1} << 60);
+  reseal(steps);
+  EXPECT_EQ(parse(steps).error(), "r.bin: truncated or damaged: 1152921504606846976 step hashes announced, room for 50");
+
+  std::vector<std::uint8_t> path = sim::encode_recording(sample());
+  for (std::size_t i = 0; i < 4; ++i) path[kLevelPathLengthAt + i] = 0xFF;
+  reseal(path);
+  EXPECT_EQ(parse(path).error(), "r.bin: truncated or damaged: the file ends inside the level path (at byte 17)");
+}
+
+TEST(Recording, ANumberOutsideTheCommandLinesBoundsIsDamage) {
+  const auto refused = [](void (*change)(sim::Recording&)) {
+    sim::Recording r = sample();
+    change(r);
+    const auto parsed = parse(sim::encode_recording(r));
+    return parsed ? std::string("accepted") : parsed.error();
+  };
+  EXPECT_EQ(refused([](sim::Recording& r) { r.physics_hz = 20.0f; }),
+            "r.bin: damaged: the physics rate is 20, outside 30 <= Hz <= 2000");
+  EXPECT_EQ(refused([](sim::Recording& r) { r.physics_hz = std::numeric_limits<float>::quiet_NaN(); }),
+            "r.bin: damaged: the physics rate is nan, outside 30 <= Hz <= 2000");
+  EXPECT_EQ(refused([](sim::Recording& r) { r.display_hz = 0; }),
+            "r.bin: damaged: the display rate is 0, outside 0 < Hz <= 1000");
+  EXPECT_EQ(refused([](sim::Recording& r) { r.display_hz = std::numeric_limits<double>::infinity(); }),
+            "r.bin: damaged: the display rate is inf, outside 0 < Hz <= 1000");
+  EXPECT_EQ(refused([](sim::Recording& r) { r.seconds = 1e9; }),
+            "r.bin: damaged: the duration is 1e+09, outside 0 < s <= 86400");
+  EXPECT_EQ(refused([](sim::Recording& r) { r.seconds = -1; }),
+            "r.bin: damaged: the duration is -1, outside 0 < s <= 86400");
+  EXPECT_EQ(refused([](sim::Recording& r) { r.solver_iterations = 0; }),
+            "r.bin: damaged: the solver iteration count is 0, outside 1 <= n <= 200");
+  EXPECT_EQ(refused([](sim::Recording& r) { r.builtin_enemies = 1025; }),
+            "r.bin: damaged: the enemy count is 1025, outside 1 <= n <= 1024");
+  EXPECT_EQ(refused([](sim::Recording& r) { r.builtin_enemies = -1; }),
+            "r.bin: damaged: the enemy count is -1, outside 1 <= n <= 1024");
 }
 
 std::vector<std::uint8_t> read_bytes(const std::filesystem::path& path) {

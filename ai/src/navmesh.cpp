@@ -4,6 +4,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <sstream>
 #include <string>
 
 #include <recastnavigation/DetourNavMesh.h>
@@ -65,6 +67,28 @@ void NavmeshInput::add_box(Vec3 center, Vec3 h, Quat rotation) {
 }
 
 
+namespace {
+
+/// [cells] the most columns Recast's heightfield may have: 4096 x 4096 (614 m square at the
+/// default 0.15 m cells) holds a large VR level in about 128 MiB of span pointers; beyond it the
+/// build runs out of memory, and Recast's int grid size overflows for kilometres.
+constexpr double kMaxGridCells = 4096.0 * 4096.0;
+
+// Why the geometry's bounding box is too large a grid for Recast, if it is.
+std::optional<std::string> grid_too_large(const float* bmin, const float* bmax, float cell_size) {
+  const double width = (static_cast<double>(bmax[0]) - static_cast<double>(bmin[0])) / static_cast<double>(cell_size);
+  const double depth = (static_cast<double>(bmax[2]) - static_cast<double>(bmin[2])) / static_cast<double>(cell_size);
+  if (std::isfinite(width) && std::isfinite(depth) && (width + 1.0) * (depth + 1.0) <= kMaxGridCells) return std::nullopt;
+  std::ostringstream out;
+  out << "navmesh: the level's geometry spans " << static_cast<double>(bmax[0] - bmin[0]) << " x "
+      << static_cast<double>(bmax[2] - bmin[2]) << " m, a grid of " << width << " x " << depth << " cells of "
+      << cell_size << " m; at most " << kMaxGridCells << " cells (" << std::sqrt(kMaxGridCells) * static_cast<double>(cell_size)
+      << " m square at this cell size): make the level smaller or `navigation.cell_size` larger";
+  return out.str();
+}
+
+}  // namespace
+
 Navmesh::Navmesh(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Navmesh::~Navmesh() = default;
 
@@ -92,6 +116,7 @@ Result<std::shared_ptr<Navmesh>> Navmesh::build(const NavmeshInput& input, const
   cfg.detailSampleDist = 6.0f * s.cell_size;
   cfg.detailSampleMaxError = 1.0f * s.cell_height;
   rcCalcBounds(verts, nv, cfg.bmin, cfg.bmax);
+  if (auto too_large = grid_too_large(cfg.bmin, cfg.bmax, cfg.cs)) return Error{*too_large};
   rcCalcGridSize(cfg.bmin, cfg.bmax, cfg.cs, &cfg.width, &cfg.height);
 
   // 2. Rasterise the walkable triangles into a heightfield, 3. filter it.

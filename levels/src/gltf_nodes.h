@@ -3,6 +3,7 @@
 // after tiny_gltf.h.
 
 #include <array>
+#include <string>
 
 #include "stagger/core/math.h"
 #include "stagger/core/result.h"
@@ -29,6 +30,12 @@ inline Affine compose(const Affine& a, const Affine& b) {  // a * b
 inline Vec3 apply(const Affine& m, Vec3 p) {
   return {m[0] * p.x + m[1] * p.y + m[2] * p.z + m[3], m[4] * p.x + m[5] * p.y + m[6] * p.z + m[7],
           m[8] * p.x + m[9] * p.y + m[10] * p.z + m[11]};
+}
+
+/// The determinant of the transform's 3x3 part: negative where the transform mirrors.
+inline float determinant(const Affine& m) {
+  return m[0] * (m[5] * m[10] - m[6] * m[9]) - m[1] * (m[4] * m[10] - m[6] * m[8]) +
+         m[2] * (m[4] * m[9] - m[5] * m[8]);
 }
 
 inline Affine trs(Vec3 t, Quat r, Vec3 s) {
@@ -60,6 +67,13 @@ inline Affine node_transform(const tinygltf::Node& node) {
 
 /// Reads a .gltf (or, with `binary`, a .glb); images are skipped.
 bool read_gltf(const std::string& path, bool binary, tinygltf::Model& model, std::string& error);
+/// Appends the triangles of `mesh` placed by `world` (lines and points are skipped). A mirroring
+/// transform turns glTF's counter-clockwise front faces clockwise (glTF 2.0, "Meshes": the
+/// determinant of the node's global transform defines the winding), so their winding is reversed
+/// to keep every front face, a walkable top among them, facing out. False, with `error` set, when
+/// a primitive cannot be read.
+bool append_mesh_triangles(const tinygltf::Model& model, const tinygltf::Mesh& mesh, const Affine& world,
+                           TriangleMesh& out, std::string& error);
 /// Every triangle of the model's default scene, node transforms applied.
 Result<TriangleMesh> triangles_of(const tinygltf::Model& model, const std::string& path);
 

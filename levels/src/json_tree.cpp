@@ -1,6 +1,13 @@
 #include "json_tree.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "stagger/core/limits.h"
 
 #include <rapidjson/error/en.h>
 #include <rapidjson/reader.h>
@@ -37,6 +44,7 @@ class TrackingStream {
   std::size_t PutEnd(Ch*) { return 0; }
 
   TextPosition token_start() const { return token_start_; }
+  std::size_t token_offset() const { return token_offset_; }
 
  private:
   void note(Ch c) {
@@ -58,8 +66,10 @@ class TrackingStream {
     if (c == '"') {
       in_string_ = true;
       token_start_ = here;
+      token_offset_ = offset_;
     } else if (c == '{' || c == '[' || separator) {
       token_start_ = here;
+      token_offset_ = offset_;
     }
     previous_ = c;
   }
@@ -72,12 +82,14 @@ class TrackingStream {
   bool escaped_ = false;
   Ch previous_ = '\0';
   TextPosition token_start_;
+  std::size_t token_offset_ = 0;
 };
 
 // Builds the tree from SAX events; containers are open on a stack until their end event.
 class TreeBuilder : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, TreeBuilder> {
  public:
-  explicit TreeBuilder(const TrackingStream& stream) : stream_(stream) {}
+  TreeBuilder(const TrackingStream& stream, const std::vector<std::pair<std::size_t, std::string>>& hidden)
+      : stream_(stream), hidden_(hidden) {}
 
   bool Null() { return add(JsonValue::Kind::null); }
   bool Bool(bool b) {
@@ -90,13 +102,19 @@ class TreeBuilder : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, TreeB
     return true;
   }
   bool String(const char* text, rapidjson::SizeType length, bool) {
+    // A huge number hidden as a string of the same length: a number again, with its own text.
+    const std::size_t start = stream_.token_offset();
+    // In offset order, so a binary search finds it.
+    const auto it = std::lower_bound(hidden_.begin(), hidden_.end(), start,
+                                     [](const auto& h, std::size_t offset) { return h.first < offset; });
+    if (it != hidden_.end() && it->first == start) {
+      add_value(JsonValue::Kind::number).text = it->second;
+      return true;
+    }
     add_value(JsonValue::Kind::string).text.assign(text, length);
     return true;
   }
-  bool StartObject() {
-    open_.push_back(&add_value(JsonValue::Kind::object));
-    return true;
-  }
+  bool StartObject() { return open(JsonValue::Kind::object); }
   bool Key(const char* text, rapidjson::SizeType length, bool) {
     JsonMember member;
     member.key.assign(text, length);
@@ -109,18 +127,27 @@ class TreeBuilder : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, TreeB
     open_.pop_back();
     return true;
   }
-  bool StartArray() {
-    open_.push_back(&add_value(JsonValue::Kind::array));
-    return true;
-  }
+  bool StartArray() { return open(JsonValue::Kind::array); }
   bool EndArray(rapidjson::SizeType) {
     open_.pop_back();
     return true;
   }
 
   JsonValue root;
+  /// Set when the document nests deeper than limits::kMaxJsonDepth: where the container opened.
+  std::optional<TextPosition> too_deep_at;
 
  private:
+  bool open(JsonValue::Kind kind) {
+    if (open_.size() >= static_cast<std::size_t>(limits::kMaxJsonDepth)) {
+      // Stops the reader before it recurses any deeper: RapidJSON's reader recurses once per
+      // container, so this bounds its stack too.
+      too_deep_at = stream_.token_start();
+      return false;
+    }
+    open_.push_back(&add_value(kind));
+    return true;
+  }
   bool add(JsonValue::Kind kind) {
     add_value(kind);
     return true;
@@ -143,6 +170,7 @@ class TreeBuilder : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, TreeB
   }
 
   const TrackingStream& stream_;
+  const std::vector<std::pair<std::size_t, std::string>>& hidden_;  // offset, text of huge numbers
   // Containers being filled, innermost last. Only the innermost one grows, so the pointers to
   // the outer ones (which hold it) stay valid.
   std::vector<JsonValue*> open_;
@@ -203,12 +231,73 @@ TextPosition position_of(std::string_view text, std::size_t offset) {
   return p;
 }
 
-std::variant<JsonValue, JsonSyntaxError> parse_json_with_positions(std::string_view text) {
+namespace {
+
+// The byte offsets of the numbers outside strings that a double cannot hold. RapidJSON refuses
+// them even when it hands numbers over as text.
+std::vector<std::size_t> huge_number_offsets(std::string_view text) {
+  std::vector<std::size_t> offsets;
+  bool in_string = false;
+  for (std::size_t i = 0; i < text.size();) {
+    const char c = text[i];
+    if (in_string) {
+      if (c == '\\') ++i;
+      else if (c == '"') in_string = false;
+      ++i;
+      continue;
+    }
+    if (c == '"') in_string = true;
+    if (c != '-' && (c < '0' || c > '9')) {
+      ++i;
+      continue;
+    }
+    std::size_t end = i + 1;
+    while (end < text.size() && std::string_view("0123456789+-.eE").find(text[end]) != std::string_view::npos) ++end;
+    if (!std::isfinite(std::strtod(std::string(text.substr(i, end - i)).c_str(), nullptr))) offsets.push_back(i);
+    i = end;
+  }
+  return offsets;
+}
+
+// The text with each huge number replaced by a string of the same length (so every position
+// stays), and those numbers' texts by offset.
+std::string hide_huge_numbers(std::string_view text, const std::vector<std::size_t>& offsets,
+                              std::vector<std::pair<std::size_t, std::string>>& hidden) {
+  std::string out(text);
+  for (std::size_t offset : offsets) {
+    std::size_t end = offset + 1;
+    while (end < text.size() && std::string_view("0123456789+-.eE").find(text[end]) != std::string_view::npos) ++end;
+    // Any number a double cannot hold has at least four characters ("1e400"), room for quotes.
+    hidden.emplace_back(offset, std::string(text.substr(offset, end - offset)));
+    out[offset] = '"';
+    for (std::size_t k = offset + 1; k + 1 < end; ++k) out[k] = '#';
+    out[end - 1] = '"';
+  }
+  return out;
+}
+
+}  // namespace
+
+std::variant<JsonValue, JsonSyntaxError> parse_json_with_positions(std::string_view original, HugeNumbers huge) {
+  std::vector<std::pair<std::size_t, std::string>> hidden;
+  std::string replaced;
+  std::string_view text = original;
+  if (huge == HugeNumbers::as_values) {
+    const std::vector<std::size_t> offsets = huge_number_offsets(original);
+    if (!offsets.empty()) {
+      replaced = hide_huge_numbers(original, offsets, hidden);
+      text = replaced;
+    }
+  }
   TrackingStream stream(text);
-  TreeBuilder builder(stream);
+  TreeBuilder builder(stream, hidden);
   rapidjson::Reader reader;
   const rapidjson::ParseResult ok =
       reader.Parse<rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseStopWhenDoneFlag>(stream, builder);
+  if (builder.too_deep_at) {
+    return JsonSyntaxError{*builder.too_deep_at, "arrays and objects nested more than " +
+                                                     std::to_string(limits::kMaxJsonDepth) + " deep"};
+  }
   if (!ok) {
     // RapidJSON checks numbers even when it hands them over as text.
     const std::string message = ok.Code() == rapidjson::kParseErrorNumberTooBig

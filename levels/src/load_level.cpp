@@ -11,6 +11,7 @@
 
 #include "gltf_level.h"
 #include "json_tree.h"
+#include "stagger/core/limits.h"
 
 namespace stagger::levels {
 namespace {
@@ -21,6 +22,22 @@ constexpr std::string_view kFormat = "stagger-level";
 constexpr int kVersion = 1;
 
 std::string backticked(std::string_view s) { return "`" + std::string(s) + "`"; }
+
+// The largest magnitude a vector's components may have, and how a message says it.
+struct VectorBound {
+  double limit;
+  std::string text;
+};
+const VectorBound kInsideWorld{limits::kWorldExtentM, "every coordinate within +-" +
+                                                          limits::number_text(limits::kWorldExtentM) + " m (the world's extent)"};
+const VectorBound kShapeSize{limits::kLargestShapeM,
+                             "every side at most " + limits::number_text(limits::kLargestShapeM) + " m"};
+/// [deg] rotations beyond ten turns are typing mistakes.
+constexpr double kMaxRotationDeg = 3600.0;
+const VectorBound kRotation{kMaxRotationDeg, "every angle within +-3600 degrees"};
+/// [-] the largest scale of a mesh along an axis.
+constexpr double kMaxMeshScale = 1000.0;
+const VectorBound kScale{kMaxMeshScale, "every factor within +-1000"};
 
 // Reads one level document, collecting every problem with its position.
 class LevelReader {
@@ -93,7 +110,8 @@ class LevelReader {
     }
     out = static_cast<float>(*d);
   }
-  bool read_vec3(const JsonValue& object, std::string_view key, Vec3& out) {
+  // Reads three numbers, each within +-`bound`; `bound_text` says what the bound means.
+  bool read_vec3(const JsonValue& object, std::string_view key, Vec3& out, const VectorBound& bound = kInsideWorld) {
     const JsonValue* v = object.find(key);
     if (!v) return false;
     if (v->kind != Kind::array || v->items.size() != 3) {
@@ -104,6 +122,11 @@ class LevelReader {
     bool ok = true;
     for (std::size_t i = 0; i < 3; ++i) {
       const auto d = number(v->items[i], key);
+      if (d && std::fabs(*d) > bound.limit) {
+        error(v->items[i].at, backticked(key) + " must have " + bound.text + ", got " + limits::quoted(v->items[i].text));
+        ok = false;
+        continue;
+      }
       if (d) xyz[i] = static_cast<float>(*d);
       ok &= d.has_value();
     }
@@ -247,12 +270,12 @@ void LevelReader::read_box(const JsonValue& item, const std::string& what, Level
   BoxGeometry box;
   read_string(item, "name", box.name);
   if (require(item, "center", what)) read_vec3(item, "center", box.center);
-  if (require(item, "size", what) && read_vec3(item, "size", box.size)) {
+  if (require(item, "size", what) && read_vec3(item, "size", box.size, kShapeSize)) {
     if (box.size.x <= 0 || box.size.y <= 0 || box.size.z <= 0) {
       error(item.find("size")->at, what + " has a zero or negative size; every side must be > 0 m");
     }
   }
-  read_vec3(item, "rotation_deg", box.rotation_deg);
+  read_vec3(item, "rotation_deg", box.rotation_deg, kRotation);
   read_float(item, "friction", box.friction, 0.0, 10.0, "between 0 and 10");
   level.boxes.push_back(box);
 }
@@ -280,13 +303,14 @@ void LevelReader::read_mesh(const JsonValue& item, const std::string& what, Leve
     }
   }
   read_vec3(item, "position", mesh.position);
-  read_vec3(item, "rotation_deg", mesh.rotation_deg);
-  if (read_vec3(item, "scale", mesh.scale) && (mesh.scale.x == 0 || mesh.scale.y == 0 || mesh.scale.z == 0)) {
+  read_vec3(item, "rotation_deg", mesh.rotation_deg, kRotation);
+  if (read_vec3(item, "scale", mesh.scale, kScale) && (mesh.scale.x == 0 || mesh.scale.y == 0 || mesh.scale.z == 0)) {
     error(item.find("scale")->at, what + " has a zero scale");
   }
   read_float(item, "friction", mesh.friction, 0.0, 10.0, "between 0 and 10");
   level.meshes.push_back(mesh);
   meshes_.push_back(placed(file_mesh, mesh.position, mesh.rotation_deg, mesh.scale));
+  if (const auto problem = placed_mesh_problem(meshes_.back())) error(item.at, what + " " + *problem);
 }
 
 void LevelReader::read_player(const JsonValue& v, Level& level) {

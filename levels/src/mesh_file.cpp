@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <filesystem>
@@ -11,16 +12,18 @@
 #include <tiny_obj_loader.h>
 
 #include "gltf_nodes.h"
+#include "stagger/core/limits.h"
 #include "stagger/levels/mesh.h"
 
 namespace stagger::levels {
 namespace {
 
-// Reads one accessor as `count` elements of `components` values each.
-bool read_accessor(const tinygltf::Model& model, int index, std::vector<double>& out, int& components,
-                   std::string& error) {
+// One accessor's values, `components` to an element.
+bool accessor_values(const tinygltf::Model& model, int index, std::vector<double>& out, int& components,
+                     std::string& error) {
+  const std::string name = "accessor " + std::to_string(index);
   if (index < 0 || static_cast<std::size_t>(index) >= model.accessors.size()) {
-    error = "accessor " + std::to_string(index) + " does not exist";
+    error = name + " does not exist";
     return false;
   }
   const tinygltf::Accessor& a = model.accessors[static_cast<std::size_t>(index)];
@@ -28,7 +31,7 @@ bool read_accessor(const tinygltf::Model& model, int index, std::vector<double>&
   const int size = tinygltf::GetComponentSizeInBytes(static_cast<std::uint32_t>(a.componentType));
   if (components <= 0 || size <= 0 || a.bufferView < 0 ||
       static_cast<std::size_t>(a.bufferView) >= model.bufferViews.size()) {
-    error = "accessor " + std::to_string(index) + " is not readable (sparse or without data)";
+    error = name + " is not readable (sparse or without data)";
     return false;
   }
   const tinygltf::BufferView& view = model.bufferViews[static_cast<std::size_t>(a.bufferView)];
@@ -37,25 +40,26 @@ bool read_accessor(const tinygltf::Model& model, int index, std::vector<double>&
     return false;
   }
   const std::vector<unsigned char>& data = model.buffers[static_cast<std::size_t>(view.buffer)].data;
-  const std::size_t stride = view.byteStride > 0 ? view.byteStride : static_cast<std::size_t>(components * size);
+  const auto element = static_cast<std::size_t>(components * size);
+  const std::size_t stride = view.byteStride > 0 ? view.byteStride : element;
   const std::size_t start = view.byteOffset + a.byteOffset;
-  const std::size_t element = static_cast<std::size_t>(components * size);
-  if (a.count > 0 && start + (a.count - 1) * stride + element > data.size()) {
-    error = "accessor " + std::to_string(index) + " runs past the end of its buffer";
+  // By division, so that no count, however large, overflows the check.
+  if (a.count > 0 && (start > data.size() || element > data.size() - start ||
+                      (data.size() - start - element) / stride < a.count - 1)) {
+    error = name + " runs past the end of its buffer";
     return false;
   }
   out.resize(a.count * static_cast<std::size_t>(components));
   for (std::size_t i = 0; i < a.count; ++i) {
-    const unsigned char* p = data.data() + start + i * stride;
     for (int c = 0; c < components; ++c) {
-      const unsigned char* q = p + c * size;
+      const unsigned char* q = data.data() + start + i * stride + static_cast<std::size_t>(c * size);
       double v = 0;
       switch (a.componentType) {
         case TINYGLTF_COMPONENT_TYPE_FLOAT: { float f; std::memcpy(&f, q, 4); v = static_cast<double>(f); break; }
         case TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT: { std::uint32_t u; std::memcpy(&u, q, 4); v = u; break; }
         case TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT: { std::uint16_t u; std::memcpy(&u, q, 2); v = u; break; }
         case TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE: v = *q; break;
-        default: error = "accessor " + std::to_string(index) + " has an unsupported component type"; return false;
+        default: error = name + " has an unsupported component type"; return false;
       }
       out[i * static_cast<std::size_t>(components) + static_cast<std::size_t>(c)] = v;
     }
@@ -63,47 +67,59 @@ bool read_accessor(const tinygltf::Model& model, int index, std::vector<double>&
   return true;
 }
 
-bool add_primitive(const tinygltf::Model& model, const tinygltf::Primitive& primitive, const Affine& transform,
-                   TriangleMesh& mesh, std::string& error) {
-  if (primitive.mode != -1 && primitive.mode != TINYGLTF_MODE_TRIANGLES) return true;  // lines, points
+bool append_primitive(const tinygltf::Model& model, const tinygltf::Primitive& primitive, const Affine& world,
+                      TriangleMesh& out, std::string& error) {
+  if (primitive.mode != -1 && primitive.mode != TINYGLTF_MODE_TRIANGLES) return true;  // no surface
   const auto position = primitive.attributes.find("POSITION");
   if (position == primitive.attributes.end()) return true;
   std::vector<double> xyz;
   int components = 0;
-  if (!read_accessor(model, position->second, xyz, components, error)) return false;
+  if (!accessor_values(model, position->second, xyz, components, error)) return false;
   if (components != 3) {
     error = "POSITION is not a 3-component accessor";
     return false;
   }
-  const auto first = static_cast<std::uint32_t>(mesh.vertices.size());
+  const auto first = static_cast<std::uint32_t>(out.vertices.size());
   const std::size_t count = xyz.size() / 3;
   for (std::size_t i = 0; i < count; ++i) {
-    mesh.vertices.push_back(apply(transform, {float(xyz[3 * i]), float(xyz[3 * i + 1]), float(xyz[3 * i + 2])}));
+    out.vertices.push_back(apply(world, {float(xyz[3 * i]), float(xyz[3 * i + 1]), float(xyz[3 * i + 2])}));
   }
   std::vector<double> indices;
   if (primitive.indices >= 0) {
-    if (!read_accessor(model, primitive.indices, indices, components, error)) return false;
+    if (!accessor_values(model, primitive.indices, indices, components, error)) return false;
   } else {
     for (std::size_t i = 0; i < count; ++i) indices.push_back(static_cast<double>(i));
   }
+  // The second and third corners swap where the transform mirrors.
+  const bool mirrored = determinant(world) < 0;
+  using Corners = std::array<std::size_t, 3>;
+  const Corners order = mirrored ? Corners{0, 2, 1} : Corners{0, 1, 2};
   for (std::size_t i = 0; i + 2 < indices.size(); i += 3) {
-    for (std::size_t k = 0; k < 3; ++k) {
+    for (std::size_t k : order) {
       if (indices[i + k] >= static_cast<double>(count)) {
         error = "an index points past the vertices of its primitive";
         return false;
       }
-      mesh.indices.push_back(first + static_cast<std::uint32_t>(indices[i + k]));
+      out.indices.push_back(first + static_cast<std::uint32_t>(indices[i + k]));
     }
   }
   return true;
 }
 
+// Walks a node and its children once each (a node listed twice, or a cycle, is an error), so that
+// no file can make the walk exponential or endless.
 bool add_node(const tinygltf::Model& model, int index, const Affine& parent, TriangleMesh& mesh, std::string& error,
-              int depth) {
-  if (index < 0 || static_cast<std::size_t>(index) >= model.nodes.size() || depth > 64) {
-    error = "node " + std::to_string(index) + " does not exist or nests too deep";
+              int depth, std::vector<bool>& reached) {
+  if (index < 0 || static_cast<std::size_t>(index) >= model.nodes.size()) {
+    error = "node " + std::to_string(index) + " does not exist";
     return false;
   }
+  if (depth > limits::kMaxJsonDepth || reached[static_cast<std::size_t>(index)]) {
+    error = "node " + std::to_string(index) + " is reached twice (a cycle or two parents) or nests more than " +
+            std::to_string(limits::kMaxJsonDepth) + " deep";
+    return false;
+  }
+  reached[static_cast<std::size_t>(index)] = true;
   const tinygltf::Node& node = model.nodes[static_cast<std::size_t>(index)];
   const Affine world = compose(parent, node_transform(node));
   if (node.mesh >= 0) {
@@ -111,12 +127,10 @@ bool add_node(const tinygltf::Model& model, int index, const Affine& parent, Tri
       error = "node " + std::to_string(index) + " names a mesh that does not exist";
       return false;
     }
-    for (const auto& primitive : model.meshes[static_cast<std::size_t>(node.mesh)].primitives) {
-      if (!add_primitive(model, primitive, world, mesh, error)) return false;
-    }
+    if (!append_mesh_triangles(model, model.meshes[static_cast<std::size_t>(node.mesh)], world, mesh, error)) return false;
   }
   for (int child : node.children) {
-    if (!add_node(model, child, world, mesh, error, depth + 1)) return false;
+    if (!add_node(model, child, world, mesh, error, depth + 1, reached)) return false;
   }
   return true;
 }
@@ -167,6 +181,14 @@ bool read_gltf(const std::string& path, bool binary, tinygltf::Model& model, std
   return ok;
 }
 
+bool append_mesh_triangles(const tinygltf::Model& model, const tinygltf::Mesh& mesh, const Affine& world,
+                           TriangleMesh& out, std::string& error) {
+  for (const tinygltf::Primitive& primitive : mesh.primitives) {
+    if (!append_primitive(model, primitive, world, out, error)) return false;
+  }
+  return true;
+}
+
 Result<TriangleMesh> triangles_of(const tinygltf::Model& model, const std::string& path) {
   TriangleMesh mesh;
   std::string error;
@@ -176,8 +198,9 @@ Result<TriangleMesh> triangles_of(const tinygltf::Model& model, const std::strin
     if (scene >= model.scenes.size()) return Error{path + ": the default scene does not exist"};
     roots = model.scenes[scene].nodes;
   }
+  std::vector<bool> reached(model.nodes.size(), false);
   for (int root : roots) {
-    if (!add_node(model, root, kIdentity, mesh, error, 0)) return Error{path + ": " + error};
+    if (!add_node(model, root, kIdentity, mesh, error, 0, reached)) return Error{path + ": " + error};
   }
   if (mesh.indices.empty()) return Error{path + ": no triangles in the default scene"};
   return mesh;
@@ -199,6 +222,28 @@ TriangleMesh placed(const TriangleMesh& mesh, Vec3 position, Vec3 rotation_deg, 
   out.vertices.reserve(mesh.vertices.size());
   for (Vec3 p : mesh.vertices) out.vertices.push_back(apply(m, p));
   return out;
+}
+
+std::optional<std::string> placed_mesh_problem(const TriangleMesh& mesh) {
+  if (mesh.vertices.empty()) return std::nullopt;
+  Vec3 low = mesh.vertices.front();
+  Vec3 high = low;
+  for (const Vec3& v : mesh.vertices) {
+    const auto x = static_cast<double>(v.x), y = static_cast<double>(v.y), z = static_cast<double>(v.z);
+    if (!limits::within_world(x, y, z)) {
+      return "has a vertex at (" + limits::number_text(x) + ", " + limits::number_text(y) + ", " + limits::number_text(z) +
+             ") m, outside the world (every coordinate within +-" + limits::number_text(limits::kWorldExtentM) + " m)";
+    }
+    low = {std::min(low.x, v.x), std::min(low.y, v.y), std::min(low.z, v.z)};
+    high = {std::max(high.x, v.x), std::max(high.y, v.y), std::max(high.z, v.z)};
+  }
+  const Vec3 size = high - low;
+  const double widest = static_cast<double>(std::max({size.x, size.y, size.z}));
+  if (widest > limits::kLargestShapeM) {
+    return "spans " + limits::number_text(widest) + " m, more than the largest shape of " +
+           limits::number_text(limits::kLargestShapeM) + " m";
+  }
+  return std::nullopt;
 }
 
 }  // namespace stagger::levels

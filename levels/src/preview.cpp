@@ -82,8 +82,11 @@ Colour height_shade(float top, float low, float high) {
   return {mix(70, 225), mix(80, 215), mix(95, 170)};  // slate (low) to sand (high)
 }
 
-// Routes never use the enemies' red or the player's green.
-const std::array<Colour, 5> kRouteColours = {{{60, 160, 240}, {240, 170, 40}, {190, 100, 230}, {60, 215, 200}, {240, 120, 180}}};
+// One colour per route mode, for the map and its legend alike; never the enemies' red or the
+// player's green.
+constexpr Colour kLoopRoute{60, 160, 240};      // blue
+constexpr Colour kPingPongRoute{240, 170, 40};  // orange
+Colour route_colour(RouteMode mode) { return mode == RouteMode::ping_pong ? kPingPongRoute : kLoopRoute; }
 constexpr Colour kBackground{28, 30, 36};
 constexpr Colour kText{240, 240, 240};
 constexpr Colour kEnemy{250, 60, 60};
@@ -97,9 +100,8 @@ std::string one_decimal(float v) {
 }
 
 void draw_routes(Canvas& c, const Level& level, const MapView& view) {
-  for (std::size_t r = 0; r < level.routes.size(); ++r) {
-    const Route& route = level.routes[r];
-    const Colour colour = kRouteColours[r % kRouteColours.size()];
+  for (const Route& route : level.routes) {
+    const Colour colour = route_colour(route.mode);
     const std::size_t n = route.points.size();
     for (std::size_t i = 0; i + 1 < n || (route.mode == RouteMode::loop && n > 2 && i < n); ++i) {
       const auto a = view.at(route.points[i].position);
@@ -149,13 +151,13 @@ void draw_legend(Canvas& c, const Level& level, const MapView& view, float low, 
     y += 20.0f;
   }
   y += 14.0f;
-  c.arrow(left, y, left + 60.0f, y, kRouteColours[0], 3.0f, false, 10.0f);
+  c.arrow(left, y, left + 60.0f, y, route_colour(RouteMode::loop), 3.0f, false, 10.0f);
   c.text(left + 70.0f, y - 5.0f, "loop route", kText, 1);
   y += 26.0f;
-  c.arrow(left, y, left + 60.0f, y, kRouteColours[1], 3.0f, true, 10.0f);
+  c.arrow(left, y, left + 60.0f, y, route_colour(RouteMode::ping_pong), 3.0f, true, 10.0f);
   c.text(left + 70.0f, y - 5.0f, "ping-pong route", kText, 1);
   y += 26.0f;
-  c.disc(left + 10.0f, y, 9.0f, kRouteColours[2]);
+  c.disc(left + 10.0f, y, 9.0f, route_colour(RouteMode::loop));
   c.text(left + 6.0f, y - 6.0f, "0", {0, 0, 0}, 2);
   c.text(left + 30.0f, y - 5.0f, "route point, in order", kText, 1);
   y += 28.0f;

@@ -488,6 +488,14 @@ void Ragdoll::update_targets(float dt) {
   }
 }
 
+std::optional<Runaway> Ragdoll::first_runaway_part() const {
+  const World::Impl& impl = world_.impl();
+  for (int p = 0; p < kBodyPartCount; ++p) {
+    if (auto what = body_runaway(impl.rigid(body(body_part_at(p))))) return Runaway{body_part_at(p), std::move(*what)};
+  }
+  return std::nullopt;
+}
+
 std::optional<BodyPart> Ragdoll::first_non_finite_part() const {
   // Bullet's own numbers, without turning the basis into a quaternion for every part in every
   // step (body_state would).

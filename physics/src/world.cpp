@@ -1,10 +1,12 @@
 #include "stagger/physics/world.h"
 
+#include <cmath>
 #include <cstring>
 
 #include "bullet_convert.h"
 #include "ground_ray.h"
 #include "stagger/core/assert.h"
+#include "stagger/core/limits.h"
 #include "stagger/physics/hand.h"
 #include "stagger/physics/ragdoll.h"
 #include "world_impl.h"
@@ -623,6 +625,21 @@ bool body_finite(const btRigidBody& b) {
   const btTransform& t = b.getCenterOfMassTransform();
   return finite(t.getOrigin()) && finite(t.getBasis()[0]) && finite(t.getBasis()[1]) &&
          finite(t.getBasis()[2]) && finite(b.getLinearVelocity()) && finite(b.getAngularVelocity());
+}
+
+std::optional<std::string> body_runaway(const btRigidBody& b) {
+  const btVector3& p = b.getCenterOfMassTransform().getOrigin();
+  const auto extent = static_cast<btScalar>(limits::kWorldExtentM);
+  const auto speed_limit = static_cast<btScalar>(limits::kMaxBodySpeedMps);
+  if (std::fabs(p.x()) > extent || std::fabs(p.y()) > extent || std::fabs(p.z()) > extent) {
+    return "at " + limits::number_text(static_cast<double>(p.length())) + " m from the origin, beyond the world's " +
+           limits::number_text(limits::kWorldExtentM) + " m";
+  }
+  if (b.getLinearVelocity().length2() > speed_limit * speed_limit) {
+    return "moving at " + limits::number_text(static_cast<double>(b.getLinearVelocity().length())) +
+           " m/s, faster than the limit of " + limits::number_text(limits::kMaxBodySpeedMps) + " m/s";
+  }
+  return std::nullopt;
 }
 
 bool World::all_finite() const {

@@ -2,6 +2,8 @@
 // World internals shared by world.cpp, ragdoll.cpp and baseline.cpp.
 
 #include <memory>
+#include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -186,6 +188,9 @@ struct World::Impl {
 /// Whether every number Bullet keeps of the body's pose and motion is finite. (Its rotation is
 /// then finite too: Bullet keeps the basis a rotation.)
 bool body_finite(const btRigidBody& body);
+/// What is wrong with a finite body beyond the world extent or faster than the speed limit
+/// (stagger/core/limits.h); nothing for a body within both.
+std::optional<std::string> body_runaway(const btRigidBody& body);
 
 /// The bodies and joints of one humanoid, inserted into the world in a fixed order.
 struct RagdollAssembly {

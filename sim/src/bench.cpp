@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <sstream>
 
 #include "stagger/core/cpu_clock.h"
@@ -20,8 +22,9 @@ constexpr int kWalkWarmUpSteps = 240;  // walkers get going (and past their firs
 
 // One episode: a fresh world with `count` ragdolls on a 2 m grid (each its own island, as in
 // research/bullet-ragdoll.md §6.1); walkers all head +Z side by side. Returns µs per ragdoll per
-// step, stepping time only.
-double time_episode(Variant variant, int count, int steps, bool walking) {
+// step, stepping time only; nothing when `stop` ended it.
+std::optional<double> time_episode(Variant variant, int count, std::int64_t steps, bool walking,
+                                   const std::function<bool()>& stop) {
   physics::World world;
   world.add_static_box({{0, -0.5f, 0}, {200, 0.5f, 200}, {}, 0.9f});
   const int columns = std::max(1, static_cast<int>(std::ceil(std::sqrt(count))));
@@ -39,8 +42,11 @@ double time_episode(Variant variant, int count, int steps, bool walking) {
     for (int s = 0; s < kWalkWarmUpSteps; ++s) world.step();
   }
   const double start = thread_cpu_ms();
-  for (int s = 0; s < steps; ++s) world.step();
-  return (thread_cpu_ms() - start) * 1e3 / (static_cast<double>(count) * steps);
+  for (std::int64_t s = 0; s < steps; ++s) {
+    if (stop && stop()) return std::nullopt;
+    world.step();
+  }
+  return (thread_cpu_ms() - start) * 1e3 / (static_cast<double>(count) * static_cast<double>(steps));
 }
 
 double median(std::vector<double> values) {
@@ -52,24 +58,24 @@ double median(std::vector<double> values) {
 }  // namespace
 
 std::vector<BenchRow> run_benchmark(const BenchOptions& options) {
-  const int steps = static_cast<int>(std::lround(options.seconds * 240.0));
+  // At least one step: the command line allows durations down to one step's worth.
+  const std::int64_t steps = std::max<std::int64_t>(1, std::llround(options.seconds * 240.0));
   std::vector<BenchRow> rows;
   for (int count : options.counts) {
     // Pairs of episodes, baseline and ours back to back (in alternating order), so that slow
     // phases of a shared machine hit both; small N get more pairs for the same total work.
-    const int pairs_per_repetition = std::max(1, options.min_ragdoll_steps / std::max(1, count * steps));
-    const int pairs = std::max(9, options.repetitions * pairs_per_repetition);
+    const std::int64_t pairs_per_repetition =
+        std::max<std::int64_t>(1, options.min_ragdoll_steps / std::max<std::int64_t>(1, count * steps));
+    const std::int64_t pairs = std::max<std::int64_t>(9, options.repetitions * pairs_per_repetition);
     std::vector<double> ours, base, ratios;
-    for (int p = 0; p < pairs; ++p) {
-      double b = 0;
-      double o = 0;
-      if (p % 2 == 0) {
-        b = time_episode(Variant::baseline, count, steps, options.walking);
-        o = time_episode(Variant::ours, count, steps, options.walking);
-      } else {
-        o = time_episode(Variant::ours, count, steps, options.walking);
-        b = time_episode(Variant::baseline, count, steps, options.walking);
-      }
+    for (std::int64_t p = 0; p < pairs; ++p) {
+      const bool baseline_first = p % 2 == 0;
+      const auto first = time_episode(baseline_first ? Variant::baseline : Variant::ours, count, steps, options.walking, options.stop);
+      if (!first) return rows;
+      const auto second = time_episode(baseline_first ? Variant::ours : Variant::baseline, count, steps, options.walking, options.stop);
+      if (!second) return rows;
+      const double b = baseline_first ? *first : *second;
+      const double o = baseline_first ? *second : *first;
       base.push_back(b);
       ours.push_back(o);
       ratios.push_back(o / b);

@@ -3,23 +3,30 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <fstream>
-#include <limits>
+#include <initializer_list>
+#include <optional>
 #include <sstream>
+#include <unordered_set>
+#include <variant>
 
-#include <nlohmann/json.hpp>
+#include "stagger/core/limits.h"
 
 namespace stagger::sim {
 namespace {
 
-using nlohmann::json;
+using levels::JsonMember;
+using levels::JsonValue;
+using levels::TextPosition;
+using Kind = JsonValue::Kind;
 
+/// [deg] a walk's facing is a heading, so more than a turn either way is a mistake.
+constexpr double kMaxFacingDeg = 360.0;
+/// [m] the player's eyes above their feet.
+constexpr double kMaxHeadHeightM = 3.0;
+/// Names listed in an "unknown enemy" message before "...".
+constexpr std::size_t kMaxListedEnemies = 12;
 
-std::string format_time(double t) {
-  std::ostringstream out;
-  out << t;
-  return out.str();
-}
+std::string format_time(double t) { return limits::number_text(t); }
 
 std::string join_body_names() {
   std::string names;
@@ -30,7 +37,25 @@ std::string join_body_names() {
   return names;
 }
 
-// Collects the problems of one event; the event's label is filled in once its time is known.
+// A JSON value as a message shows it: strings quoted, long values cut.
+std::string shown(const JsonValue& v) {
+  switch (v.kind) {
+    case Kind::null: return "null";
+    case Kind::boolean: return v.boolean ? "true" : "false";
+    case Kind::number: return limits::quoted(v.text);
+    case Kind::string: return "\"" + limits::quoted(v.text) + "\"";
+    case Kind::array: return "an array of " + std::to_string(v.items.size()) + " values";
+    case Kind::object: return "an object";
+  }
+  return "?";
+}
+
+std::string located(std::string_view source, TextPosition at, const std::string& message) {
+  return std::string(source) + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) + ": error: " + message;
+}
+
+// Collects the problems of one event, each at its place; the event's label is filled in once its
+// time is known.
 class EventChecker {
  public:
   EventChecker(std::string_view source, std::size_t index, std::vector<std::string>& errors)
@@ -40,12 +65,13 @@ class EventChecker {
     label_ = type;
     if (has_time) label_ += " at t=" + format_time(t);
   }
-  void error(const std::string& message) {
-    std::string where = std::string(source_) + ": events[" + std::to_string(index_) + "]";
+  void error(TextPosition at, const std::string& message) {
+    std::string where = "events[" + std::to_string(index_) + "]";
     if (!label_.empty()) where += " (" + label_ + ")";
-    errors_.push_back(where + ": " + message);
+    errors_.push_back(located(source_, at, where + ": " + message));
   }
   bool ok_so_far() const { return errors_.size() == first_error_; }
+  std::size_t error_count() const { return errors_.size(); }
 
  private:
   std::string_view source_;
@@ -55,291 +81,352 @@ class EventChecker {
   std::string label_;
 };
 
-bool read_vec3(const json& value, Vec3& out) {
-  if (!value.is_array() || value.size() != 3) return false;
-  float xyz[3];
+// The number a JSON number stands for; nothing for another kind or one too large for a double.
+std::optional<double> number_of(const JsonValue& v) {
+  if (v.kind != Kind::number) return std::nullopt;
+  const double d = std::strtod(v.text.c_str(), nullptr);
+  if (!std::isfinite(d)) return std::nullopt;
+  return d;
+}
+
+enum class VecProblem { none, shape, non_finite };
+
+VecProblem read_vec3(const JsonValue& v, Vec3& out, TextPosition& at) {
+  at = v.at;
+  if (v.kind != Kind::array || v.items.size() != 3) return VecProblem::shape;
+  double xyz[3] = {0, 0, 0};
   for (std::size_t i = 0; i < 3; ++i) {
-    if (!value[i].is_number()) return false;
-    xyz[i] = value[i].get<float>();
+    at = v.items[i].at;
+    if (v.items[i].kind != Kind::number) return VecProblem::shape;
+    const auto d = number_of(v.items[i]);
+    // A float holds up to about 3.4e38: beyond it the value would become infinite.
+    if (!d || std::fabs(*d) > 3.0e38) return VecProblem::non_finite;
+    xyz[i] = *d;
   }
-  out = {xyz[0], xyz[1], xyz[2]};
-  return true;
+  out = {static_cast<float>(xyz[0]), static_cast<float>(xyz[1]), static_cast<float>(xyz[2])};
+  at = v.at;
+  return VecProblem::none;
 }
 
-void read_enemy(const json& value, EventChecker& check, std::string& enemy) {
-  if (value.is_string() && !value.get<std::string>().empty()) {
-    enemy = value.get<std::string>();
+bool within_world(Vec3 p) {
+  return limits::within_world(static_cast<double>(p.x), static_cast<double>(p.y), static_cast<double>(p.z));
+}
+
+std::string world_bound_text() {
+  return "every coordinate within +-" + limits::number_text(limits::kWorldExtentM) + " m";
+}
+
+// Reads a position [m], checking it lies inside the world; `what` describes it in messages.
+void read_position(const JsonValue& value, std::string_view key, const std::string& what, EventChecker& check,
+                   Vec3& out) {
+  TextPosition at;
+  switch (read_vec3(value, out, at)) {
+    case VecProblem::shape:
+      check.error(at, "`" + std::string(key) + "` must be an array of three numbers [m] (" + what + "), got " +
+                          shown(value));
+      return;
+    case VecProblem::non_finite:
+      check.error(at, "`" + std::string(key) + "` must be finite (a number is too large for a double)");
+      return;
+    case VecProblem::none: break;
+  }
+  if (!within_world(out)) check.error(value.at, "`" + std::string(key) + "` must lie inside the world (" + world_bound_text() + ")");
+}
+
+// Unknown and repeated keys of an event. JSON leaves a repeated key's meaning open, so it is an
+// error, as in level files.
+void check_event_keys(const JsonValue& object, std::initializer_list<std::string_view> allowed, const std::string& what,
+                      EventChecker& check) {
+  const auto error = [&check](TextPosition at, const std::string& m) { check.error(at, m); };
+  std::unordered_set<std::string_view> seen;
+  std::string expected;
+  for (std::string_view k : allowed) expected += (expected.empty() ? "" : ", ") + std::string(k);
+  for (const JsonMember& m : object.members) {
+    if (!seen.insert(m.key).second) {
+      error(m.key_at, "duplicate key `" + limits::quoted(m.key) + "` in " + what);
+    } else if (std::find(allowed.begin(), allowed.end(), m.key) == allowed.end()) {
+      error(m.key_at, "unknown key `" + limits::quoted(m.key) + "` in " + what + " (expected " + expected + ")");
+    }
+  }
+}
+
+void read_enemy(const JsonValue& event, EventChecker& check, std::string& enemy, TextPosition& enemy_at) {
+  const JsonValue* value = event.find("enemy");
+  if (value == nullptr) {
+    check.error(event.at, "missing `enemy`");
+    return;
+  }
+  enemy_at = value->at;
+  if (value->kind == Kind::string && !value->text.empty()) {
+    enemy = value->text;
   } else {
-    check.error("`enemy` must be a non-empty string");
+    check.error(value->at, "`enemy` must be a non-empty string, got " + shown(*value));
   }
 }
 
-void parse_push(const json& event, std::size_t index, EventChecker& check,
-                std::vector<PushEvent>& pushes, double t) {
+void parse_push(const JsonValue& event, std::size_t index, EventChecker& check, std::vector<PushEvent>& pushes,
+                double t) {
   PushEvent push;
   push.t = t;
   push.event_index = index;
-  for (const auto& [key, value] : event.items()) {
-    if (key == "t" || key == "type") continue;
-    if (key == "enemy") {
-      read_enemy(value, check, push.enemy);
-    } else if (key == "body") {
-      const auto part = value.is_string() ? physics::body_part_from_name(value.get<std::string>())
-                                          : std::nullopt;
-      if (!part) {
-        check.error("unknown body " + value.dump() + "; expected one of " + join_body_names());
-      } else {
-        push.body = *part;
-      }
-    } else if (key == "impulse") {
-      if (!read_vec3(value, push.impulse)) {
-        check.error("`impulse` must be an array of three numbers [N·s], got " + value.dump());
-      } else if (!is_finite(push.impulse)) {
-        check.error("`impulse` must be finite (a number is too large for a double)");
-      }
+  check_event_keys(event, {"t", "type", "enemy", "body", "impulse"}, "a push event", check);
+  read_enemy(event, check, push.enemy, push.enemy_at);
+  if (const JsonValue* body = event.find("body")) {
+    const auto part = body->kind == Kind::string ? physics::body_part_from_name(body->text) : std::nullopt;
+    if (!part) {
+      check.error(body->at, "unknown body " + shown(*body) + "; expected one of " + join_body_names());
     } else {
-      check.error("unknown key `" + key + "` in a push event (expected t, type, enemy, body, impulse)");
+      push.body = *part;
     }
+  } else {
+    check.error(event.at, "missing `body`");
   }
-  if (!event.contains("enemy")) check.error("missing `enemy`");
-  if (!event.contains("body")) check.error("missing `body`");
-  if (!event.contains("impulse")) check.error("missing `impulse`");
+  if (const JsonValue* impulse = event.find("impulse")) {
+    TextPosition at;
+    switch (read_vec3(*impulse, push.impulse, at)) {
+      case VecProblem::shape:
+        check.error(at, "`impulse` must be an array of three numbers [N·s], got " + shown(*impulse));
+        break;
+      case VecProblem::non_finite:
+        check.error(at, "`impulse` must be finite (a number is too large for a double)");
+        break;
+      case VecProblem::none:
+        if (static_cast<double>(length(push.impulse)) > limits::kMaxImpulseNs) {
+          check.error(impulse->at, "`impulse` must be at most " + limits::number_text(limits::kMaxImpulseNs) +
+                                       " N·s long (a hard shove is 40-150 N·s), got " +
+                                       limits::number_text(static_cast<double>(length(push.impulse))) + " N·s");
+        }
+        break;
+    }
+  } else {
+    check.error(event.at, "missing `impulse`");
+  }
   if (check.ok_so_far()) pushes.push_back(push);
 }
 
-void parse_kill(const json& event, std::size_t index, EventChecker& check,
-                std::vector<KillEvent>& kills, double t) {
+void parse_kill(const JsonValue& event, std::size_t index, EventChecker& check, std::vector<KillEvent>& kills,
+                double t) {
   KillEvent kill;
   kill.t = t;
   kill.event_index = index;
-  for (const auto& [key, value] : event.items()) {
-    if (key == "t" || key == "type") continue;
-    if (key == "enemy") {
-      read_enemy(value, check, kill.enemy);
-    } else {
-      check.error("unknown key `" + key + "` in a kill event (expected t, type, enemy)");
-    }
-  }
-  if (!event.contains("enemy")) check.error("missing `enemy`");
+  check_event_keys(event, {"t", "type", "enemy"}, "a kill event", check);
+  read_enemy(event, check, kill.enemy, kill.enemy_at);
   if (check.ok_so_far()) kills.push_back(kill);
 }
 
-void parse_walk(const json& event, std::size_t index, EventChecker& check,
-                std::vector<WalkEvent>& walks, double t) {
+void read_gait(const JsonValue& value, EventChecker& check, physics::Gait& gait) {
+  const std::string name = value.kind == Kind::string ? value.text : "";
+  if (name == "walk") gait = physics::Gait::walk;
+  else if (name == "run") gait = physics::Gait::run;
+  else if (name == "idle") gait = physics::Gait::idle;
+  else check.error(value.at, "unknown gait " + shown(value) + "; expected one of idle, walk, run");
+}
+
+// A walk's velocity is horizontal and no faster than its gait's top speed: the legs would clamp a
+// faster one without a word.
+void check_walk_velocity(const JsonValue& value, const WalkEvent& walk, EventChecker& check) {
+  const Vec3 v = walk.intent.velocity;
+  if (v.y != 0.0f) {
+    check.error(value.at, "`velocity` is horizontal [m/s]: its y must be 0 (the legs follow the ground), got " +
+                              limits::number_text(static_cast<double>(v.y)));
+    return;
+  }
+  const physics::StepSettings legs;
+  const bool running = walk.intent.gait == physics::Gait::run;
+  const float top = running ? legs.max_run_speed : legs.max_walk_speed;
+  const float speed = length(horizontal(v));
+  if (speed > top) {
+    check.error(value.at, "`velocity` must be at most " + limits::number_text(static_cast<double>(top)) + " m/s " +
+                              (running ? "running" : "walking (\"gait\": \"run\" goes up to " +
+                                                         limits::number_text(static_cast<double>(legs.max_run_speed)) +
+                                                         ")") +
+                              ", got " + limits::number_text(static_cast<double>(speed)) + " m/s");
+  }
+}
+
+void parse_walk(const JsonValue& event, std::size_t index, EventChecker& check, std::vector<WalkEvent>& walks,
+                double t) {
   WalkEvent walk;
   walk.t = t;
   walk.event_index = index;
   walk.intent.gait = physics::Gait::walk;
-  for (const auto& [key, value] : event.items()) {
-    if (key == "t" || key == "type") continue;
-    if (key == "enemy") {
-      read_enemy(value, check, walk.enemy);
-    } else if (key == "velocity") {
-      if (!read_vec3(value, walk.intent.velocity)) {
-        check.error("`velocity` must be an array of three numbers [m/s], got " + value.dump());
-      } else if (!is_finite(walk.intent.velocity)) {
-        check.error("`velocity` must be finite (a number is too large for a double)");
-      }
-    } else if (key == "gait") {
-      const std::string gait = value.is_string() ? value.get<std::string>() : "";
-      if (gait == "walk") walk.intent.gait = physics::Gait::walk;
-      else if (gait == "run") walk.intent.gait = physics::Gait::run;
-      else if (gait == "idle") walk.intent.gait = physics::Gait::idle;
-      else check.error("unknown gait " + value.dump() + "; expected one of idle, walk, run");
-    } else if (key == "facing_deg") {
-      if (!value.is_number() || !std::isfinite(value.get<double>())) {
-        check.error("`facing_deg` must be a finite number of degrees (0 faces +Z), got " + value.dump());
-      } else {
-        walk.intent.facing_rad = deg_to_rad(value.get<float>());
-        walk.intent.has_facing = true;
-      }
-    } else {
-      check.error("unknown key `" + key + "` in a walk event (expected t, type, enemy, velocity, gait, facing_deg)");
+  check_event_keys(event, {"t", "type", "enemy", "velocity", "gait", "facing_deg"}, "a walk event", check);
+  read_enemy(event, check, walk.enemy, walk.enemy_at);
+  if (const JsonValue* gait = event.find("gait")) read_gait(*gait, check, walk.intent.gait);
+  if (const JsonValue* velocity = event.find("velocity")) {
+    TextPosition at;
+    switch (read_vec3(*velocity, walk.intent.velocity, at)) {
+      case VecProblem::shape:
+        check.error(at, "`velocity` must be an array of three numbers [m/s], got " + shown(*velocity));
+        break;
+      case VecProblem::non_finite:
+        check.error(at, "`velocity` must be finite (a number is too large for a double)");
+        break;
+      case VecProblem::none: check_walk_velocity(*velocity, walk, check); break;
     }
+  } else if (walk.intent.gait != physics::Gait::idle) {
+    check.error(event.at, "missing `velocity` (use [0, 0, 0] or \"gait\": \"idle\" to stop)");
   }
-  if (!event.contains("enemy")) check.error("missing `enemy`");
-  if (!event.contains("velocity") && walk.intent.gait != physics::Gait::idle) {
-    check.error("missing `velocity` (use [0, 0, 0] or \"gait\": \"idle\" to stop)");
+  if (const JsonValue* facing = event.find("facing_deg")) {
+    const auto deg = number_of(*facing);
+    if (!deg) {
+      check.error(facing->at, "`facing_deg` must be a finite number of degrees (0 faces +Z), got " + shown(*facing));
+    } else if (std::fabs(*deg) > kMaxFacingDeg) {
+      check.error(facing->at, "`facing_deg` must be a heading, -360 <= deg <= 360, got " + shown(*facing));
+    } else {
+      walk.intent.facing_rad = deg_to_rad(static_cast<float>(*deg));
+      walk.intent.has_facing = true;
+    }
   }
   if (check.ok_so_far()) walks.push_back(walk);
 }
 
-void parse_player(const json& event, std::size_t index, EventChecker& check,
-                  std::vector<PlayerEvent>& players, double t) {
+void parse_player(const JsonValue& event, std::size_t index, EventChecker& check, std::vector<PlayerEvent>& players,
+                  double t) {
   PlayerEvent player;
   player.t = t;
   player.event_index = index;
-  for (const auto& [key, value] : event.items()) {
-    if (key == "t" || key == "type") continue;
-    if (key == "position") {
-      if (!read_vec3(value, player.position)) {
-        check.error("`position` must be an array of three numbers [m] (the player's feet), got " + value.dump());
-      } else if (!is_finite(player.position)) {
-        check.error("`position` must be finite (a number is too large for a double)");
-      }
-    } else if (key == "head_height_m") {
-      if (!value.is_number() || !std::isfinite(value.get<double>()) || value.get<double>() <= 0 ||
-          value.get<double>() > 3) {
-        check.error("`head_height_m` must be a number of metres in (0, 3], got " + value.dump());
-      } else {
-        player.head_height_m = value.get<float>();
-      }
-    } else if (key == "present") {
-      if (!value.is_boolean()) {
-        check.error("`present` must be true or false, got " + value.dump());
-      } else {
-        player.present = value.get<bool>();
-      }
+  check_event_keys(event, {"t", "type", "position", "head_height_m", "present"}, "a player event", check);
+  if (const JsonValue* present = event.find("present")) {
+    if (present->kind != Kind::boolean) {
+      check.error(present->at, "`present` must be true or false, got " + shown(*present));
     } else {
-      check.error("unknown key `" + key + "` in a player event (expected t, type, position, head_height_m, present)");
+      player.present = present->boolean;
     }
   }
-  if (!event.contains("position") && player.present) check.error("missing `position` (or \"present\": false to remove the player)");
+  if (const JsonValue* position = event.find("position")) {
+    read_position(*position, "position", "the player's feet", check, player.position);
+  } else if (player.present) {
+    check.error(event.at, "missing `position` (or \"present\": false to remove the player)");
+  }
+  if (const JsonValue* head = event.find("head_height_m")) {
+    const auto h = number_of(*head);
+    if (!h || *h <= 0 || *h > kMaxHeadHeightM) {
+      check.error(head->at, "`head_height_m` must be a number of metres, 0 < m <= 3, got " + shown(*head));
+    } else {
+      player.head_height_m = static_cast<float>(*h);
+    }
+  }
   if (check.ok_so_far()) players.push_back(player);
 }
 
-bool read_path_point(const json& value, HandEvent::Point& point) {
-  if (!value.is_object() || value.size() != 2 || !value.contains("t") || !value.contains("position")) return false;
-  const json& t = value["t"];
-  if (!t.is_number() || !std::isfinite(t.get<double>()) || t.get<double>() < 0) return false;
-  point.t = t.get<double>();
-  return read_vec3(value["position"], point.position) && is_finite(point.position);
+const char* kPathPointForm = "{ \"t\": seconds >= 0, \"position\": [x, y, z] in m }";
+
+// One point of a hand's path; reports its own problems.
+bool read_path_point(const JsonValue& value, std::size_t i, EventChecker& check, HandEvent::Point& point) {
+  const std::string name = "path[" + std::to_string(i) + "]";
+  const JsonValue* t = value.kind == Kind::object ? value.find("t") : nullptr;
+  const JsonValue* position = value.kind == Kind::object ? value.find("position") : nullptr;
+  TextPosition at = value.at;
+  const auto seconds = t != nullptr ? number_of(*t) : std::nullopt;
+  const bool shaped = t != nullptr && position != nullptr && value.members.size() == 2 && seconds && *seconds >= 0 &&
+                      read_vec3(*position, point.position, at) == VecProblem::none;
+  if (!shaped) {
+    check.error(at, name + " must be " + kPathPointForm + ", got " + shown(value));
+    return false;
+  }
+  if (*seconds > limits::kMaxDurationS) {
+    check.error(t->at, name + ".t must be at most " + limits::number_text(limits::kMaxDurationS) + " s, got " + shown(*t));
+    return false;
+  }
+  point.t = *seconds;
+  if (!within_world(point.position)) {
+    check.error(position->at, "`" + name + ".position` must lie inside the world (" + world_bound_text() + ")");
+    return false;
+  }
+  return true;
 }
 
-void parse_hand(const json& event, std::size_t index, EventChecker& check, std::vector<HandEvent>& hands, double t) {
+void read_hand_side(const JsonValue& value, EventChecker& check, int& hand) {
+  const std::string side = value.kind == Kind::string ? value.text : "";
+  if (side == "left") hand = 0;
+  else if (side == "right") hand = 1;
+  else check.error(value.at, "`hand` must be \"left\" or \"right\", got " + shown(value));
+}
+
+void read_hand_path(const JsonValue& value, EventChecker& check, HandEvent& hand) {
+  if (value.kind != Kind::array || value.items.empty()) {
+    check.error(value.at, "`path` must be a non-empty array of { \"t\": seconds, \"position\": [x, y, z] }");
+    return;
+  }
+  for (std::size_t i = 0; i < value.items.size(); ++i) {
+    HandEvent::Point point;
+    if (!read_path_point(value.items[i], i, check, point)) continue;
+    if (!hand.path.empty() && point.t < hand.path.back().t) {
+      check.error(value.items[i].at, "path[" + std::to_string(i) + "] goes back in time (t=" + format_time(point.t) +
+                                         " after t=" + format_time(hand.path.back().t) + ")");
+    } else {
+      hand.path.push_back(point);
+    }
+  }
+}
+
+void parse_hand(const JsonValue& event, std::size_t index, EventChecker& check, std::vector<HandEvent>& hands,
+                double t) {
   HandEvent hand;
   hand.t = t;
   hand.event_index = index;
-  for (const auto& [key, value] : event.items()) {
-    if (key == "t" || key == "type") continue;
-    if (key == "hand") {
-      const std::string side = value.is_string() ? value.get<std::string>() : "";
-      if (side == "left") hand.hand = 0;
-      else if (side == "right") hand.hand = 1;
-      else check.error("`hand` must be \"left\" or \"right\", got " + value.dump());
-    } else if (key == "path") {
-      if (!value.is_array() || value.empty()) {
-        check.error("`path` must be a non-empty array of { \"t\": seconds, \"position\": [x, y, z] }");
-        continue;
-      }
-      for (std::size_t i = 0; i < value.size(); ++i) {
-        HandEvent::Point point;
-        if (!read_path_point(value[i], point)) {
-          check.error("path[" + std::to_string(i) + "] must be { \"t\": seconds >= 0, \"position\": [x, y, z] in m }, got " +
-                      value[i].dump());
-        } else if (!hand.path.empty() && point.t < hand.path.back().t) {
-          check.error("path[" + std::to_string(i) + "] goes back in time (t=" + format_time(point.t) + " after t=" +
-                      format_time(hand.path.back().t) + ")");
-        } else {
-          hand.path.push_back(point);
-        }
-      }
-    } else {
-      check.error("unknown key `" + key + "` in a hand event (expected t, type, hand, path)");
-    }
+  check_event_keys(event, {"t", "type", "hand", "path"}, "a hand event", check);
+  if (const JsonValue* side = event.find("hand")) {
+    read_hand_side(*side, check, hand.hand);
+  } else {
+    check.error(event.at, "missing `hand` (\"left\" or \"right\")");
   }
-  if (!event.contains("hand")) check.error("missing `hand` (\"left\" or \"right\")");
-  if (!event.contains("path")) check.error("missing `path`");
+  if (const JsonValue* path = event.find("path")) {
+    read_hand_path(*path, check, hand);
+  } else {
+    check.error(event.at, "missing `path`");
+  }
   if (check.ok_so_far()) hands.push_back(hand);
 }
 
-void parse_event(const json& event, std::size_t index, std::string_view source,
-                 std::vector<std::string>& errors, InputScript& script) {
+// The event's time: finite, not negative, at most a day.
+std::optional<double> read_time(const JsonValue& event, EventChecker& check) {
+  const JsonValue* t = event.find("t");
+  if (t == nullptr) {
+    check.error(event.at, "missing `t` (the event's time in seconds)");
+    return std::nullopt;
+  }
+  if (t->kind != Kind::number) {
+    check.error(t->at, "`t` must be a number of seconds, got " + shown(*t));
+    return std::nullopt;
+  }
+  const auto seconds = number_of(*t);
+  if (!seconds) {
+    check.error(t->at, "`t` must be finite (the number is too large for a double)");
+  } else if (*seconds < 0) {
+    check.error(t->at, "`t` must not be negative, got " + format_time(*seconds));
+  } else if (*seconds > limits::kMaxDurationS) {
+    check.error(t->at, "`t` must be at most " + limits::number_text(limits::kMaxDurationS) +
+                           " s (a run lasts at most a day), got " + limits::quoted(t->text));
+  }
+  return seconds;
+}
+
+void parse_event(const JsonValue& event, std::size_t index, std::string_view source, std::vector<std::string>& errors,
+                 InputScript& script) {
   EventChecker check(source, index, errors);
-  if (!event.is_object()) {
-    check.error("an event must be a JSON object");
+  if (event.kind != Kind::object) {
+    check.error(event.at, "an event must be a JSON object, got " + shown(event));
     return;
   }
-  const auto type_it = event.find("type");
-  const std::string type = type_it != event.end() && type_it->is_string() ? type_it->get<std::string>() : "";
-  double t = 0;
-  bool has_time = false;
-  const auto t_it = event.find("t");
-  if (t_it != event.end() && t_it->is_number()) {
-    t = t_it->get<double>();
-    has_time = true;
-  }
-  check.set_label(type.empty() ? "event" : type, t, has_time && std::isfinite(t));
+  const JsonValue* type_value = event.find("type");
+  const std::string type = type_value != nullptr && type_value->kind == Kind::string ? type_value->text : "";
+  const JsonValue* t_value = event.find("t");
+  const auto t_number = t_value != nullptr ? number_of(*t_value) : std::nullopt;
+  check.set_label(type.empty() ? "event" : limits::quoted(type), t_number.value_or(0), t_number.has_value());
+  const double t = read_time(event, check).value_or(0);
 
-  if (t_it == event.end()) {
-    check.error("missing `t` (the event's time in seconds)");
-  } else if (!t_it->is_number()) {
-    check.error("`t` must be a number of seconds, got " + t_it->dump());
-  } else if (!std::isfinite(t)) {
-    check.error("`t` must be finite (the number is too large for a double)");
-  } else if (t < 0) {
-    check.error("`t` must not be negative, got " + format_time(t));
-  }
-
-  if (type_it == event.end()) {
-    check.error("missing `type`");
+  if (type_value == nullptr) {
+    check.error(event.at, "missing `type`");
     return;
   }
-  if (type == "push") {
-    parse_push(event, index, check, script.pushes, t);
-    return;
-  }
-  if (type == "kill") {
-    parse_kill(event, index, check, script.kills, t);
-    return;
-  }
-  if (type == "walk") {
-    parse_walk(event, index, check, script.walks, t);
-    return;
-  }
-  if (type == "player") {
-    parse_player(event, index, check, script.players, t);
-    return;
-  }
-  if (type == "hand") {
-    parse_hand(event, index, check, script.hands, t);
-    return;
-  }
-  check.error("unknown event type " + type_it->dump() + " (expected push, hand, player, kill or walk)");
-}
-
-// JSON has no literal for infinity, but a number such as 1e400 overflows a double; the parser
-// would reject the whole file. Such numbers are replaced by a marker string before parsing and by
-// NaN after it, so the event that holds one is named in the error like any other bad value.
-constexpr std::string_view kNonFiniteMarker = "\x01stagger-non-finite";
-constexpr std::string_view kNonFiniteMarkerJson = "\"\\u0001stagger-non-finite\"";
-
-std::string mark_non_finite_numbers(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  bool in_string = false;
-  for (std::size_t i = 0; i < text.size();) {
-    const char c = text[i];
-    if (in_string) {
-      out += c;
-      if (c == '\\' && i + 1 < text.size()) out += text[++i];
-      else if (c == '"') in_string = false;
-      ++i;
-      continue;
-    }
-    if (c == '"') in_string = true;
-    const bool starts_number = c == '-' || (c >= '0' && c <= '9');
-    if (!starts_number) {
-      out += c;
-      ++i;
-      continue;
-    }
-    std::size_t end = i + 1;
-    while (end < text.size() && std::string_view("0123456789+-.eE").find(text[end]) != std::string_view::npos) ++end;
-    const std::string token(text.substr(i, end - i));
-    const double value = std::strtod(token.c_str(), nullptr);
-    out += std::isfinite(value) ? token : std::string(kNonFiniteMarkerJson);
-    i = end;
-  }
-  return out;
-}
-
-void replace_markers_with_nan(json& value) {
-  if (value.is_string() && value.get_ref<const std::string&>() == kNonFiniteMarker) {
-    value = std::numeric_limits<double>::quiet_NaN();
-  } else if (value.is_structured()) {
-    for (auto& child : value) replace_markers_with_nan(child);
-  }
+  if (type == "push") return parse_push(event, index, check, script.pushes, t);
+  if (type == "kill") return parse_kill(event, index, check, script.kills, t);
+  if (type == "walk") return parse_walk(event, index, check, script.walks, t);
+  if (type == "player") return parse_player(event, index, check, script.players, t);
+  if (type == "hand") return parse_hand(event, index, check, script.hands, t);
+  check.error(type_value->at, "unknown event type " + shown(*type_value) + " (expected push, hand, player, kill or walk)");
 }
 
 std::string join_lines(const std::vector<std::string>& lines) {
@@ -351,66 +438,67 @@ std::string join_lines(const std::vector<std::string>& lines) {
   return out;
 }
 
+template <typename Event>
+void sort_by_time(std::vector<Event>& events) {
+  std::stable_sort(events.begin(), events.end(), [](const Event& a, const Event& b) { return a.t < b.t; });
+}
+
 }  // namespace
 
 Result<InputScript> parse_input_script(std::string_view json_text, std::string_view source) {
-  json root;
-  try {
-    root = json::parse(mark_non_finite_numbers(json_text));
-  } catch (const json::exception& e) {
-    return Error{std::string(source) + ": not valid JSON: " + e.what()};
+  // Numbers too large for a double are kept as values, so the event that holds one is named.
+  auto parsed = levels::parse_json_with_positions(json_text, levels::HugeNumbers::as_values);
+  if (const auto* syntax = std::get_if<levels::JsonSyntaxError>(&parsed)) {
+    return Error{located(source, syntax->at, "not valid JSON: " + syntax->message)};
   }
-  replace_markers_with_nan(root);
+  const JsonValue& root = std::get<JsonValue>(parsed);
+  if (root.kind != Kind::object) {
+    return Error{located(source, root.at, "the script must be a JSON object with an `events` array")};
+  }
   std::vector<std::string> errors;
-  if (!root.is_object()) return Error{std::string(source) + ": the script must be a JSON object with an `events` array"};
-  for (const auto& [key, value] : root.items()) {
-    if (key != "events") errors.push_back(std::string(source) + ": unknown top-level key `" + key + "` (expected `events`)");
+  std::unordered_set<std::string_view> top_keys;
+  for (const JsonMember& m : root.members) {
+    if (!top_keys.insert(m.key).second) {
+      errors.push_back(located(source, m.key_at, "duplicate key `" + limits::quoted(m.key) + "` in the script"));
+    } else if (m.key != "events") {
+      errors.push_back(located(source, m.key_at, "unknown top-level key `" + limits::quoted(m.key) + "` (expected `events`)"));
+    }
   }
-  const auto events = root.find("events");
-  if (events == root.end() || !events->is_array()) {
-    errors.push_back(std::string(source) + ": missing `events` array");
+  const JsonValue* events = root.find("events");
+  if (events == nullptr || events->kind != Kind::array) {
+    errors.push_back(located(source, events ? events->at : root.at, "missing `events` array"));
     return Error{join_lines(errors)};
   }
   InputScript script;
-  for (std::size_t i = 0; i < events->size(); ++i) parse_event((*events)[i], i, source, errors, script);
+  for (std::size_t i = 0; i < events->items.size(); ++i) parse_event(events->items[i], i, source, errors, script);
   if (!errors.empty()) return Error{join_lines(errors)};
-  std::stable_sort(script.pushes.begin(), script.pushes.end(),
-                   [](const PushEvent& a, const PushEvent& b) { return a.t < b.t; });
-  std::stable_sort(script.kills.begin(), script.kills.end(),
-                   [](const KillEvent& a, const KillEvent& b) { return a.t < b.t; });
-  std::stable_sort(script.walks.begin(), script.walks.end(),
-                   [](const WalkEvent& a, const WalkEvent& b) { return a.t < b.t; });
-  std::stable_sort(script.players.begin(), script.players.end(),
-                   [](const PlayerEvent& a, const PlayerEvent& b) { return a.t < b.t; });
-  std::stable_sort(script.hands.begin(), script.hands.end(), [](const HandEvent& a, const HandEvent& b) { return a.t < b.t; });
+  sort_by_time(script.pushes);
+  sort_by_time(script.kills);
+  sort_by_time(script.walks);
+  sort_by_time(script.players);
+  sort_by_time(script.hands);
   return script;
 }
 
-Result<InputScript> load_input_script(const std::string& path) {
-  std::ifstream file(path, std::ios::binary);
-  if (!file) return Error{path + ": cannot open the input script"};
-  std::ostringstream text;
-  text << file.rdbuf();
-  return parse_input_script(text.str(), path);
-}
-
-std::string check_against_scene(const InputScript& script, const SceneDescription& scene,
-                                std::string_view source) {
+std::string check_against_scene(const InputScript& script, const SceneDescription& scene, std::string_view source) {
   std::vector<std::string> errors;
   std::string names;
-  for (const auto& e : scene.enemies) names += (names.empty() ? "" : ", ") + e.name;
-  const auto check = [&](const std::string& enemy, std::size_t index, const char* type, double t) {
+  for (std::size_t i = 0; i < scene.enemies.size() && i < kMaxListedEnemies; ++i) {
+    names += (i == 0 ? "" : ", ") + scene.enemies[i].name;
+  }
+  if (scene.enemies.size() > kMaxListedEnemies) names += ", ... (" + std::to_string(scene.enemies.size()) + " in all)";
+  const auto check = [&](const std::string& enemy, TextPosition at, std::size_t index, const char* type, double t) {
     const bool found = std::any_of(scene.enemies.begin(), scene.enemies.end(),
                                    [&](const EnemySpawn& e) { return e.name == enemy; });
     if (!found) {
-      errors.push_back(std::string(source) + ": events[" + std::to_string(index) + "] (" + type +
-                       " at t=" + format_time(t) + "): unknown enemy `" + enemy +
-                       "` (the scene has: " + names + ")");
+      errors.push_back(located(source, at,
+                               "events[" + std::to_string(index) + "] (" + type + " at t=" + format_time(t) +
+                                   "): unknown enemy `" + limits::quoted(enemy) + "` (the scene has: " + names + ")"));
     }
   };
-  for (const PushEvent& push : script.pushes) check(push.enemy, push.event_index, "push", push.t);
-  for (const KillEvent& kill : script.kills) check(kill.enemy, kill.event_index, "kill", kill.t);
-  for (const WalkEvent& walk : script.walks) check(walk.enemy, walk.event_index, "walk", walk.t);
+  for (const PushEvent& push : script.pushes) check(push.enemy, push.enemy_at, push.event_index, "push", push.t);
+  for (const KillEvent& kill : script.kills) check(kill.enemy, kill.enemy_at, kill.event_index, "kill", kill.t);
+  for (const WalkEvent& walk : script.walks) check(walk.enemy, walk.enemy_at, walk.event_index, "walk", walk.t);
   return join_lines(errors);
 }
 

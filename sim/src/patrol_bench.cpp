@@ -146,7 +146,10 @@ PatrolBenchResult run_patrol_benchmark(const SceneDescription& scene, const Patr
   const auto warm_up = static_cast<std::uint64_t>(kWarmUpS * 240.0);
   {
     Simulation s(patrolled, {});
-    while (s.scene().world().step_count() < warm_up) s.step();
+    while (s.scene().world().step_count() < warm_up && !r.interrupted) {
+      r.interrupted = options.stop && options.stop();
+      s.step();
+    }
     const std::size_t ticks_before = s.result().navigation_tick_ms.size();
     int falls_before = 0;
     for (const auto& e : s.result().enemies) falls_before += e.falls;
@@ -154,16 +157,22 @@ PatrolBenchResult run_patrol_benchmark(const SceneDescription& scene, const Patr
     // row, which is no part of a frame's cost.
     double cpu_ms = 0;
     LoadSum load;
-    for (std::uint64_t done = 0; done < steps;) {
+    std::uint64_t done = 0;
+    while (done < steps && !r.interrupted) {
       const std::uint64_t chunk = std::min(kLoadSampleSteps, steps - done);
       const double start = thread_cpu_ms();
-      for (std::uint64_t i = 0; i < chunk; ++i) s.step();
+      std::uint64_t i = 0;
+      for (; i < chunk; ++i) {
+        if (options.stop && options.stop()) break;
+        s.step();
+      }
       cpu_ms += thread_cpu_ms() - start;
-      done += chunk;
+      done += i;
+      r.interrupted = i < chunk;
       load.add(s.scene().world().solver_load());
     }
     load.per_enemy_into(r);
-    r.frame_ms = cpu_ms / static_cast<double>(steps) * kFrameSteps;
+    r.frame_ms = cpu_ms / static_cast<double>(std::max<std::uint64_t>(1, done)) * kFrameSteps;
     const SimulationResult result = s.result();
     const std::vector<double> ticks(result.navigation_tick_ms.begin() + static_cast<std::ptrdiff_t>(ticks_before),
                                     result.navigation_tick_ms.end());
@@ -183,10 +192,14 @@ PatrolBenchResult run_patrol_benchmark(const SceneDescription& scene, const Patr
       settings.mass_kg = e.mass_kg;
       physics::add_baseline_ragdoll(world, settings, e.position + Vec3{0, patrolled.spawn_height_m, 0}, e.yaw_rad);
     }
-    for (std::uint64_t i = 0; i < warm_up; ++i) world.step();
+    for (std::uint64_t i = 0; i < warm_up && !r.interrupted; ++i) world.step();
     const double start = thread_cpu_ms();
-    for (std::uint64_t i = 0; i < steps; ++i) world.step();
-    r.baseline_frame_ms = (thread_cpu_ms() - start) / static_cast<double>(steps) * kFrameSteps;
+    std::uint64_t done = 0;
+    for (; done < steps && !r.interrupted; ++done) {
+      r.interrupted = options.stop && options.stop();
+      world.step();
+    }
+    r.baseline_frame_ms = (thread_cpu_ms() - start) / static_cast<double>(std::max<std::uint64_t>(1, done)) * kFrameSteps;
   }
   return r;
 }
@@ -206,7 +219,7 @@ std::string patrol_bench_text(const PatrolBenchResult& r) {
       r.navmesh_build_ms, r.enemies, r.nav_tick_p50_ms, r.nav_tick_p99_ms, r.nav_tick_max_ms,
       r.enemies, r.frame_ms, r.baseline_frame_ms, r.falls, r.pairs, r.self_pairs, r.contact_points,
       r.self_contact_points, r.constraint_rows);
-  return text;
+  return std::string(text) + (r.interrupted ? "interrupted: the figures are of the steps that ran\n" : "");
 }
 
 }  // namespace stagger::sim

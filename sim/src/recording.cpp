@@ -1,14 +1,30 @@
 #include "stagger/sim/recording.h"
 
+#include <cmath>
 #include <cstring>
 #include <fstream>
-#include <iterator>
+#include <optional>
+#include <sstream>
+
+#include "stagger/core/limits.h"
 
 namespace stagger::sim {
 
 namespace {
 
 constexpr char kMagic[8] = {'S', 'T', 'A', 'G', 'R', 'E', 'C', '\n'};
+constexpr std::size_t kChecksumBytes = 8;
+constexpr std::size_t kHashBytes = 8;
+/// The first version with the interrupted-run byte after the version.
+constexpr std::uint32_t kFirstVersionWithFlag = 2;
+
+// The bounds of the command line (`stagger sim` options): a recording is made by a run, so a
+// number outside them means the file is damaged, not that the run was unusual.
+constexpr limits::Range kPhysicsHzRange{30.0, 2000.0, false};              // [Hz]
+constexpr limits::Range kDisplayHzRange{0.0, 1000.0, true};                // [Hz]
+constexpr limits::Range kSecondsRange{0.0, limits::kMaxDurationS, true};   // [s]
+constexpr limits::Range kSolverIterationsRange{1.0, 200.0, false};
+constexpr limits::Range kBuiltinEnemiesRange{1.0, 1024.0, false};
 
 class Writer {
  public:
@@ -16,6 +32,7 @@ class Writer {
     const auto* p = static_cast<const std::uint8_t*>(data);
     out_.insert(out_.end(), p, p + size);
   }
+  void u8(std::uint8_t v) { out_.push_back(v); }
   void u32(std::uint32_t v) {
     for (int i = 0; i < 4; ++i) out_.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
   }
@@ -42,18 +59,19 @@ class Writer {
   std::vector<std::uint8_t> out_;
 };
 
-// Reads fields in order; the first one that does not fit names itself in the error.
+// Reads fields in order, each checked against the bytes left before anything is taken or
+// allocated; the first one that does not fit names itself in the error, and every later read
+// gives 0 or "".
 class Reader {
  public:
-  Reader(const std::vector<std::uint8_t>& in, std::size_t end, std::string source)
-      : in_(in), end_(end), source_(std::move(source)) {}
+  Reader(std::string_view in, std::size_t end, std::string_view source) : in_(in), end_(end), source_(source) {}
   bool ok() const { return error_.empty(); }
   const std::string& error() const { return error_; }
-  std::uint64_t u(int size, const char* field) {
-    if (!need(static_cast<std::size_t>(size), field)) return 0;
+  std::uint64_t u(std::size_t size, const char* field) {
+    if (!need(size, field)) return 0;
     std::uint64_t v = 0;
-    for (int i = 0; i < size; ++i) v |= static_cast<std::uint64_t>(in_[at_ + static_cast<std::size_t>(i)]) << (8 * i);
-    at_ += static_cast<std::size_t>(size);
+    for (std::size_t i = 0; i < size; ++i) v |= static_cast<std::uint64_t>(static_cast<std::uint8_t>(in_[at_ + i])) << (8 * i);
+    at_ += size;
     return v;
   }
   float f32(const char* field) {
@@ -69,29 +87,92 @@ class Reader {
     return v;
   }
   std::string text(const char* field) {
-    const auto size = static_cast<std::size_t>(u(4, field));
+    const std::uint64_t size = u(4, field);
     if (!need(size, field)) return {};
-    std::string s(reinterpret_cast<const char*>(in_.data() + at_), size);
-    at_ += size;
+    std::string s(in_.substr(at_, static_cast<std::size_t>(size)));
+    at_ += static_cast<std::size_t>(size);
     return s;
   }
   std::size_t at() const { return at_; }
+  std::size_t left() const { return end_ - at_; }
 
  private:
-  bool need(std::size_t size, const char* field) {
+  bool need(std::uint64_t size, const char* field) {
     if (!ok()) return false;
-    if (end_ - at_ < size) {
-      error_ = source_ + ": truncated or damaged: the file ends inside " + field + " (at byte " + std::to_string(at_) + ")";
+    if (left() < size) {
+      error_ = std::string(source_) + ": truncated or damaged: the file ends inside " + field + " (at byte " +
+               std::to_string(at_) + ")";
       return false;
     }
     return true;
   }
-  const std::vector<std::uint8_t>& in_;
+  std::string_view in_;
   std::size_t end_;
-  std::string source_;
+  std::string_view source_;
   std::size_t at_ = 0;
   std::string error_;
 };
+
+std::uint64_t little_endian_u64(std::string_view bytes, std::size_t at) {
+  std::uint64_t v = 0;
+  for (std::size_t i = 0; i < 8; ++i) v |= static_cast<std::uint64_t>(static_cast<std::uint8_t>(bytes[at + i])) << (8 * i);
+  return v;
+}
+
+// The fields between the version (and the interrupted byte) and the step count.
+void read_settings(Reader& in, Recording& r) {
+  r.level_path = in.text("the level path");
+  r.level_hash = in.u(8, "the level hash");
+  r.builtin_enemies = static_cast<std::int32_t>(in.u(4, "the enemy count"));
+  r.physics_hz = in.f32("the physics rate");
+  r.solver_iterations = static_cast<std::int32_t>(in.u(4, "the solver iteration count"));
+  r.display_hz = in.f64("the display rate");
+  r.seconds = in.f64("the duration");
+  r.input_name = in.text("the input script's name");
+  r.input_script = in.text("the input script");
+}
+
+// The step count and the hashes; the count is checked against the bytes left before any is read.
+std::optional<std::string> read_steps(Reader& in, Recording& r, std::string_view source) {
+  const std::uint64_t steps = in.u(8, "the step count");
+  if (!in.ok()) return in.error();
+  const std::size_t room = in.left() / kHashBytes;
+  if (steps > room) {
+    return std::string(source) + ": truncated or damaged: " + std::to_string(steps) + " step hashes announced, room for " +
+           std::to_string(room);
+  }
+  r.step_hashes.reserve(static_cast<std::size_t>(steps));
+  for (std::uint64_t i = 0; i < steps; ++i) r.step_hashes.push_back(in.u(kHashBytes, "the step hashes"));
+  if (in.left() != 0) {
+    return std::string(source) + ": damaged: " + std::to_string(in.left()) + " bytes follow the step hashes";
+  }
+  return std::nullopt;
+}
+
+// "damaged: the physics rate is 5, outside 30 <= Hz <= 2000" when `value` is outside `range`.
+std::optional<std::string> out_of(limits::Range range, double value, const char* field, const char* symbol,
+                                  std::string_view source) {
+  if (range.contains(value)) return std::nullopt;
+  return std::string(source) + ": damaged: " + field + " is " + limits::number_text(value) + ", outside " +
+         range.text(symbol);
+}
+
+// Every number against the command line's bounds, then the step count against the duration.
+std::optional<std::string> check_numbers(const Recording& r, std::string_view source) {
+  if (auto e = out_of(kPhysicsHzRange, static_cast<double>(r.physics_hz), "the physics rate", "Hz", source)) return e;
+  if (auto e = out_of(kDisplayHzRange, r.display_hz, "the display rate", "Hz", source)) return e;
+  if (auto e = out_of(kSecondsRange, r.seconds, "the duration", "s", source)) return e;
+  if (auto e = out_of(kSolverIterationsRange, r.solver_iterations, "the solver iteration count", "n", source)) return e;
+  if (auto e = out_of(kBuiltinEnemiesRange, r.builtin_enemies, "the enemy count", "n", source)) return e;
+  const std::uint64_t expected = recorded_steps(r.seconds, r.physics_hz);
+  const std::uint64_t steps = r.step_hashes.size();
+  if (steps == expected || (r.incomplete && steps < expected)) return std::nullopt;
+  std::ostringstream out;
+  out << source << ": damaged: " << steps << " step hashes for " << (r.incomplete ? "an interrupted run of " : "a run of ")
+      << limits::number_text(r.seconds) << " s at " << limits::number_text(static_cast<double>(r.physics_hz)) << " Hz, which takes "
+      << (r.incomplete ? "at most " : "exactly ") << expected << " steps";
+  return out.str();
+}
 
 }  // namespace
 
@@ -104,10 +185,15 @@ std::uint64_t fnv1a_64(const void* data, std::size_t size, std::uint64_t hash) {
   return hash;
 }
 
+std::uint64_t recorded_steps(double seconds, float physics_hz) {
+  return static_cast<std::uint64_t>(std::llround(seconds * static_cast<double>(physics_hz)));
+}
+
 std::vector<std::uint8_t> encode_recording(const Recording& r) {
   Writer w;
   w.bytes(kMagic, sizeof(kMagic));
   w.u32(Recording::kVersion);
+  w.u8(r.incomplete ? 1 : 0);
   w.text(r.level_path);
   w.u64(r.level_hash);
   w.u32(static_cast<std::uint32_t>(r.builtin_enemies));
@@ -123,44 +209,30 @@ std::vector<std::uint8_t> encode_recording(const Recording& r) {
   return std::move(w.out());
 }
 
-Result<Recording> decode_recording(const std::vector<std::uint8_t>& bytes, const std::string& source) {
+Result<Recording> parse_recording(std::string_view bytes, std::string_view source) {
+  const std::string name(source);
   if (bytes.size() < sizeof(kMagic) || std::memcmp(bytes.data(), kMagic, sizeof(kMagic)) != 0) {
-    return Error{source + ": not a stagger recording (it does not start with \"STAGREC\")"};
+    return Error{name + ": not a stagger recording (it does not start with \"STAGREC\")"};
   }
-  constexpr std::size_t kChecksum = 8;
-  const std::size_t body_end = bytes.size() >= kChecksum ? bytes.size() - kChecksum : 0;
+  const std::size_t body_end = bytes.size() >= kChecksumBytes ? bytes.size() - kChecksumBytes : 0;
   Reader in(bytes, body_end, source);
-  in.u(8, "the magic");
+  in.u(sizeof(kMagic), "the magic");
   const auto version = static_cast<std::uint32_t>(in.u(4, "the version"));
-  if (in.ok() && version != Recording::kVersion) {
-    return Error{source + ": recording version " + std::to_string(version) + " is not supported (this stagger reads version " +
-                 std::to_string(Recording::kVersion) + ")"};
+  if (in.ok() && (version < Recording::kOldestVersion || version > Recording::kVersion)) {
+    return Error{name + ": recording version " + std::to_string(version) + " is not supported (this stagger reads versions " +
+                 std::to_string(Recording::kOldestVersion) + " to " + std::to_string(Recording::kVersion) + ")"};
   }
+  const std::uint64_t flag = version >= kFirstVersionWithFlag ? in.u(1, "the interrupted flag") : 0;
   Recording r;
-  r.level_path = in.text("the level path");
-  r.level_hash = in.u(8, "the level hash");
-  r.builtin_enemies = static_cast<std::int32_t>(in.u(4, "the enemy count"));
-  r.physics_hz = in.f32("the physics rate");
-  r.solver_iterations = static_cast<std::int32_t>(in.u(4, "the solver iterations"));
-  r.display_hz = in.f64("the display rate");
-  r.seconds = in.f64("the duration");
-  r.input_name = in.text("the input script's name");
-  r.input_script = in.text("the input script");
-  const std::uint64_t steps = in.u(8, "the step count");
-  if (in.ok() && steps > (body_end - in.at()) / 8) {
-    return Error{source + ": truncated or damaged: " + std::to_string(steps) + " step hashes announced, room for " +
-                 std::to_string((body_end - in.at()) / 8)};
+  read_settings(in, r);
+  if (auto error = read_steps(in, r, source)) return Error{*error};
+  if (little_endian_u64(bytes, body_end) != fnv1a_64(bytes.data(), body_end)) {
+    return Error{name + ": damaged or changed: the checksum does not match its contents"};
   }
-  for (std::uint64_t i = 0; i < steps && in.ok(); ++i) r.step_hashes.push_back(in.u(8, "the step hashes"));
-  if (!in.ok()) return Error{in.error()};
-  if (in.at() != body_end) {
-    return Error{source + ": damaged: " + std::to_string(body_end - in.at()) + " bytes follow the step hashes"};
-  }
-  std::uint64_t stored = 0;
-  for (int i = 0; i < 8; ++i) stored |= static_cast<std::uint64_t>(bytes[body_end + static_cast<std::size_t>(i)]) << (8 * i);
-  if (stored != fnv1a_64(bytes.data(), body_end)) {
-    return Error{source + ": damaged or changed: the checksum does not match its contents"};
-  }
+  // The checksum says the bytes are as written; what follows says what was written makes sense.
+  if (flag > 1) return Error{name + ": damaged: the interrupted flag is " + std::to_string(flag) + ", not 0 or 1"};
+  r.incomplete = flag == 1;
+  if (auto error = check_numbers(r, source)) return Error{*error};
   return r;
 }
 
@@ -175,8 +247,10 @@ Result<bool> write_recording(const Recording& recording, const std::string& path
 Result<Recording> read_recording(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) return Error{path + ": cannot open the recording"};
-  const std::vector<std::uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  return decode_recording(bytes, path);
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  if (in.bad()) return Error{path + ": cannot read the recording"};
+  return parse_recording(bytes.str(), path);
 }
 
 }  // namespace stagger::sim

@@ -23,6 +23,8 @@ std::string report_json(const SimulationResult& r) {
   j["wall_ms"] = r.wall_ms;
   j["ms_per_step"] = r.ms_per_step;
   j["all_finite"] = r.finite;
+  j["runaways"] = r.runaways;
+  j["interrupted"] = r.interrupted;
   auto& enemies = j["enemies"] = nlohmann::ordered_json::array();
   for (const EnemyStats& e : r.enemies) {
     nlohmann::ordered_json o;
@@ -48,6 +50,7 @@ std::string report_json(const SimulationResult& r) {
     o["saw_player"] = e.saw_player;
     o["punches"] = e.punches;
     o["resets"] = e.resets;
+    o["runaways"] = e.runaways;
     o["brain_state"] = e.brain_state;
     enemies.push_back(o);
   }
@@ -76,6 +79,7 @@ std::string summary_text(const SimulationResult& r) {
     out << line;
   }
   for (const std::string& w : r.warnings) out << "warning: " << w << "\n";
+  if (r.interrupted) out << "interrupted: the run stopped early; the figures cover the steps that ran\n";
   out << "state_hash " << state_hash_hex(r.state_hash) << (r.finite ? "" : "  (NON-FINITE STATE)") << "\n";
   return out.str();
 }

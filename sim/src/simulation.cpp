@@ -58,15 +58,24 @@ void Simulation::start_minds() {
 }
 
 void Simulation::guard_finite() {
-  // A non-finite transform or velocity (a solver blow-up) is named, and that enemy starts again
-  // at its spawn, before anything reads it: nothing downstream ever sees a NaN.
+  // A non-finite transform or velocity (a solver blow-up), or a runaway body, is named, and that
+  // enemy starts again at its spawn, before anything reads it: nothing downstream ever sees a NaN.
   for (std::size_t i = 0; i < scene_.enemies().size(); ++i) {
     physics::Ragdoll& body = *scene_.enemies()[i].ragdoll;
-    const std::optional<physics::BodyPart> part = body.first_non_finite_part();
-    if (!part) continue;
-    guard_warnings_.push_back(scene_.enemies()[i].name + ": body " + std::string(physics::name_of(*part)) +
-                              " not finite after step " + std::to_string(scene_.world().step_count()) +
-                              "; the enemy was reset to its spawn");
+    const auto warn = [&](physics::BodyPart part, const std::string& what) {
+      guard_warnings_.push_back(scene_.enemies()[i].name + ": body " + std::string(physics::name_of(part)) + " " +
+                                what + " after step " + std::to_string(scene_.world().step_count()) +
+                                "; the enemy was reset to its spawn");
+    };
+    if (const std::optional<physics::BodyPart> part = body.first_non_finite_part()) {
+      warn(*part, "not finite");
+    } else if (const std::optional<physics::Runaway> runaway = body.first_runaway_part()) {
+      // Finite but absurd (a huge impulse): beyond the world or faster than anything real.
+      warn(runaway->part, "ran away (" + runaway->what + ")");
+      ++stats_[i].runaways;
+    } else {
+      continue;
+    }
     ++stats_[i].resets;
     body.reset();
     last_com_[i] = body.balance().com;
@@ -223,7 +232,8 @@ void Simulation::step() {
   for (const auto& observer : on_step_) observer(*this);
 }
 
-void Simulation::run(double seconds, double display_hz, const std::function<void(double)>& progress) {
+void Simulation::run(double seconds, double display_hz, const std::function<void(double)>& progress,
+                     const std::function<bool()>& stop) {
   physics::World& world = scene_.world();
   const auto target_steps =
       static_cast<std::uint64_t>(std::llround(seconds * static_cast<double>(world.settings().physics_hz)));
@@ -231,7 +241,13 @@ void Simulation::run(double seconds, double display_hz, const std::function<void
   const double frame_s = 1.0 / display_hz;
   while (world.step_count() < target_steps) {
     const int steps = clock.advance(frame_s);
-    for (int i = 0; i < steps && world.step_count() < target_steps; ++i) step();
+    for (int i = 0; i < steps && world.step_count() < target_steps; ++i) {
+      if (stop && stop()) {
+        interrupted_ = true;
+        return;
+      }
+      step();
+    }
     if (progress) progress(world.time());
   }
 }
@@ -271,7 +287,9 @@ SimulationResult Simulation::result() const {
   r.wall_ms = wall_ms_;
   r.ms_per_step = r.steps > 0 ? wall_ms_ / static_cast<double>(r.steps) : 0.0;
   r.finite = world.all_finite();
+  r.interrupted = interrupted_;
   r.enemies = stats_;
+  for (const EnemyStats& e : stats_) r.runaways += e.runaways;
   // The states at the end (named here, not after every step: two strings per enemy per step).
   for (std::size_t i = 0; i < r.enemies.size(); ++i) {
     const physics::Ragdoll& ragdoll = *scene_.enemies()[i].ragdoll;

@@ -41,12 +41,17 @@ SoakResult run_soak(const SceneDescription& scene, const SoakOptions& options) {
   const auto steps = static_cast<std::uint64_t>(options.seconds * static_cast<double>(crowded.world.physics_hz));
   const auto start = std::chrono::steady_clock::now();
   for (std::uint64_t i = 0; i < steps; ++i) {
+    if (options.stop && options.stop()) {
+      r.interrupted = true;
+      break;
+    }
     if (i % steps_per_minute == 0) r.rss_mib.push_back(resident_mib());
     s.step();
   }
   r.rss_mib.push_back(resident_mib());
   r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   const SimulationResult result = s.result();
+  r.seconds = result.seconds;
   r.ms_per_step = result.ms_per_step;
   r.finite = result.finite;
   for (const EnemyStats& e : result.enemies) {
@@ -74,6 +79,7 @@ std::string soak_text(const SoakResult& r) {
   std::snprintf(line, sizeof(line), "all finite: %s, resets: %d, falls: %d, pushes: %d\n", r.finite ? "yes" : "NO", r.resets, r.falls,
                 r.pushes);
   out += line;
+  if (r.interrupted) out += "interrupted: the figures are of the steps that ran\n";
   return out;
 }
 

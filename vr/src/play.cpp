@@ -170,6 +170,13 @@ Result<PlayReport> play(const sim::SceneDescription& scene, const PlaySettings& 
   auto started = start_frontend(game.geometry(), scene, settings);
   if (!started.ok()) return Error{started.error()};
   Frontend& frontend = *started.value().frontend;
+  if (started.value().mode == PlayMode::headless && !settings.screenshot.empty()) {
+    // Checked before the game starts: a headless game draws no frame to save.
+    return Error{"headless play draws nothing, so there is no screenshot to save (" +
+                 (settings.mode == PlayMode::automatic ? "auto found no XR runtime and no display: " + started.value().note
+                                                        : std::string("--mode headless")) +
+                 ")"};
+  }
   PlayReport report;
   report.mode = started.value().mode;
   report.mode_note = started.value().note;
@@ -187,7 +194,12 @@ Result<PlayReport> play(const sim::SceneDescription& scene, const PlaySettings& 
     double game_s = 0;
     FrameInput input;
     std::array<Vec3, 2> hand_was{simulation.hand(0)->state().position, simulation.hand(1)->state().position};
+    bool interrupted = false;
     while (frontend.begin_frame(input)) {
+      if (settings.stop && settings.stop()) {
+        interrupted = true;
+        break;
+      }
       game_s += input.frame_s;
       const bool last = settings.seconds > 0 && game_s >= settings.seconds;
       if (input.toggle_overlay) overlay = !overlay;
@@ -220,13 +232,16 @@ Result<PlayReport> play(const sim::SceneDescription& scene, const PlaySettings& 
       input = FrameInput{};
       if (last) break;
     }
-    report.end_reason = settings.seconds > 0 && game_s >= settings.seconds ? "time" : frontend.end_reason();
+    report.end_reason = interrupted ? "interrupted"
+                        : settings.seconds > 0 && game_s >= settings.seconds ? "time"
+                                                                             : frontend.end_reason();
     if (!settings.screenshot.empty() && report.mode != PlayMode::headless && !frontend.save_screenshot(settings.screenshot)) {
       return Error{"cannot write the screenshot " + settings.screenshot + " (no frame was drawn, or the file cannot be written)"};
     }
     report.game_seconds = simulation.scene().world().time();
     report.session_restarts = frontend.session_restarts();
     report.simulation = simulation.result();
+    report.simulation.interrupted = interrupted;
   } catch (const std::exception& e) {
     return Error{std::string("stopped by an error: ") + e.what()};
   }

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <numbers>
 #include <set>
 #include <stdexcept>
@@ -213,11 +214,30 @@ Script parse(const json& root) {
   return s;
 }
 
+/// [levels] scripts nested deeper than this are refused (a script needs four).
+constexpr int kMaxScriptDepth = 256;
+
+// A parser callback that refuses nesting deeper than kMaxScriptDepth and a key repeated within
+// one object (JSON leaves open which of the two counts). nlohmann's parser calls it in document
+// order, so a stack of the open objects' keys is enough.
+json::parser_callback_t refuse_deep_or_repeated() {
+  auto open_keys = std::make_shared<std::vector<std::set<std::string>>>();
+  return [open_keys](int depth, json::parse_event_t event, json& parsed) {
+    if (depth > kMaxScriptDepth) fail("script", "nests arrays and objects more than " + std::to_string(kMaxScriptDepth) + " deep");
+    if (event == json::parse_event_t::object_start) open_keys->emplace_back();
+    if (event == json::parse_event_t::object_end && !open_keys->empty()) open_keys->pop_back();
+    if (event == json::parse_event_t::key && !open_keys->empty() && !open_keys->back().insert(parsed.get<std::string>()).second) {
+      fail("script", "the key \"" + parsed.get<std::string>().substr(0, 60) + "\" appears twice in one object");
+    }
+    return true;
+  };
+}
+
 }  // namespace
 
 std::optional<Script> parse_script(const std::string& text, std::string& error) {
   try {
-    return parse(json::parse(text));
+    return parse(json::parse(text, refuse_deep_or_repeated()));
   } catch (const json::parse_error& e) {
     error = std::string("invalid JSON: ") + e.what();
   } catch (const ScriptError& e) {

@@ -44,6 +44,10 @@ struct LoadResult {
 LoadResult parse_level(std::string_view text, const std::string& file, const std::string& base_dir);
 /// Reads and parses a level file.
 LoadResult load_level(const std::string& path);
+/// Parses a glTF level (`binary`: a .glb) from its bytes. `file` names it in diagnostics and gives
+/// the level its name. External buffers are read relative to `base_dir`; with an empty one no
+/// file is opened, and a level that needs one gets a diagnostic.
+LoadResult parse_gltf_level(std::string_view bytes, const std::string& file, bool binary, const std::string& base_dir);
 
 /// The level as version-1 JSON; loading the text gives an equal level.
 std::string save_level(const Level& level);

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "stagger/physics/balance.h"
@@ -17,6 +18,12 @@
 namespace stagger::physics {
 
 struct GroundHit;  // world_impl.h
+
+/// A body part found where no real body can be: beyond the world or too fast.
+struct Runaway {
+  BodyPart part = BodyPart::pelvis;
+  std::string what;  ///< e.g. "position 5.7e+25 m from the origin, beyond the world's 10000 m"
+};
 
 /// What the body is doing, for the rest of the program (ai, reports, rendering).
 enum class LocomotionState : std::uint8_t {
@@ -91,6 +98,9 @@ class Ragdoll {
   void reset();
   /// The first body part whose transform or velocity is not finite, if any.
   std::optional<BodyPart> first_non_finite_part() const;
+  /// The first body part beyond the world extent or faster than the speed limit
+  /// (stagger/core/limits.h), if any: finite, but the state of a blow-up all the same.
+  std::optional<Runaway> first_runaway_part() const;
   int get_ups() const { return get_ups_; }              ///< successful get-ups so far
   int failed_get_ups() const { return failed_get_ups_; }  ///< since the last success
   /// After `GetUpSettings::max_attempts` failures in a row the enemy stays down.

@@ -3,6 +3,7 @@
 // ragdolls, beside a raw Bullet baseline of the same bodies and motors holding a fixed pose,
 // measured in the same run.
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@ struct BenchOptions {
   int repetitions = 3;                ///< rounds of paired episodes; medians are reported
   int min_ragdoll_steps = 32 * 480;   ///< ragdoll-steps per round: small N run more pairs
   bool walking = false;               ///< our ragdolls walk at 1.2 m/s (after 1 s untimed)
+  std::function<bool()> stop;         ///< asked before every step: true ends the bench early
 };
 
 struct BenchRow {
@@ -23,6 +25,7 @@ struct BenchRow {
   double ratio = 0;        ///< median of the per-pair ratios ours / baseline
 };
 
+/// One row per count measured; fewer than asked for when `stop` ended it early.
 std::vector<BenchRow> run_benchmark(const BenchOptions& options);
 std::string bench_table(const std::vector<BenchRow>& rows, bool walking = false);
 

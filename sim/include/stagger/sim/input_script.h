@@ -1,13 +1,16 @@
 #pragma once
 // Headless input scripts (design.md §6): timed events read from JSON, validated before anything is
 // simulated: `push`, `hand`, `player`, `kill` and `walk` (an extension: a locomotion intent given
-// directly).
+// directly). Every problem is reported as `FILE:LINE:COL: error: events[N] (TYPE at t=T): message`;
+// every number is finite and inside the bounds of stagger/core/limits.h (times up to a day,
+// positions inside the world, impulses up to 1000 N·s, walking speeds up to the gait's top speed).
 
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "stagger/core/result.h"
+#include "stagger/levels/json_tree.h"
 #include "stagger/physics/locomotion.h"
 #include "stagger/physics/skeleton.h"
 #include "stagger/sim/scene.h"
@@ -20,6 +23,7 @@ struct PushEvent {
   physics::BodyPart body = physics::BodyPart::chest;
   Vec3 impulse;              ///< [N·s] world space
   std::size_t event_index = 0;  ///< position in the file's `events` array, for messages
+  levels::TextPosition enemy_at{};  ///< where the enemy's name stands in the file
 };
 
 /// Limp for good: the enemy becomes a corpse.
@@ -27,6 +31,7 @@ struct KillEvent {
   double t = 0;              ///< [s]
   std::string enemy;
   std::size_t event_index = 0;
+  levels::TextPosition enemy_at{};
 };
 
 /// From `t` on, the enemy walks as told (until the next walk event for it).
@@ -35,6 +40,7 @@ struct WalkEvent {
   std::string enemy;
   physics::LocomotionIntent intent;  ///< velocity [m/s], gait, optional facing
   std::size_t event_index = 0;
+  levels::TextPosition enemy_at{};
 };
 
 /// From `t` on, the player stands with their feet at `position` (enemies see the head above
@@ -71,9 +77,9 @@ struct InputScript {
 
 /// Parses a script. `source` names it in error messages. Every problem is reported, one per line.
 Result<InputScript> parse_input_script(std::string_view json_text, std::string_view source);
-Result<InputScript> load_input_script(const std::string& path);
 
-/// Checks the script against a scene (enemy names). Returns an empty string when it fits.
+/// Checks the script against a scene (enemy names), in the same form. Returns an empty string when
+/// it fits.
 std::string check_against_scene(const InputScript& script, const SceneDescription& scene,
                                 std::string_view source);
 

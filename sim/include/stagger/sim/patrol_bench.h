@@ -4,6 +4,7 @@
 // and the whole frame (physics at 240 Hz, balance, gait, brains, crowd) per 90 Hz display frame,
 // beside the raw Bullet cost of the same ragdolls in the same level.
 
+#include <functional>
 #include <string>
 
 #include "stagger/sim/scene.h"
@@ -14,6 +15,7 @@ struct PatrolBenchOptions {
   int enemies = 32;          ///< spread along the level's routes
   double seconds = 20.0;     ///< simulated time (after 2 s untimed)
   int navmesh_builds = 5;    ///< the build time is their median
+  std::function<bool()> stop;  ///< asked before every step: true ends the bench early
 };
 
 struct PatrolBenchResult {
@@ -25,6 +27,7 @@ struct PatrolBenchResult {
   double frame_ms = 0;           ///< CPU per 90 Hz frame (8/3 physics steps), everything
   double baseline_frame_ms = 0;  ///< the same for raw Bullet ragdolls holding a pose
   int falls = 0;                 ///< during the timed run, all enemies
+  bool interrupted = false;      ///< `stop` ended it: the figures are of the steps that ran
   /// Per enemy, averaged over the timed run (sampled every 0.1 s): what the solver carries.
   double pairs = 0, self_pairs = 0, contact_points = 0, self_contact_points = 0,
          constraint_rows = 0;

@@ -38,7 +38,8 @@ struct EnemyStats {
   int invalid_agent_ticks = 0;   ///< navigation ticks at which Detour had lost the agent
   bool saw_player = false;
   int punches = 0;               ///< punches thrown at the player
-  int resets = 0;                ///< times a non-finite body made it start again at its spawn
+  int resets = 0;                ///< times a non-finite or runaway body made it start again at its spawn
+  int runaways = 0;              ///< of which a body beyond the world or faster than the limit
   std::string brain_state;       ///< at the end (`patrol`, `chase`, ...; empty without a mind)
   std::string balance_state;     ///< at the end
   std::string final_state;       ///< locomotion state at the end (`standing`, `down`, `dead`, ...)
@@ -53,6 +54,8 @@ struct SimulationResult {
   double wall_ms = 0;
   double ms_per_step = 0;
   bool finite = true;
+  bool interrupted = false;  ///< stopped before its time (Ctrl-C): the figures cover the steps run
+  int runaways = 0;          ///< bodies found beyond the world or too fast (limits.h), all enemies
   std::vector<EnemyStats> enemies;
   std::vector<std::string> warnings;  ///< for the level's designer (skipped route points)
   /// Wall time of each navigation tick (projection, leash, crowd for all enemies) [ms].
@@ -68,9 +71,10 @@ class Simulation {
   /// Adds something to call after every physics step (a trace, a plot, a recorder).
   void on_step(std::function<void(const Simulation&)> observer) { on_step_.push_back(std::move(observer)); }
   /// Runs until `seconds` of simulated time, driven by a display clock at `display_hz` (the same
-  /// accumulator as the interactive loop). `progress` is called once per display frame.
-  void run(double seconds, double display_hz,
-           const std::function<void(double sim_s)>& progress = {});
+  /// accumulator as the interactive loop). `progress` is called once per display frame; `stop`
+  /// is asked before every step and ends the run early (the result then says `interrupted`).
+  void run(double seconds, double display_hz, const std::function<void(double sim_s)>& progress = {},
+           const std::function<bool()>& stop = {});
 
   Scene& scene() { return scene_; }
   /// The physics hand of a side (0 left, 1 right), if the script moves one or live hands were added.
@@ -129,6 +133,7 @@ class Simulation {
   float joint_radius_m_ = 0;
   std::vector<std::vector<std::pair<double, float>>> scripted_pushes_;  // per enemy: time, impulse [N·s]
   std::vector<std::string> guard_warnings_;  // non-finite bodies found and reset
+  bool interrupted_ = false;  // run() was stopped before its time
   std::vector<Vec3> last_com_;
   double wall_ms_ = 0;
   double ai_cpu_ms_ = 0;

@@ -3,6 +3,7 @@
 // along the level's routes patrol for the given time while seeded random shoves hit one of them
 // every second; resident memory is sampled every simulated minute.
 
+#include <functional>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -15,6 +16,7 @@ struct SoakOptions {
   int enemies = 64;
   double seconds = 600.0;
   std::uint32_t seed = 1;
+  std::function<bool()> stop;  ///< asked before every step: true ends the soak early
 };
 
 struct SoakResult {
@@ -28,6 +30,7 @@ struct SoakResult {
   int resets = 0;                ///< non-finite bodies found (and reset)
   int falls = 0;
   int pushes = 0;
+  bool interrupted = false;      ///< `stop` ended it early
 };
 
 /// `scene` must have navigation settings and at least one route.

@@ -5,6 +5,7 @@
 // frontend draws the bodies interpolated between their last two physics states.
 
 #include <array>
+#include <functional>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -31,6 +32,7 @@ struct PlaySettings {
   bool overlay = false;      ///< start with the debug overlay shown (F1 toggles it on the desktop)
   std::string screenshot;    ///< PNG of the last frame drawn (desktop: the window's image; XR: the left eye)
   double headless_display_hz = 90.0;  ///< [Hz] the frame clock of a headless game
+  std::function<bool()> stop;  ///< asked every frame: true ends the game (end reason `interrupted`)
 };
 
 /// CPU time per frame [ms], one entry per frame.

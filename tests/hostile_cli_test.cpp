@@ -1,0 +1,195 @@
+// Hostile input on the command line: every bad invocation gives one clear first line of reasonable
+// length and the documented exit code (2 usage, 1 wrong input), before any long work; no input
+// crashes or hangs a command; an interrupted run keeps what it has.
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "process.h"
+
+namespace stagger {
+namespace {
+
+/// [bytes] no line a user reads should be longer (a quoted value is cut well before).
+constexpr std::size_t kMaxLineBytes = 400;
+
+std::string write_file(const std::string& name, const std::string& text) {
+  const auto path = test::temp_path(name);
+  std::ofstream(path, std::ios::binary) << text;
+  return path.string();
+}
+
+std::string first_line(const std::string& text) { return text.substr(0, text.find('\n')); }
+
+std::size_t longest_line(const std::string& text) {
+  std::size_t longest = 0;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    const std::size_t end = std::min(text.find('\n', start), text.size());
+    longest = std::max(longest, end - start);
+    start = end + 1;
+  }
+  return longest;
+}
+
+const std::string kLevel = "\"" STAGGER_SOURCE_DIR "/levels/data/courtyard.json\"";
+
+// A level whose only problem is a route point off the navmesh: it loads, but `stagger check`
+// rejects it.
+const char* kOffNavmeshLevel = R"({
+  "format": "stagger-level", "version": 1,
+  "geometry": [ { "type": "box", "name": "floor", "center": [0, -0.5, 0], "size": [20, 1, 20] } ],
+  "player": { "position": [0, 0, 5], "yaw_deg": 180 },
+  "navigation": {},
+  "routes": [ { "name": "yard", "mode": "loop", "points": [ { "position": [1, 0, 1] }, { "position": [40, 0, 1] } ] } ],
+  "enemies": [ { "name": "guard", "position": [0, 0, 0], "route": "yard" } ]
+})";
+
+struct BadCall {
+  const char* name;
+  std::string args;      ///< after `stagger`; {FILE} is replaced by the case's file
+  std::string file;      ///< contents of {FILE}, if any
+  int exit_code;
+  std::string expected;  ///< in the first line of stderr
+};
+
+std::string push_script(const std::string& impulse) {
+  return R"({"events":[{"t":1,"type":"push","enemy":"dummy","body":"chest","impulse":)" + impulse + "}]}";
+}
+
+std::vector<BadCall> bad_calls() {
+  const std::string deep(100000, '[');
+  return {
+      {"deep_level", "check {FILE}", deep, 1, ":1:257: error: not valid JSON: arrays and objects nested more than 256 deep"},
+      {"deep_level_sim", "sim {FILE}", deep, 1, ":1:257: error: not valid JSON: arrays and objects nested more than 256 deep"},
+      // The root object and 255 arrays make 256; the 256th bracket, at column 10 + 256, is one too many.
+      {"deep_script", "sim --input {FILE}", "{\"events\":" + deep, 1, ":1:266: error: not valid JSON: arrays and objects nested more than 256 deep"},
+      {"huge_box", "check {FILE}",
+       R"({"format":"stagger-level","version":1,"geometry":[{"type":"box","name":"f","center":[0,0,0],"size":[1e12,1,1e12]}],"player":{"position":[0,0,0]}})",
+       1, ":1:101: error: `size` must have every side at most 2000 m, got 1e12"},
+      {"seconds_nan_sim", "sim --seconds nan", "", 2, "stagger sim: --seconds must be a finite number of seconds, 0 < s <= 86400, got nan"},
+      {"seconds_nan_play", "play courtyard --mode headless --seconds nan", "", 2, "stagger play: --seconds must be a finite number of seconds, 0 <= s <= 86400, got nan"},
+      {"seconds_nan_render", "render courtyard -o x.png --seconds nan", "", 2, "stagger render: --seconds must be a finite number"},
+      {"seconds_huge", "sim --seconds 1e9", "", 2, "0 < s <= 86400, got 1e9"},
+      {"seconds_negative", "sim --seconds -1", "", 2, "0 < s <= 86400, got -1"},
+      {"bench_seconds_huge", "bench --counts 1 --seconds 1e9", "", 2, "stagger bench: --seconds must be a finite number of seconds"},
+      {"bench_count_huge", "bench --counts 1,100000", "", 2, "--counts must be a whole number of ragdolls, 1 <= n <= 4096, got 100000"},
+      {"enemies_float", "sim --enemies 2.5", "", 2, "--enemies must be a whole number of enemies, 1 <= n <= 1024, got 2.5"},
+      {"physics_hz_inf", "sim --physics-hz inf", "", 2, "--physics-hz must be a finite number of hertz, 30 <= hz <= 2000"},
+      {"eye_nan", "render courtyard -o x.png --eye 0 nan 0", "", 2, "--eye must be a finite number of metres"},
+      {"push_1e30", "sim --input {FILE}", push_script("[1e30,0,0]"), 1, ":1:74: error: events[0] (push at t=1): `impulse` must be at most 1000 N·s long"},
+      {"report_unwritable", "sim " + kLevel + " --seconds 300 --report /nonexistent/dir/r.json", "", 1,
+       "stagger sim: cannot write the report to /nonexistent/dir/r.json"},
+      {"plot_unwritable", "sim --seconds 300 --plot /nonexistent/dir/p.png", "", 1, "cannot write the plot to /nonexistent/dir/p.png"},
+      {"record_unwritable", "sim --seconds 300 --record /nonexistent/dir/r.rec", "", 1, "cannot write the recording to"},
+      {"trace_is_a_folder", "sim --seconds 300 --trace /tmp", "", 1, "cannot write the trace to /tmp"},
+      {"preview_unwritable", "preview courtyard -o /nonexistent/dir/p.png", "", 1, "cannot write the picture to"},
+      {"headless_screenshot", "play courtyard --mode headless --seconds 1 --screenshot s.png", "", 2,
+       "stagger play: --mode headless draws nothing, so --screenshot cannot be saved"},
+      {"headless_forever", "play courtyard --mode headless", "", 2, "--mode headless needs --seconds"},
+      {"missing_level_sim", "sim /nonexistent/level.json", "", 2, "no level file or sample level named /nonexistent/level.json"},
+      {"missing_level_check", "check /nonexistent/level.json", "", 2, "no level file or sample level named"},
+      {"missing_level_preview", "preview /nonexistent/level.json -o p.png", "", 2, "no level file or sample level named"},
+      {"missing_level_play", "play nowhere", "", 2, "stagger play: no level file or sample level named nowhere"},
+      {"missing_level_render", "render nowhere -o p.png", "", 2, "stagger render: no level file or sample level named nowhere"},
+      {"missing_recording", "replay /nonexistent/run.rec", "", 2, "no recording file /nonexistent/run.rec"},
+      {"missing_script", "sim --input /nonexistent/s.json", "", 2, "no input script file /nonexistent/s.json"},
+      {"walk_too_fast", "sim --input {FILE}", R"({"events":[{"t":1,"type":"walk","enemy":"dummy","velocity":[10,0,0]}]})", 1,
+       ":1:60: error: events[0] (walk at t=1): `velocity` must be at most 1.6 m/s walking"},
+      {"walk_vertical", "sim --input {FILE}", R"({"events":[{"t":1,"type":"walk","enemy":"dummy","velocity":[0,1e38,1.2]}]})", 1,
+       "`velocity` is horizontal [m/s]: its y must be 0"},
+      {"player_far", "sim --input {FILE}", R"({"events":[{"t":1,"type":"player","position":[1e29,0,0]}]})", 1,
+       "`position` must lie inside the world"},
+      {"event_late", "sim --input {FILE}", R"({"events":[{"t":1e308,"type":"kill","enemy":"dummy"}]})", 1,
+       ":1:17: error: events[0] (kill at t=1e+308): `t` must be at most 86400 s"},
+      {"duplicate_key", "sim --input {FILE}", R"({"events":[{"t":1,"type":"kill","enemy":"dummy","enemy":"dummy"}]})", 1,
+       ":1:49: error: events[0] (kill at t=1): duplicate key `enemy` in a kill event"},
+      {"off_navmesh_sim", "sim {FILE}", kOffNavmeshLevel, 1, "is not on the navmesh"},
+      {"off_navmesh_preview", "preview {FILE} -o p.png", kOffNavmeshLevel, 1, "is not on the navmesh"},
+      {"off_navmesh_bench", "bench --patrol {FILE}", kOffNavmeshLevel, 1, "is not on the navmesh"},
+      {"long_name", "sim --input {FILE}",
+       R"({"events":[{"t":1,"type":"push","enemy":")" + std::string(5 * 1024 * 1024, 'x') + R"(","body":"chest","impulse":[1,0,0]}]})",
+       1, "unknown enemy `xxxx"},
+  };
+}
+
+class HostileCli : public ::testing::TestWithParam<BadCall> {};
+
+TEST_P(HostileCli, RefusedWithOneClearLineAndTheDocumentedCode) {
+  const BadCall& bad = GetParam();
+  std::string args = bad.args;
+  std::string file;
+  if (!bad.file.empty()) {
+    file = write_file(std::string(bad.name) + ".json", bad.file);
+    args.replace(args.find("{FILE}"), 6, "\"" + file + "\"");
+  }
+  const auto r = test::run_stagger(args + " < /dev/null", "");
+  EXPECT_EQ(r.exit_code, bad.exit_code) << args.substr(0, 200) << "\n" << r.err.substr(0, 1000);
+  EXPECT_NE(first_line(r.err).find(bad.expected), std::string::npos) << first_line(r.err).substr(0, 1000);
+  EXPECT_LE(longest_line(r.err), kMaxLineBytes) << r.err.substr(0, 1000);
+  if (!file.empty()) std::filesystem::remove(file);
+}
+
+INSTANTIATE_TEST_SUITE_P(Calls, HostileCli, ::testing::ValuesIn(bad_calls()),
+                         [](const auto& call) { return std::string(call.param.name); });
+
+TEST(HostileCli, EveryLevelCommandTakesASampleName) {
+  EXPECT_EQ(test::run_stagger("sim courtyard --seconds 0.1 --quiet").exit_code, 0);
+  EXPECT_EQ(test::run_stagger("check gltf_yard").exit_code, 0);
+  const auto png = test::temp_path("sample.png");
+  EXPECT_EQ(test::run_stagger("preview corridor -o \"" + png.string() + "\"").exit_code, 0);
+  EXPECT_TRUE(std::filesystem::exists(png));
+  std::filesystem::remove(png);
+}
+
+// Ctrl-C (SIGINT) stops `sim` at its next step: the report says so, the trace holds the steps
+// run, and the recording is marked incomplete, which `replay` reproduces and names.
+TEST(HostileCli, AnInterruptedSimKeepsItsReportTraceAndRecording) {
+  const auto report = test::temp_path("interrupted.json");
+  const auto trace = test::temp_path("interrupted.csv");
+  const auto record = test::temp_path("interrupted.rec");
+  const std::string sim = std::string("\"") + STAGGER_EXE + "\" sim --seconds 3000 --quiet --report \"" + report.string() +
+                          "\" --trace \"" + trace.string() + "\" --record \"" + record.string() + "\"";
+  const std::string command = "sh -c '" + sim + " & pid=$!; sleep 2; kill -INT $pid; wait $pid; echo $?'";
+  FILE* pipe = ::popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  char code[16] = {};
+  ASSERT_NE(std::fgets(code, sizeof(code), pipe), nullptr);
+  ::pclose(pipe);
+  EXPECT_EQ(std::string(code), "130\n");
+  const auto json = nlohmann::json::parse(test::read_file(report));
+  EXPECT_TRUE(json["interrupted"].get<bool>());
+  const double seconds = json["seconds"].get<double>();
+  EXPECT_GT(seconds, 0.0);
+  EXPECT_LT(seconds, 3000.0);
+  std::ifstream in(trace);
+  int rows = 0;
+  for (std::string line; std::getline(in, line);) ++rows;
+  EXPECT_EQ(rows, 1 + json["steps"].get<int>()) << "a header and a row per step run (one enemy)";
+  const auto replay = test::run_stagger("replay \"" + record.string() + "\" --quiet");
+  EXPECT_EQ(replay.exit_code, 0) << replay.err;
+  EXPECT_NE(replay.out.find(std::to_string(json["steps"].get<int>()) + " steps reproduced"), std::string::npos) << replay.out;
+  EXPECT_NE(replay.out.find("the recording is incomplete"), std::string::npos) << replay.out;
+  for (const auto& p : {report, trace, record}) std::filesystem::remove(p);
+}
+
+TEST(HostileCli, AnInterruptedBenchPrintsWhatItMeasured) {
+  const std::string bench = std::string("\"") + STAGGER_EXE + "\" bench --counts 1 --seconds 3000 2>&1";
+  const std::string command = "sh -c '" + bench + " & pid=$!; sleep 2; kill -TERM $pid; wait $pid; echo rc=$?'";
+  FILE* pipe = ::popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string out;
+  char buffer[256];
+  while (std::fgets(buffer, sizeof(buffer), pipe) != nullptr) out += buffer;
+  ::pclose(pipe);
+  EXPECT_NE(out.find("interrupted; 0 of 1 counts were measured"), std::string::npos) << out;
+  EXPECT_NE(out.find("rc=130"), std::string::npos) << out;
+}
+
+}  // namespace
+}  // namespace stagger
