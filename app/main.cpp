@@ -347,7 +347,9 @@ int resimulate(const std::string& path, const char* command, bool quiet,
   const stagger::sim::Recording& r = loaded.value();
   incomplete = r.incomplete;
   if (!r.level_path.empty()) {
-    const auto bytes = read_file(r.level_path);
+    std::error_code error;
+    // Only a regular file: a recording that names a device or a folder must not make us read it.
+    const auto bytes = std::filesystem::is_regular_file(r.level_path, error) ? read_file(r.level_path) : std::nullopt;
     if (!bytes) {
       std::cerr << command << ": the recorded level " << stagger::limits::quoted(r.level_path) << " cannot be opened\n";
       return kExitWrongInput;

@@ -18,6 +18,7 @@
 #include "stagger/levels/load.h"
 #include "stagger/levels/preview.h"
 #include "stagger/sim/reachability.h"
+#include "stagger/sim/simulation.h"
 
 namespace stagger {
 namespace {
@@ -57,6 +58,8 @@ const std::vector<MeshData>& meshes() {
       {"ramp", {2, 0, -2, 2, 0, 2, 6, 1, 2, 6, 1, -2}, {0, 1, 2, 0, 2, 3}},
       // 2: a triangle a trillion metres across.
       {"trillion", {0, 0, 0, 0, 0, 1e12f, 1e12f, 0, 0}, {0, 1, 2}},
+      // 3: a gentle ramp 4 m wide, rising 0.6 m from x = 2 to x = 8 (6 degrees), for walking.
+      {"gentle_ramp", {2, 0, -2, 2, 0, 2, 8, 0.6f, 2, 8, 0.6f, -2}, {0, 1, 2, 0, 2, 3}},
   };
   return list;
 }
@@ -172,6 +175,33 @@ TEST(GltfHostile, AMirroredRampLoadsWithItsWalkableFacesUp) {
   std::vector<std::string> problems;
   for (const Diagnostic& d : nav.diagnostics) problems.push_back(levels::format(d));
   EXPECT_TRUE(nav.ok()) << testing::PrintToString(problems);
+}
+
+// Mirrored, the ramp is walked: an enemy patrols from the floor to a point up the ramp and back.
+TEST(GltfHostile, AMirroredRampIsWalkedUp) {
+  const Written w = write_gltf("mirrored_walk", {
+      kFloor,
+      kPlayer,
+      R"({ "name": "Mirror", "scale": [-1, 1, 1], "children": [3] })",
+      R"({ "name": "Ramp", "mesh": 3 })",
+      R"({ "name": "Guard", "translation": [1, 0, 0], "rotation": [0, -0.7071068, 0, 0.7071068], "extras": { "stagger_enemy": "guard", "stagger_route": "up" } })",
+      R"({ "name": "Foot", "translation": [0, 0, 0], "extras": { "stagger_route": "up", "stagger_index": 0, "stagger_mode": "ping-pong" } })",
+      R"({ "name": "Top", "translation": [-6, 0.4, 0], "extras": { "stagger_route": "up", "stagger_index": 1 } })",
+  }, "0, 1, 2, 4, 5, 6");
+  const LoadResult r = levels::load_level(w.path);
+  ASSERT_TRUE(r.ok()) << testing::PrintToString(formatted(r));
+  ASSERT_TRUE(sim::check_reachability(r).ok());
+  sim::Simulation s(sim::scene_from_level(r.level, r.mesh_triangles), {});
+  float highest_pelvis_m = 0;
+  s.on_step([&highest_pelvis_m](const sim::Simulation& run) {
+    highest_pelvis_m = std::max(highest_pelvis_m, run.scene().enemies()[0].ragdoll->balance().com.y);
+  });
+  s.run(30.0, 90.0);
+  const sim::SimulationResult result = s.result();
+  const std::vector<std::size_t>& reached = result.enemies[0].route_points_reached;
+  EXPECT_NE(std::find(reached.begin(), reached.end(), 1u), reached.end()) << "the top of the ramp";
+  EXPECT_EQ(result.enemies[0].falls, 0);
+  EXPECT_GT(highest_pelvis_m, 1.2f) << "its centre of mass rose with the ramp (about 1 m standing on the floor)";
 }
 
 TEST(GltfHostile, TwoMirrorsMakeNoMirror) {

@@ -62,6 +62,18 @@ std::string push_script(const std::string& impulse) {
   return R"({"events":[{"t":1,"type":"push","enemy":"dummy","body":"chest","impulse":)" + impulse + "}]}";
 }
 
+// A level with `enemies` enemies, each named by `name` and its number, walking `route`.
+std::string crowded_level(int enemies, const std::string& name, const std::string& route) {
+  std::string list;
+  for (int i = 0; i < enemies; ++i) {
+    list += std::string(i ? "," : "") + R"({"name":")" + name + std::to_string(i) + R"(","position":[0,0,0],"route":")" +
+            route + R"("})";
+  }
+  return R"({"format":"stagger-level","version":1,"geometry":[{"type":"box","center":[0,-0.5,0],"size":[20,1,20]}],)"
+         R"("player":{"position":[0,0,5]},"routes":[{"name":")" + std::string(100000, 'r') +
+         R"(","points":[{"position":[1,0,1]}]}],"enemies":[)" + list + "]}";
+}
+
 std::vector<BadCall> bad_calls() {
   const std::string deep(100000, '[');
   return {
@@ -112,6 +124,10 @@ std::vector<BadCall> bad_calls() {
       {"off_navmesh_sim", "sim {FILE}", kOffNavmeshLevel, 1, "is not on the navmesh"},
       {"off_navmesh_preview", "preview {FILE} -o p.png", kOffNavmeshLevel, 1, "is not on the navmesh"},
       {"off_navmesh_bench", "bench --patrol {FILE}", kOffNavmeshLevel, 1, "is not on the navmesh"},
+      {"many_enemies", "check {FILE}", crowded_level(2000, "e", "x"), 1, "`enemies` holds 2000 items; at most 1024 are allowed"},
+      // Megabyte-long names against each other: no suggestion is searched for, no line is long.
+      {"long_route_names", "check {FILE}", crowded_level(8, std::string(100000, 'e'), std::string(100000, 's')), 1,
+       "error: route `ssss"},
       {"long_name", "sim --input {FILE}",
        R"({"events":[{"t":1,"type":"push","enemy":")" + std::string(5 * 1024 * 1024, 'x') + R"(","body":"chest","impulse":[1,0,0]}]})",
        1, "unknown enemy `xxxx"},

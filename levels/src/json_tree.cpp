@@ -206,9 +206,14 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
 }
 
 std::optional<std::string_view> closest(std::string_view word, std::span<const std::string_view> choices) {
+  // [bytes] no typo is suggested for longer words: the comparison's cost grows with the square
+  // of the lengths, and a hostile file can hold megabyte-long names.
+  constexpr std::size_t kLongestSuggested = 64;
   std::optional<std::string_view> best;
+  if (word.size() > kLongestSuggested) return best;
   std::size_t best_distance = std::max<std::size_t>(2, word.size() / 3) + 1;
   for (std::string_view c : choices) {
+    if (c.size() > kLongestSuggested) continue;
     const std::size_t d = edit_distance(word, c);
     if (d < best_distance) {
       best = c;

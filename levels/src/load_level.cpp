@@ -8,6 +8,8 @@
 #include <initializer_list>
 #include <optional>
 #include <sstream>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "gltf_level.h"
 #include "json_tree.h"
@@ -21,7 +23,8 @@ using Kind = JsonValue::Kind;
 constexpr std::string_view kFormat = "stagger-level";
 constexpr int kVersion = 1;
 
-std::string backticked(std::string_view s) { return "`" + std::string(s) + "`"; }
+// A name or key in a message, cut when long (a hostile file may hold megabyte-long ones).
+std::string backticked(std::string_view s) { return "`" + limits::quoted(s) + "`"; }
 
 // The largest magnitude a vector's components may have, and how a message says it.
 struct VectorBound {
@@ -35,6 +38,12 @@ const VectorBound kShapeSize{limits::kLargestShapeM,
 /// [deg] rotations beyond ten turns are typing mistakes.
 constexpr double kMaxRotationDeg = 3600.0;
 const VectorBound kRotation{kMaxRotationDeg, "every angle within +-3600 degrees"};
+/// The most items a level's lists may hold: far more than a level plays (the samples have up to
+/// 14 geometry items and 9 enemies), few enough to check and simulate in seconds.
+constexpr std::size_t kMaxGeometry = 10000;
+constexpr std::size_t kMaxRoutes = 1000;
+constexpr std::size_t kMaxRoutePoints = 1000;
+constexpr std::size_t kMaxEnemies = 1024;  // as `stagger sim --enemies`
 /// [-] the largest scale of a mesh along an axis.
 constexpr double kMaxMeshScale = 1000.0;
 const VectorBound kScale{kMaxMeshScale, "every factor within +-1000"};
@@ -70,12 +79,9 @@ class LevelReader {
       }
       error(m.key_at, message);
     }
-    for (std::size_t i = 0; i < object.members.size(); ++i) {
-      for (std::size_t j = 0; j < i; ++j) {
-        if (object.members[i].key == object.members[j].key) {
-          error(object.members[i].key_at, "duplicate key " + backticked(object.members[i].key) + " in " + what);
-        }
-      }
+    std::unordered_set<std::string_view> seen;
+    for (const JsonMember& m : object.members) {
+      if (!seen.insert(m.key).second) error(m.key_at, "duplicate key " + backticked((m.key)) + " in " + what);
     }
   }
   const JsonValue* require(const JsonValue& object, std::string_view key, const std::string& what) {
@@ -93,7 +99,7 @@ class LevelReader {
     }
     const double d = std::strtod(v.text.c_str(), nullptr);
     if (!std::isfinite(d) || std::fabs(d) > 3.0e38) {
-      error(v.at, backticked(key) + " is too large (" + v.text + ")");
+      error(v.at, backticked(key) + " is too large (" + limits::quoted(v.text) + ")");
       return std::nullopt;
     }
     return d;
@@ -105,7 +111,7 @@ class LevelReader {
     const auto d = number(*v, key);
     if (!d) return;
     if (*d < min || *d > max) {
-      error(v->at, backticked(key) + " must be " + range + ", got " + v->text);
+      error(v->at, backticked(key) + " must be " + range + ", got " + limits::quoted(v->text));
       return;
     }
     out = static_cast<float>(*d);
@@ -145,16 +151,21 @@ class LevelReader {
   }
   // Names must be unique within their kind; the second use is the error.
   void check_unique(const std::string& name, TextPosition at, const char* kind,
-                    std::vector<std::pair<std::string, TextPosition>>& seen) {
+                    std::unordered_map<std::string, TextPosition>& seen) {
     if (name.empty()) return;
-    for (const auto& [other, first] : seen) {
-      if (other == name) {
-        error(at, std::string("duplicate ") + kind + " name " + backticked(name) + " (first used at line " +
-                      std::to_string(first.line) + ", column " + std::to_string(first.column) + ")");
-        return;
-      }
+    const auto [first, inserted] = seen.emplace(name, at);
+    if (!inserted) {
+      error(at, std::string("duplicate ") + kind + " name " + backticked((name)) + " (first used at line " +
+                    std::to_string(first->second.line) + ", column " + std::to_string(first->second.column) + ")");
     }
-    seen.emplace_back(name, at);
+  }
+  // Lists longer than a level can use are refused before they are read: reading, checking and
+  // simulating them would take minutes.
+  bool within_count(const JsonValue& list, std::size_t most, const char* what) {
+    if (list.items.size() <= most) return true;
+    error(list.at, std::string("`") + what + "` holds " + std::to_string(list.items.size()) + " items; at most " +
+                       std::to_string(most) + " are allowed");
+    return false;
   }
   TextPosition name_position(const JsonValue& object) {
     const JsonValue* v = object.find("name");
@@ -184,7 +195,7 @@ class LevelReader {
   std::vector<Diagnostic>& out_;
   std::vector<TriangleMesh>& meshes_;
   SourceMap& where_;
-  std::vector<std::pair<std::string, TextPosition>> geometry_names_, route_names_, enemy_names_;
+  std::unordered_map<std::string, TextPosition> geometry_names_, route_names_, enemy_names_;
   std::vector<std::pair<std::string, TextPosition>> enemy_routes_;  // route named by each enemy
   std::vector<std::pair<const JsonValue*, std::string>> suggested_;  // keys offered as "did you mean"
 };
@@ -208,17 +219,10 @@ Level LevelReader::read(const JsonValue& root) {
     const TextPosition at = named_route.second;
     const bool exists = std::any_of(level.routes.begin(), level.routes.end(), [&](const Route& r) { return r.name == route; });
     if (exists) continue;
-    std::string message = "route " + backticked(route) + " does not exist";
-    std::optional<std::string_view> guess;
-    std::size_t best = std::max<std::size_t>(2, route.size() / 3) + 1;
-    for (const Route& r : level.routes) {
-      const std::size_t d = edit_distance(route, r.name);
-      if (d < best) {
-        best = d;
-        guess = r.name;
-      }
-    }
-    if (guess) message += " (did you mean " + backticked(*guess) + "?)";
+    std::string message = "route " + backticked((route)) + " does not exist";
+    std::vector<std::string_view> names;
+    for (const Route& r : level.routes) names.push_back(r.name);
+    if (const auto guess = closest(route, names)) message += " (did you mean " + backticked(*guess) + "?)";
     error(at, message);
   }
   return level;
@@ -233,7 +237,7 @@ void LevelReader::read_header(const JsonValue& root) {
   if (const JsonValue* v = require(root, "version", "the level")) {
     const auto d = number(*v, "version");
     if (d && *d != kVersion) {
-      error(v->at, "version " + v->text + " is not supported (this build reads version " +
+      error(v->at, "version " + limits::quoted(v->text) + " is not supported (this build reads version " +
                        std::to_string(kVersion) + ")");
     }
   }
@@ -241,6 +245,7 @@ void LevelReader::read_header(const JsonValue& root) {
 
 void LevelReader::read_geometry(const JsonValue& list, Level& level) {
   if (list.items.empty()) error(list.at, "`geometry` must hold at least one walkable surface");
+  if (!within_count(list, kMaxGeometry, "geometry")) return;
   for (std::size_t i = 0; i < list.items.size(); ++i) {
     const JsonValue& item = list.items[i];
     std::string name;
@@ -257,7 +262,7 @@ void LevelReader::read_geometry(const JsonValue& list, Level& level) {
     } else {
       std::string message = "geometry `type` must be \"box\" or \"mesh\"";
       if (type->kind == Kind::string) {
-        message += ", got \"" + type->text + "\"";
+        message += ", got \"" + limits::quoted(type->text) + "\"";
         if (const auto guess = closest(type->text, {"box", "mesh"})) message += " (did you mean \"" + std::string(*guess) + "\"?)";
       }
       error(type->at, message);
@@ -290,7 +295,7 @@ void LevelReader::read_mesh(const JsonValue& item, const std::string& what, Leve
     const std::string ext = fs::path(mesh.file).extension().string();
     if (ext != ".gltf" && ext != ".glb" && ext != ".obj") {
       error(item.find("file")->at, "mesh file " + backticked(mesh.file) + " must be .gltf, .glb or .obj");
-    } else if (!base_dir_.empty() && !fs::exists(fs::path(base_dir_) / mesh.file)) {
+    } else if (!base_dir_.empty() && !fs::is_regular_file(fs::path(base_dir_) / mesh.file)) {
       error(item.find("file")->at, "mesh file " + backticked(mesh.file) + " not found (looked in " +
                                        (fs::path(base_dir_) / mesh.file).string() + ")");
     } else if (!base_dir_.empty()) {
@@ -322,6 +327,7 @@ void LevelReader::read_player(const JsonValue& v, Level& level) {
 }
 
 void LevelReader::read_routes(const JsonValue& list, Level& level) {
+  if (!within_count(list, kMaxRoutes, "routes")) return;
   for (std::size_t i = 0; i < list.items.size(); ++i) {
     const JsonValue& item = list.items[i];
     if (!expect_object(item, "route " + std::to_string(i))) continue;
@@ -342,7 +348,8 @@ void LevelReader::read_routes(const JsonValue& list, Level& level) {
     }
     if (const JsonValue* points = expect_array(require(item, "points", what), "points")) {
       if (points->items.empty()) error(points->at, what + " has no points");
-      for (std::size_t p = 0; p < points->items.size(); ++p) {
+      const std::size_t count = within_count(*points, kMaxRoutePoints, "points") ? points->items.size() : 0;
+      for (std::size_t p = 0; p < count; ++p) {
         const JsonValue& point = points->items[p];
         const std::string point_what = "point " + std::to_string(p) + " of " + what;
         if (!expect_object(point, point_what)) continue;
@@ -359,6 +366,7 @@ void LevelReader::read_routes(const JsonValue& list, Level& level) {
 }
 
 void LevelReader::read_enemies(const JsonValue& list, Level& level) {
+  if (!within_count(list, kMaxEnemies, "enemies")) return;
   for (std::size_t i = 0; i < list.items.size(); ++i) {
     const JsonValue& item = list.items[i];
     if (!expect_object(item, "enemy " + std::to_string(i))) continue;

@@ -180,5 +180,18 @@ TEST(XrRuntimeSession, ViewsFollowTheHead) {
   EXPECT_NEAR(location.pose.position.y, 1.7f, 1e-5f);
 }
 
+// A script nested absurdly deep, or with a key written twice, is refused with a sentence (and the
+// runtime keeps working).
+TEST(XrRuntimeSession, DeepOrRepeatedScriptsAreRefused) {
+  Control control;
+  char error[512] = {};
+  const std::string deep = "{\"events\":" + std::string(100000, '[') + std::string(100000, ']') + "}";
+  EXPECT_NE(control.stagger_simxr_load_script(deep.c_str(), error, sizeof error), 0);
+  EXPECT_NE(std::string(error).find("nests arrays and objects more than 256 deep"), std::string::npos) << error;
+  EXPECT_NE(control.stagger_simxr_load_script(R"({"display_hz": 90, "display_hz": 0})", error, sizeof error), 0);
+  EXPECT_NE(std::string(error).find("the key \"display_hz\" appears twice in one object"), std::string::npos) << error;
+  control.fresh();
+}
+
 }  // namespace
 }  // namespace stagger::simxr::test
