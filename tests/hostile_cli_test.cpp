@@ -128,6 +128,9 @@ std::vector<BadCall> bad_calls() {
       // Megabyte-long names against each other: no suggestion is searched for, no line is long.
       {"long_route_names", "check {FILE}", crowded_level(8, std::string(100000, 'e'), std::string(100000, 's')), 1,
        "error: route `ssss"},
+      {"long_body", "sim --input {FILE}",
+       R"({"events":[{"t":1,"type":"push","enemy":"dummy","body":")" + std::string(5 * 1024 * 1024, 'b') + R"(","impulse":[1,0,0]}]})",
+       1, ":1:56: error: events[0] (push at t=1): unknown body \"bbbb"},
       {"long_name", "sim --input {FILE}",
        R"({"events":[{"t":1,"type":"push","enemy":")" + std::string(5 * 1024 * 1024, 'x') + R"(","body":"chest","impulse":[1,0,0]}]})",
        1, "unknown enemy `xxxx"},

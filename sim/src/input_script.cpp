@@ -116,20 +116,27 @@ std::string world_bound_text() {
   return "every coordinate within +-" + limits::number_text(limits::kWorldExtentM) + " m";
 }
 
-// Reads a position [m], checking it lies inside the world; `what` describes it in messages.
-void read_position(const JsonValue& value, std::string_view key, const std::string& what, EventChecker& check,
-                   Vec3& out) {
+// Reads three numbers, reporting a wrong shape (`form` says the right one, e.g. "[N·s]") or a
+// number too large; true when `out` holds them.
+bool read_event_vec3(const JsonValue& value, std::string_view key, const std::string& form, EventChecker& check,
+                     Vec3& out) {
   TextPosition at;
   switch (read_vec3(value, out, at)) {
     case VecProblem::shape:
-      check.error(at, "`" + std::string(key) + "` must be an array of three numbers [m] (" + what + "), got " +
-                          shown(value));
-      return;
+      check.error(at, "`" + std::string(key) + "` must be an array of three numbers " + form + ", got " + shown(value));
+      return false;
     case VecProblem::non_finite:
       check.error(at, "`" + std::string(key) + "` must be finite (a number is too large for a double)");
-      return;
+      return false;
     case VecProblem::none: break;
   }
+  return true;
+}
+
+// Reads a position [m], checking it lies inside the world; `what` describes it in messages.
+void read_position(const JsonValue& value, std::string_view key, const std::string& what, EventChecker& check,
+                   Vec3& out) {
+  if (!read_event_vec3(value, key, "[m] (" + what + ")", check, out)) return;
   if (!within_world(out)) check.error(value.at, "`" + std::string(key) + "` must lie inside the world (" + world_bound_text() + ")");
 }
 
@@ -182,21 +189,12 @@ void parse_push(const JsonValue& event, std::size_t index, EventChecker& check, 
     check.error(event.at, "missing `body`");
   }
   if (const JsonValue* impulse = event.find("impulse")) {
-    TextPosition at;
-    switch (read_vec3(*impulse, push.impulse, at)) {
-      case VecProblem::shape:
-        check.error(at, "`impulse` must be an array of three numbers [N·s], got " + shown(*impulse));
-        break;
-      case VecProblem::non_finite:
-        check.error(at, "`impulse` must be finite (a number is too large for a double)");
-        break;
-      case VecProblem::none:
-        if (static_cast<double>(length(push.impulse)) > limits::kMaxImpulseNs) {
-          check.error(impulse->at, "`impulse` must be at most " + limits::number_text(limits::kMaxImpulseNs) +
-                                       " N·s long (a hard shove is 40-150 N·s), got " +
-                                       limits::number_text(static_cast<double>(length(push.impulse))) + " N·s");
-        }
-        break;
+    const double ns = read_event_vec3(*impulse, "impulse", "[N·s]", check, push.impulse)
+                          ? static_cast<double>(length(push.impulse))
+                          : 0.0;
+    if (ns > limits::kMaxImpulseNs) {
+      check.error(impulse->at, "`impulse` must be at most " + limits::number_text(limits::kMaxImpulseNs) +
+                                   " N·s long (a hard shove is 40-150 N·s), got " + limits::number_text(ns) + " N·s");
     }
   } else {
     check.error(event.at, "missing `impulse`");
@@ -254,15 +252,8 @@ void parse_walk(const JsonValue& event, std::size_t index, EventChecker& check, 
   read_enemy(event, check, walk.enemy, walk.enemy_at);
   if (const JsonValue* gait = event.find("gait")) read_gait(*gait, check, walk.intent.gait);
   if (const JsonValue* velocity = event.find("velocity")) {
-    TextPosition at;
-    switch (read_vec3(*velocity, walk.intent.velocity, at)) {
-      case VecProblem::shape:
-        check.error(at, "`velocity` must be an array of three numbers [m/s], got " + shown(*velocity));
-        break;
-      case VecProblem::non_finite:
-        check.error(at, "`velocity` must be finite (a number is too large for a double)");
-        break;
-      case VecProblem::none: check_walk_velocity(*velocity, walk, check); break;
+    if (read_event_vec3(*velocity, "velocity", "[m/s]", check, walk.intent.velocity)) {
+      check_walk_velocity(*velocity, walk, check);
     }
   } else if (walk.intent.gait != physics::Gait::idle) {
     check.error(event.at, "missing `velocity` (use [0, 0, 0] or \"gait\": \"idle\" to stop)");
