@@ -92,7 +92,7 @@ std::optional<std::string> grid_too_large(const float* bmin, const float* bmax, 
 Navmesh::Navmesh(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Navmesh::~Navmesh() = default;
 
-Result<std::shared_ptr<Navmesh>> Navmesh::build(const NavmeshInput& input, const NavmeshSettings& s) {
+Result<std::shared_ptr<Navmesh>> Navmesh::build(const NavmeshInput& input, const NavigationSettings& s) {
   if (input.indices.empty()) return Error{"navmesh: no geometry"};
   rcContext ctx(false);
   const float* verts = &input.vertices[0].x;

@@ -32,7 +32,7 @@ float heading_of(const physics::Ragdoll& body) {
 
 }  // namespace
 
-Squad::Squad(std::shared_ptr<const Navmesh> navmesh, const NavmeshSettings& navmesh_settings,
+Squad::Squad(std::shared_ptr<const Navmesh> navmesh, const NavigationSettings& navmesh_settings,
              const physics::World& world, const std::vector<SquadMember>& members, SquadSettings settings)
     : world_(world),
       navmesh_(navmesh),

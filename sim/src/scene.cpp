@@ -41,9 +41,7 @@ SceneDescription scene_from_level(const levels::Level& level, const std::vector<
     }
     scene.enemies.push_back(spawn);
   }
-  const levels::NavigationSettings& n = level.navigation;
-  scene.navigation = ai::NavmeshSettings{n.agent_radius, n.agent_height, n.max_climb, n.max_slope_deg, n.cell_size,
-                                         n.cell_height};
+  scene.navigation = level.navigation;
   scene.player_position = level.player.position;
   scene.player_yaw_rad = deg_to_rad(level.player.yaw_deg);
   return scene;

@@ -8,19 +8,12 @@
 #include <vector>
 
 #include "stagger/core/math.h"
+#include "stagger/core/navigation.h"
 #include "stagger/core/result.h"
 
 namespace stagger::ai {
 
 /// Recast settings in world units (defaults: design.md §9).
-struct NavmeshSettings {
-  float agent_radius = 0.3f;    ///< [m]
-  float agent_height = 1.8f;    ///< [m]
-  float max_climb = 0.4f;       ///< [m]
-  float max_slope_deg = 45.0f;  ///< [deg]
-  float cell_size = 0.15f;      ///< [m]
-  float cell_height = 0.1f;     ///< [m]
-};
 
 /// Walkable geometry: triangles in world space, wound counter-clockwise seen from above for
 /// upward faces (glTF's and OBJ's convention).
@@ -35,7 +28,7 @@ struct NavmeshInput {
 class Navmesh {
  public:
   /// Builds a single-tile navmesh; fails with the stage that failed (or "nothing walkable").
-  static Result<std::shared_ptr<Navmesh>> build(const NavmeshInput& input, const NavmeshSettings& settings);
+  static Result<std::shared_ptr<Navmesh>> build(const NavmeshInput& input, const NavigationSettings& settings);
   ~Navmesh();
   Navmesh(const Navmesh&) = delete;
   Navmesh& operator=(const Navmesh&) = delete;

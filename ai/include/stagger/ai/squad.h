@@ -42,7 +42,7 @@ struct SquadSettings {
 
 class Squad {
  public:
-  Squad(std::shared_ptr<const Navmesh> navmesh, const NavmeshSettings& navmesh_settings,
+  Squad(std::shared_ptr<const Navmesh> navmesh, const NavigationSettings& navmesh_settings,
         const physics::World& world, const std::vector<SquadMember>& members, SquadSettings settings = {});
 
   void set_player(const PlayerView& player) { player_ = player; }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "stagger/core/math.h"
+#include "stagger/core/navigation.h"
 
 namespace stagger::levels {
 
@@ -60,17 +61,6 @@ struct EnemySpawn {
   bool operator==(const EnemySpawn&) const = default;
 };
 
-/// Recast settings (defaults from design.md §9).
-struct NavigationSettings {
-  float agent_radius = 0.3f;     ///< [m]
-  float agent_height = 1.8f;     ///< [m]
-  float max_climb = 0.4f;        ///< [m]
-  float max_slope_deg = 45.0f;   ///< [deg]
-  float cell_size = 0.15f;       ///< [m]
-  float cell_height = 0.1f;      ///< [m]
-  bool operator==(const NavigationSettings&) const = default;
-};
-
 struct Level {
   std::string name;
   std::vector<BoxGeometry> boxes;
@@ -78,7 +68,7 @@ struct Level {
   PlayerStart player;
   std::vector<Route> routes;
   std::vector<EnemySpawn> enemies;
-  NavigationSettings navigation;
+  NavigationSettings navigation;  ///< the level's `navigation` object: the navmesh's settings
   bool operator==(const Level&) const = default;
 };
 

@@ -42,7 +42,7 @@ struct SceneDescription {
   float spawn_height_m = 0.02f;   ///< [m] enemies are dropped from this height above their spawn
   physics::HandSettings hands;    ///< the physics hands that `hand` events move
   /// Navmesh settings of a level; enemies with routes walk them on it. Unset: nobody patrols.
-  std::optional<ai::NavmeshSettings> navigation;
+  std::optional<NavigationSettings> navigation;
 };
 
 /// How far a point may stand from the navmesh and still count as on it [m]: across (x, z) and
