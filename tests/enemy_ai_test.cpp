@@ -1,4 +1,4 @@
-// Enemies with minds in levels (issue 5): patrol order and waits, the leash under shoves, seeing,
+// Enemies with minds in levels: patrol order and waits, the leash under shoves, seeing,
 // chasing, attacking and searching, and a shove in the middle of a patrol.
 
 #include <gtest/gtest.h>

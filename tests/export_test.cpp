@@ -1,4 +1,4 @@
-// `stagger export` (issue 6): a 10 s recording of the arena becomes an animated glTF that loads
+// `stagger export`: a 10 s recording of the arena becomes an animated glTF that loads
 // back with every channel present, keyed over the whole run, with values in range.
 
 #include <gtest/gtest.h>

@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -202,6 +203,31 @@ TEST(GltfHostile, AMirroredRampIsWalkedUp) {
   EXPECT_NE(std::find(reached.begin(), reached.end(), 1u), reached.end()) << "the top of the ramp";
   EXPECT_EQ(result.enemies[0].falls, 0);
   EXPECT_GT(highest_pelvis_m, 1.2f) << "its centre of mass rose with the ramp (about 1 m standing on the floor)";
+}
+
+// A JSON level's mesh with a negative scale is mirrored the same way: as many faces look up as
+// without the mirror.
+TEST(GltfHostile, AMirroredMeshInAJsonLevelKeepsItsFacesUp) {
+  const std::filesystem::path dir = ::testing::TempDir();
+  std::filesystem::copy_file(STAGGER_SOURCE_DIR "/levels/data/meshes/ramp_platform.gltf", dir / "ramp_platform.gltf",
+                             std::filesystem::copy_options::overwrite_existing);
+  const auto load = [&](const std::string& scale) {
+    const std::filesystem::path path = dir / "mirrored_json.json";
+    std::ofstream(path) << R"({"format":"stagger-level","version":1,"player":{"position":[0,0,0]},"geometry":[)"
+                        << R"({"type":"mesh","file":"ramp_platform.gltf","scale":)" << scale << "}]}";
+    return levels::load_level(path.string());
+  };
+  const LoadResult plain = load("[1, 1, 1]");
+  const LoadResult mirrored = load("[-1, 1, 1]");
+  ASSERT_TRUE(plain.ok() && mirrored.ok());
+  const auto up = [](const LoadResult& r) {
+    const std::vector<Vec3> n = normals(r.mesh_triangles.at(0));
+    return std::count_if(n.begin(), n.end(), [](Vec3 v) { return v.y > 0; });
+  };
+  // The ramp's and the platform's four walkable faces (the rest are upright sides, whose normals
+  // are level): a winding left unturned would show as none up.
+  EXPECT_EQ(up(plain), 4);
+  EXPECT_EQ(up(mirrored), up(plain));
 }
 
 TEST(GltfHostile, TwoMirrorsMakeNoMirror) {

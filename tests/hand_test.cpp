@@ -1,4 +1,4 @@
-// Physics hands (issue 6, first part): a scripted hand stops at a wall, and its contact with an
+// Physics hands: a scripted hand stops at a wall, and its contact with an
 // enemy is a shove the report counts with its impulse and the enemy's hit reaction feels.
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// Patrols in a level (issue 5, first part): the guards of the courtyard walk their loop, in order,
+// Patrols in a level: the guards of the courtyard walk their loop, in order,
 // for three simulated minutes without falling, each body following its crowd agent on a leash.
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// `stagger play` (issue 7): a desktop window under a private Xvfb on lavapipe, the clear failure
+// `stagger play`: a desktop window under a private Xvfb on lavapipe, the clear failure
 // without an OpenXR runtime, `auto` falling back and saying so; `stagger render`.
 
 #include <gtest/gtest.h>

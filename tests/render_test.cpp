@@ -1,4 +1,4 @@
-// The offscreen renderer (issue 7): enemy pixels where the projection says the enemy is,
+// The offscreen renderer: enemy pixels where the projection says the enemy is,
 // background where it is not. Runs on lavapipe without a GPU or a display.
 
 #include <gtest/gtest.h>

@@ -1,4 +1,4 @@
-// `stagger sim --trace` and `--plot` (issue 6): the CSV's rows and columns, and the picture's
+// `stagger sim --trace` and `--plot`: the CSV's rows and columns, and the picture's
 // bands and push markers where the run put them.
 
 #include <gtest/gtest.h>

@@ -37,7 +37,7 @@ Crowd::Crowd(std::shared_ptr<const Navmesh> navmesh, int max_agents, float max_a
   const bool ready = impl_->crowd && impl_->crowd->init(max_agents, max_agent_radius, mesh);
   STAGGER_ASSERT(ready);
   // RecastDemo's "medium" avoidance (5 divisions, 2 rings, depth 2): dtCrowd's default samples
-  // to depth 5, and 32 agents then cost 0.55 ms per tick at the 99th percentile (issue 5: 0.5).
+  // to depth 5, and 32 agents then cost 0.55 ms per tick at the 99th percentile (the budget is 0.5 ms: docs/design.md, Budgets).
   dtObstacleAvoidanceParams avoidance = *impl_->crowd->getObstacleAvoidanceParams(0);
   avoidance.adaptiveDivs = 5;
   avoidance.adaptiveRings = 2;
@@ -116,7 +116,7 @@ bool Crowd::valid(int agent) const {
 }
 
 Vec3 Crowd::pull_back(int agent, Vec3 toward) {
-  // The same move dtCrowd::update makes at the end of every tick (research/navigation.md §2.5).
+  // The same move dtCrowd::update makes at the end of every tick.
   dtCrowdAgent& a = impl_->agent(agent);
   a.corridor.movePosition(&toward.x, impl_->navmesh->impl().query, impl_->crowd->getFilter(a.params.queryFilterType));
   dtVcopy(a.npos, a.corridor.getPos());
@@ -127,7 +127,7 @@ Vec3 Crowd::pull_back(int agent, Vec3 toward) {
 }
 
 bool Crowd::reseat(int agent, Vec3 position) {
-  // Upstream's advice for a teleport: remove the agent and add it again (issues #425, #534). The
+  // Upstream's advice for a teleport: remove the agent and add it again. The
   // freed slot is the lowest free one, so the agent keeps its index.
   const dtCrowdAgentParams params = impl_->agent(agent).params;
   const dtNavMeshQuery* query = impl_->crowd->getNavMeshQuery();

@@ -28,7 +28,7 @@ struct Owned {
 };
 
 int voxels(float metres, float cell, bool round_up) {
-  // A small epsilon so float noise cannot add a cell (research/navigation.md §1.2).
+  // A small epsilon so float noise cannot add a cell.
   const float v = metres / cell;
   return round_up ? static_cast<int>(std::ceil(v - 1e-4f)) : static_cast<int>(std::floor(v + 1e-4f));
 }

@@ -1,4 +1,4 @@
-// A level exported from Blender as glTF (design.md §5): mesh nodes are the geometry; empties whose
+// A level exported from Blender as glTF (docs/design.md, glTF levels): mesh nodes are the geometry; empties whose
 // custom properties (glTF `extras`) hold `stagger_*` keys are the player start, enemy spawns and
 // route points. Diagnostics point at the node in the file's JSON (for .glb, in its JSON chunk).
 
@@ -222,30 +222,11 @@ class GltfLevelReader {
   }
 
   // The vertices from `first` on (one node's mesh, placed) lie inside the world and span at most
-  // the largest shape: beyond, Bullet and Recast lose precision or fail.
+  // the largest shape.
   bool mesh_fits(std::size_t i, const TriangleMesh& geometry, std::size_t first) {
-    const auto begin = geometry.vertices.begin() + static_cast<std::ptrdiff_t>(first);
-    const auto outside = std::find_if_not(begin, geometry.vertices.end(), within_world);
-    if (outside != geometry.vertices.end()) {
-      const auto more = std::count_if(outside + 1, geometry.vertices.end(), [](Vec3 p) { return !within_world(p); });
-      error(i, "vertex " + std::to_string(outside - begin) + " of its mesh lies at " + shown(*outside) +
-                   ", outside the world (" + world_bound_text() + ")" +
-                   (more > 0 ? " (and " + std::to_string(more) + " more)" : ""));
-      return false;
-    }
-    if (begin == geometry.vertices.end()) return true;
-    Vec3 low = *begin, high = *begin;
-    for (auto v = begin; v != geometry.vertices.end(); ++v) {
-      low = {std::min(low.x, v->x), std::min(low.y, v->y), std::min(low.z, v->z)};
-      high = {std::max(high.x, v->x), std::max(high.y, v->y), std::max(high.z, v->z)};
-    }
-    const std::array<float, 3> size = {high.x - low.x, high.y - low.y, high.z - low.z};
-    const auto widest = static_cast<std::size_t>(std::max_element(size.begin(), size.end()) - size.begin());
-    if (double(size[widest]) <= limits::kLargestShapeM) return true;
-    error(i, "its mesh is " + limits::number_text(double(size[widest])) + " m across along " + "xyz"[widest] +
-                 ": one mesh may be at most " + limits::number_text(limits::kLargestShapeM) +
-                 " m across (split it into smaller objects)");
-    return false;
+    const auto problem = placed_mesh_problem(std::span<const Vec3>(geometry.vertices).subspan(first));
+    if (problem) error(i, *problem);
+    return !problem;
   }
 
   // ---- Markers ----

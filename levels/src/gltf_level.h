@@ -1,5 +1,5 @@
 #pragma once
-// Levels exported from Blender as .gltf/.glb (design.md §5); load_level() dispatches here.
+// Levels exported from Blender as .gltf/.glb (docs/design.md, glTF levels); load_level() dispatches here.
 
 #include <string>
 

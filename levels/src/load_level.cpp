@@ -315,7 +315,7 @@ void LevelReader::read_mesh(const JsonValue& item, const std::string& what, Leve
   read_float(item, "friction", mesh.friction, 0.0, 10.0, "between 0 and 10");
   level.meshes.push_back(mesh);
   meshes_.push_back(placed(file_mesh, mesh.position, mesh.rotation_deg, mesh.scale));
-  if (const auto problem = placed_mesh_problem(meshes_.back())) error(item.at, what + " " + *problem);
+  if (const auto problem = placed_mesh_problem(meshes_.back().vertices)) error(item.at, what + ": " + *problem);
 }
 
 void LevelReader::read_player(const JsonValue& v, Level& level) {

@@ -2,6 +2,7 @@
 #include <array>
 #include <cstring>
 #include <filesystem>
+#include <utility>
 
 #define TINYGLTF_IMPLEMENTATION
 #define TINYGLTF_NO_STB_IMAGE
@@ -219,31 +220,40 @@ TriangleMesh placed(const TriangleMesh& mesh, Vec3 position, Vec3 rotation_deg, 
   const Affine m = trs(position, r, scale);
   TriangleMesh out;
   out.indices = mesh.indices;
+  // A mirroring scale turns every front face around: swap two corners to turn it back.
+  if (determinant(m) < 0) {
+    for (std::size_t t = 0; t + 2 < out.indices.size(); t += 3) std::swap(out.indices[t + 1], out.indices[t + 2]);
+  }
   out.vertices.reserve(mesh.vertices.size());
   for (Vec3 p : mesh.vertices) out.vertices.push_back(apply(m, p));
   return out;
 }
 
-std::optional<std::string> placed_mesh_problem(const TriangleMesh& mesh) {
-  if (mesh.vertices.empty()) return std::nullopt;
-  Vec3 low = mesh.vertices.front();
-  Vec3 high = low;
-  for (const Vec3& v : mesh.vertices) {
-    const auto x = static_cast<double>(v.x), y = static_cast<double>(v.y), z = static_cast<double>(v.z);
-    if (!limits::within_world(x, y, z)) {
-      return "has a vertex at (" + limits::number_text(x) + ", " + limits::number_text(y) + ", " + limits::number_text(z) +
-             ") m, outside the world (every coordinate within +-" + limits::number_text(limits::kWorldExtentM) + " m)";
-    }
+std::optional<std::string> placed_mesh_problem(std::span<const Vec3> vertices) {
+  const auto inside = [](Vec3 p) { return limits::within_world(double(p.x), double(p.y), double(p.z)); };
+  const auto shown = [](Vec3 p) {
+    return "(" + limits::number_text(double(p.x)) + ", " + limits::number_text(double(p.y)) + ", " +
+           limits::number_text(double(p.z)) + ")";
+  };
+  const auto outside = std::find_if_not(vertices.begin(), vertices.end(), inside);
+  if (outside != vertices.end()) {
+    const auto more = std::count_if(outside + 1, vertices.end(), [&](Vec3 p) { return !inside(p); });
+    return "vertex " + std::to_string(outside - vertices.begin()) + " of its mesh lies at " + shown(*outside) +
+           ", outside the world (every coordinate within +-" + limits::number_text(limits::kWorldExtentM) + " m)" +
+           (more > 0 ? " (and " + std::to_string(more) + " more)" : "");
+  }
+  if (vertices.empty()) return std::nullopt;
+  Vec3 low = vertices.front(), high = vertices.front();
+  for (const Vec3& v : vertices) {
     low = {std::min(low.x, v.x), std::min(low.y, v.y), std::min(low.z, v.z)};
     high = {std::max(high.x, v.x), std::max(high.y, v.y), std::max(high.z, v.z)};
   }
-  const Vec3 size = high - low;
-  const double widest = static_cast<double>(std::max({size.x, size.y, size.z}));
-  if (widest > limits::kLargestShapeM) {
-    return "spans " + limits::number_text(widest) + " m, more than the largest shape of " +
-           limits::number_text(limits::kLargestShapeM) + " m";
-  }
-  return std::nullopt;
+  const std::array<float, 3> size = {high.x - low.x, high.y - low.y, high.z - low.z};
+  const auto widest = static_cast<std::size_t>(std::max_element(size.begin(), size.end()) - size.begin());
+  if (double(size[widest]) <= limits::kLargestShapeM) return std::nullopt;
+  return "its mesh is " + limits::number_text(double(size[widest])) + " m across along " + "xyz"[widest] +
+         ": one mesh may be at most " + limits::number_text(limits::kLargestShapeM) +
+         " m across (split it into smaller objects)";
 }
 
 }  // namespace stagger::levels

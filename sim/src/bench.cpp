@@ -21,7 +21,7 @@ constexpr float kWalkSpeed = 1.2f;  // [m/s]
 constexpr int kWalkWarmUpSteps = 240;  // walkers get going (and past their first steps) untimed
 
 // One episode: a fresh world with `count` ragdolls on a 2 m grid (each its own island, as in
-// research/bullet-ragdoll.md §6.1); walkers all head +Z side by side. Returns µs per ragdoll per
+// docs/physics.md, What a step costs); walkers all head +Z side by side. Returns µs per ragdoll per
 // step, stepping time only; nothing when `stop` ended it.
 std::optional<double> time_episode(Variant variant, int count, std::int64_t steps, bool walking,
                                    const std::function<bool()>& stop) {

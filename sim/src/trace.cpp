@@ -13,6 +13,15 @@ void put(std::string& row, float value) {
   row += text;
 }
 
+// A CSV field as RFC 4180 has it: quoted, with quotes doubled, when it holds a comma, a quote or
+// a line break (an enemy's name may).
+std::string csv_field(const std::string& text) {
+  if (text.find_first_of(",\"\r\n") == std::string::npos) return text;
+  std::string out = "\"";
+  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
 void put(std::string& row, Vec3 v) {
   put(row, v.x);
   put(row, v.y);
@@ -37,7 +46,7 @@ void TraceWriter::write(const Simulation& simulation) {
     const physics::BalanceReadout& balance = body.balance();
     const bool mind = squad != nullptr && squad->active(static_cast<int>(i));
     rows += time;
-    rows += ',' + scene.enemies()[i].name + ',' + std::string(physics::name_of(body.state())) + ',';
+    rows += ',' + csv_field(scene.enemies()[i].name) + ',' + std::string(physics::name_of(body.state())) + ',';
     if (mind) rows += ai::name_of(squad->brain(static_cast<int>(i)).state());
     put(rows, balance.com);
     put(rows, balance.support_mid);

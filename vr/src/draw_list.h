@@ -1,7 +1,7 @@
 #pragma once
 // What a running simulation looks like, as data the renderer uploads: the meshes it needs (built
 // once per scene), the level's instances, and per frame every moving body placed between its
-// last two physics states (rendering interpolates; design.md §3) plus the debug overlay's lines.
+// last two physics states (rendering interpolates; docs/design.md, Conventions) plus the debug overlay's lines.
 // No Vulkan here: this is shared by every way of drawing (offscreen, desktop, VR).
 
 #include <utility>

@@ -37,7 +37,7 @@ std::string_view name_of(PlayMode mode) {
 
 namespace {
 
-// Haptics: a pulse per contact, scaled by the impulse the hand gave (research/openxr.md §2.6),
+// Haptics: a pulse per contact, scaled by the impulse the hand gave,
 // at most one per hand per kHapticGapS (a new pulse would cut the last one short).
 constexpr float kHapticDeadZoneNs = 0.3f;   // [N·s] below this a touch is not felt
 constexpr float kHapticFullNs = 30.0f;      // [N·s] this impulse gives full amplitude
@@ -101,7 +101,7 @@ class Game {
  public:
   explicit Game(const sim::SceneDescription& scene) : simulation_(scene, {}) {
     physics::HandSettings hands = scene.hands;
-    hands.ghost_separation_m = 0.3f;  // tracked hands turn ghost when held away (issue 7)
+    hands.ghost_separation_m = 0.3f;  // tracked hands turn ghost when held away
     const Vec3 start = scene.player_position + Vec3{0, 1.0f, 0};
     simulation_.add_live_hands(hands, start + Vec3{-0.3f, 0, 0}, start + Vec3{0.3f, 0, 0});
     for (int side = 0; side < 2; ++side) simulation_.hand(side)->set_tracked(false);

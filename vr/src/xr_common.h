@@ -1,7 +1,7 @@
 #pragma once
 // OpenXR for vr/src only: the headers with Vulkan enabled, result names, and a check that turns
 // a failed call into an exception naming the call. Success codes (XR_SESSION_NOT_FOCUSED,
-// XR_SESSION_LOSS_PENDING, XR_FRAME_DISCARDED, ...) are not failures (research/openxr.md §1.8).
+// XR_SESSION_LOSS_PENDING, XR_FRAME_DISCARDED, ...) are not failures.
 
 #include <stdexcept>
 #include <string>

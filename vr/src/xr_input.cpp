@@ -48,7 +48,7 @@ void XrInput::create_actions() {
   trigger_ = create_action(set_, "trigger", "Trigger", XR_ACTION_TYPE_FLOAT_INPUT, hands_);
   squeeze_ = create_action(set_, "squeeze", "Squeeze", XR_ACTION_TYPE_FLOAT_INPUT, hands_);
   haptic_ = create_action(set_, "haptic", "Hit feedback", XR_ACTION_TYPE_VIBRATION_OUTPUT, hands_);
-  // The paths of each profile (research/openxr.md §1.5). Simple controllers have no squeeze.
+  // The paths of each profile (docs/vr.md, OpenXR). Simple controllers have no squeeze.
   auto both = [](XrAction a, const std::string& leaf) {
     return std::vector<std::pair<XrAction, std::string>>{{a, "/user/hand/left/" + leaf}, {a, "/user/hand/right/" + leaf}};
   };

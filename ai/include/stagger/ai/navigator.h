@@ -1,5 +1,5 @@
 #pragma once
-// The leash between ragdolls and their crowd agents (design.md §9, research/navigation.md §6).
+// The leash between ragdolls and their crowd agents (docs/ai.md, The leash).
 // Each tick: project every body onto the navmesh with our own query, clamp each agent's speed by
 // its lead over its body, pull an agent that got too far ahead back along its corridor, re-seat
 // it only when that cannot bridge the gap, update the crowd, and say where each body should aim.

@@ -13,7 +13,7 @@
 
 namespace stagger::ai {
 
-/// Recast settings in world units (defaults: design.md §9).
+/// Recast settings in world units (defaults: docs/design.md, Level format).
 
 /// Walkable geometry: triangles in world space, wound counter-clockwise seen from above for
 /// upward faces (glTF's and OBJ's convention).

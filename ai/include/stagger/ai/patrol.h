@@ -1,5 +1,5 @@
 #pragma once
-// Walking a patrol route (design.md §5, issue 5): the order of the points, waits on arrival,
+// Walking a patrol route (docs/design.md, Level format: `routes`): the order of the points, waits on arrival,
 // the arrival radius, guarding a one-point route, and resuming after a chase or a fall. Pure
 // logic over positions; the crowd agent and the ragdoll do the walking.
 

@@ -1,5 +1,5 @@
 #pragma once
-// A level, version 1 of the format in design.md §5: geometry, the player start, patrol routes,
+// A level, version 1 of the format in docs/design.md, Level format: geometry, the player start, patrol routes,
 // enemies and navigation settings. Plain data in core's math types; load.h reads and writes it.
 
 #include <string>

@@ -1,6 +1,6 @@
 #pragma once
 // Reading and writing level files. Every problem of a file is reported, each as
-// `FILE:LINE:COL: error: message` (design.md §4), not only the first.
+// `FILE:LINE:COL: error: message` (docs/design.md, Diagnostics), not only the first.
 
 #include <string>
 #include <string_view>

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -24,9 +25,10 @@ Result<TriangleMesh> load_mesh_file(const std::string& path);
 /// The mesh placed in the level: scaled, rotated (degrees, Quat::from_euler_xyz) and moved.
 TriangleMesh placed(const TriangleMesh& mesh, Vec3 position, Vec3 rotation_deg, Vec3 scale);
 
-/// What is wrong with a mesh placed in the level, if anything: a vertex that is not finite or lies
-/// beyond the world's extent, or a mesh wider than the largest shape (stagger/core/limits.h).
-/// Said as the end of a sentence that names the mesh ("has a vertex at ...").
-std::optional<std::string> placed_mesh_problem(const TriangleMesh& mesh);
+/// What is wrong with one mesh's vertices placed in the level, if anything: a vertex that is not
+/// finite or lies beyond the world's extent, or a mesh wider than the largest shape
+/// (stagger/core/limits.h); beyond them Bullet and Recast lose precision or fail. Said as the end
+/// of a sentence that names the mesh ("vertex 3 of its mesh lies at ...").
+std::optional<std::string> placed_mesh_problem(std::span<const Vec3> vertices);
 
 }  // namespace stagger::levels

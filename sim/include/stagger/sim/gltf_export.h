@@ -1,5 +1,5 @@
 #pragma once
-// `stagger export RECORDING -o OUT.gltf` (issue 6): an animated glTF 2.0 of a run. One node per
+// `stagger export RECORDING -o OUT.gltf`: an animated glTF 2.0 of a run. One node per
 // body (the ragdolls' parts as capsules and boxes, the physics hands as boxes) with translation
 // and rotation channels sampled at a fixed rate, and the level's static geometry as static meshes,
 // all in one .gltf file with its buffer embedded. Y up, metres, as glTF wants and as Stagger is.

@@ -1,5 +1,5 @@
 #pragma once
-// Headless input scripts (design.md §6): timed events read from JSON, validated before anything is
+// Headless input scripts (docs/design.md, Input scripts): timed events read from JSON, validated before anything is
 // simulated: `push`, `hand`, `player`, `kill` and `walk` (an extension: a locomotion intent given
 // directly). Every problem is reported as `FILE:LINE:COL: error: events[N] (TYPE at t=T): message`;
 // every number is finite and inside the bounds of stagger/core/limits.h (times up to a day,

@@ -1,5 +1,5 @@
 #pragma once
-// `stagger bench --patrol LEVEL`: what enemies with minds cost (issue 5). Three figures: the
+// `stagger bench --patrol LEVEL`: what enemies with minds cost. Three figures: the
 // level's navmesh build, the navigation tick (projection, leash, crowd) for N patrolling enemies,
 // and the whole frame (physics at 240 Hz, balance, gait, brains, crowd) per 90 Hz display frame,
 // beside the raw Bullet cost of the same ragdolls in the same level.

@@ -1,5 +1,5 @@
 #pragma once
-// The navigation checks of `stagger check` (issue 5's first part): the level's navmesh is built,
+// The navigation checks of `stagger check`: the level's navmesh is built,
 // and every patrol point, spawn and the player start must stand on it (within 0.5 m across and
 // 1 m up or down), and every leg of a route must be a complete path.
 

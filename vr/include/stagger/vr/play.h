@@ -1,7 +1,7 @@
 #pragma once
 // `stagger play LEVEL`: the game. One loop for every mode: the frontend (an OpenXR session, a
 // desktop window, or nothing) says how much time the frame covers and where the player's head
-// and hands are; the simulation runs its fixed physics step up to that time (design.md §3); the
+// and hands are; the simulation runs its fixed physics step up to that time (docs/design.md, Conventions); the
 // frontend draws the bodies interpolated between their last two physics states.
 
 #include <array>
@@ -64,7 +64,7 @@ struct PlayReport {
 /// no display).
 Result<PlayReport> play(const sim::SceneDescription& scene, const PlaySettings& settings, std::ostream& log);
 
-/// The report as JSON: the simulation report (design.md §7) with a `play` object added.
+/// The report as JSON: the simulation report (docs/design.md, Simulation report) with a `play` object added.
 std::string play_report_json(const PlayReport& report);
 /// A few lines for a terminal: mode, frames, CPU per frame (median and 99th percentile).
 std::string play_summary_text(const PlayReport& report);
