@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <string>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -188,6 +189,26 @@ const JsonMember* JsonValue::find_member(std::string_view key) const {
 const JsonValue* JsonValue::find(std::string_view key) const {
   const JsonMember* m = find_member(key);
   return m ? m->value.get() : nullptr;
+}
+
+std::vector<const JsonMember*> repeated_keys(const JsonValue& root) {
+  std::vector<const JsonMember*> repeated;
+  // Depth first with a stack of its own: a tree is at most limits::kMaxJsonDepth deep, but wide.
+  std::vector<const JsonValue*> open{&root};
+  while (!open.empty()) {
+    const JsonValue* v = open.back();
+    open.pop_back();
+    std::unordered_set<std::string_view> seen;
+    for (const JsonMember& m : v->members) {
+      if (!seen.insert(m.key).second) repeated.push_back(&m);
+      open.push_back(m.value.get());
+    }
+    for (const JsonValue& item : v->items) open.push_back(&item);
+  }
+  std::sort(repeated.begin(), repeated.end(), [](const JsonMember* a, const JsonMember* b) {
+    return a->key_at.line != b->key_at.line ? a->key_at.line < b->key_at.line : a->key_at.column < b->key_at.column;
+  });
+  return repeated;
 }
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {

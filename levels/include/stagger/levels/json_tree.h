@@ -57,6 +57,10 @@ enum class HugeNumbers { syntax_error, as_values };
 std::variant<JsonValue, JsonSyntaxError> parse_json_with_positions(std::string_view text,
                                                                    HugeNumbers huge = HugeNumbers::syntax_error);
 
+/// Every key that repeats an earlier key of the same object, anywhere in the document, in file
+/// order (for formats whose other reader would silently keep the last one).
+std::vector<const JsonMember*> repeated_keys(const JsonValue& root);
+
 /// Edits (insertions, deletions, substitutions) between two words.
 std::size_t edit_distance(std::string_view a, std::string_view b);
 /// The closest of `choices` to `word`, if it is close enough to be a likely typo (for "did you
