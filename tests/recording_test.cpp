@@ -184,6 +184,8 @@ TEST(Recording, ANumberOutsideTheCommandLinesBoundsIsDamage) {
             "r.bin: damaged: the duration is -1, outside 0 < s <= 86400");
   EXPECT_EQ(refused([](sim::Recording& r) { r.solver_iterations = 0; }),
             "r.bin: damaged: the solver iteration count is 0, outside 1 <= n <= 200");
+  EXPECT_EQ(refused([](sim::Recording& r) { r.solver_iterations = 6303740; }),
+            "r.bin: damaged: the solver iteration count is 6303740, outside 1 <= n <= 200");
   EXPECT_EQ(refused([](sim::Recording& r) { r.builtin_enemies = 1025; }),
             "r.bin: damaged: the enemy count is 1025, outside 1 <= n <= 1024");
   EXPECT_EQ(refused([](sim::Recording& r) { r.builtin_enemies = -1; }),

@@ -150,11 +150,19 @@ std::optional<std::string> read_steps(Reader& in, Recording& r, std::string_view
 }
 
 // "damaged: the physics rate is 5, outside 30 <= Hz <= 2000" when `value` is outside `range`.
+std::optional<std::string> out_of(limits::Range range, double value, const std::string& shown, const char* field,
+                                  const char* symbol, std::string_view source) {
+  if (range.contains(value)) return std::nullopt;
+  return std::string(source) + ": damaged: " + field + " is " + shown + ", outside " + range.text(symbol);
+}
 std::optional<std::string> out_of(limits::Range range, double value, const char* field, const char* symbol,
                                   std::string_view source) {
-  if (range.contains(value)) return std::nullopt;
-  return std::string(source) + ": damaged: " + field + " is " + limits::number_text(value) + ", outside " +
-         range.text(symbol);
+  return out_of(range, value, limits::number_text(value), field, symbol, source);
+}
+// A count, shown whole however large it is.
+std::optional<std::string> out_of(limits::Range range, std::int32_t value, const char* field, const char* symbol,
+                                  std::string_view source) {
+  return out_of(range, value, std::to_string(value), field, symbol, source);
 }
 
 // Every number against the command line's bounds, then the step count against the duration.
@@ -215,6 +223,9 @@ Result<Recording> parse_recording(std::string_view bytes, std::string_view sourc
     return Error{name + ": not a stagger recording (it does not start with \"STAGREC\")"};
   }
   const std::size_t body_end = bytes.size() >= kChecksumBytes ? bytes.size() - kChecksumBytes : 0;
+  if (body_end < sizeof(kMagic)) {
+    return Error{name + ": truncated or damaged: " + std::to_string(bytes.size()) + " bytes, too few for a recording"};
+  }
   Reader in(bytes, body_end, source);
   in.u(sizeof(kMagic), "the magic");
   const auto version = static_cast<std::uint32_t>(in.u(4, "the version"));
