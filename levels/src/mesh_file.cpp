@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <utility>
@@ -97,8 +98,10 @@ bool append_primitive(const tinygltf::Model& model, const tinygltf::Primitive& p
   const Corners order = mirrored ? Corners{0, 2, 1} : Corners{0, 1, 2};
   for (std::size_t i = 0; i + 2 < indices.size(); i += 3) {
     for (std::size_t k : order) {
-      if (indices[i + k] >= static_cast<double>(count)) {
-        error = "an index points past the vertices of its primitive";
+      // An index accessor of floats can hold anything: only whole numbers within the vertices count.
+      const double index = indices[i + k];
+      if (!(index >= 0) || index >= static_cast<double>(count) || index != std::floor(index)) {
+        error = "an index points outside the vertices of its primitive";
         return false;
       }
       out.indices.push_back(first + static_cast<std::uint32_t>(indices[i + k]));
