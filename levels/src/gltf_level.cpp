@@ -417,49 +417,13 @@ class GltfLevelReader {
 }  // namespace
 
 LoadResult load_gltf_level(const std::string& path) {
-  LoadResult result;
   std::ifstream in(path, std::ios::binary);
   std::ostringstream bytes;
   bytes << in.rdbuf();
-  const std::string text = bytes.str();
-  const bool binary = std::filesystem::path(path).extension() == ".glb";
-  // tiny_gltf reads `extras` recursively, so the positioned reader, which refuses deep nesting,
-  // reads the JSON first; its positions place the messages.
-  std::vector<TextPosition> positions;
-  if (const auto json = json_text_of(text, binary)) {
-    auto parsed = parse_json_with_positions(*json);
-    if (const auto* bad = std::get_if<JsonSyntaxError>(&parsed)) {
-      result.diagnostics.push_back(
-          {path, bad->at.line, bad->at.column, true, "not a readable glTF file: " + bad->message});
-      return result;
-    }
-    positions = node_positions(std::get<JsonValue>(parsed));
-  }
-  tinygltf::Model model;
-  std::string error;
-  if (!read_gltf(path, binary, model, error)) {
-    result.diagnostics.push_back({path, 1, 1, true, "not a readable glTF file: " + error});
-    return result;
-  }
-  GltfLevelReader reader(path, model, std::move(positions), result.diagnostics, result.where);
-  TriangleMesh geometry;
-  reader.read(result.level, geometry);
-  result.level.name = std::filesystem::path(path).stem().string();
-  // The geometry is every mesh of the file itself, as a JSON level would name it; a mesh in error
-  // keeps it all from the navmesh builder.
-  if (reader.geometry_ok() && geometry.indices.empty()) {
-    result.diagnostics.push_back({path, 1, 1, true, "no walkable geometry: no triangles in the default scene"});
-  } else if (reader.geometry_ok()) {
-    MeshGeometry mesh;
-    mesh.name = result.level.name;
-    mesh.file = std::filesystem::path(path).filename().string();
-    result.level.meshes.push_back(mesh);
-    result.mesh_triangles.push_back(std::move(geometry));
-  }
-  std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
-    return a.line != b.line ? a.line < b.line : a.column < b.column;
-  });
-  return result;
+  const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+  // External buffers resolve against the file's own folder, as tinygltf resolves them for a path.
+  return parse_gltf_level(bytes.str(), path, std::filesystem::path(path).extension() == ".glb",
+                          folder.empty() ? "." : folder.string());
 }
 
 
@@ -503,7 +467,8 @@ bool read_gltf_bytes(std::string_view bytes, bool binary, const std::string& bas
 
 LoadResult parse_gltf_level(std::string_view bytes, const std::string& file, bool binary, const std::string& base_dir) {
   LoadResult result;
-  // As load_gltf_level: the positioned reader, which refuses deep nesting, reads the JSON first.
+  // tiny_gltf reads `extras` recursively, so the positioned reader, which refuses deep nesting,
+  // reads the JSON first; its positions place the messages.
   std::vector<TextPosition> positions;
   if (const auto json = json_text_of(bytes, binary)) {
     auto parsed = parse_json_with_positions(*json);
