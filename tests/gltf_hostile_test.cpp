@@ -125,11 +125,18 @@ Written level_with(const std::string& name, const std::vector<std::string>& more
 }
 
 // "FILE:LINE: error: " of the node named `node` (the line of its opening brace).
-std::string at_node(const Written& w, const std::string& node) {
+
+// The line of the node named `node` (the line of its opening brace).
+int at_node_line(const Written& w, const std::string& node) {
   const std::size_t name = w.text.find("{ \"name\": \"" + node + "\"");
   EXPECT_NE(name, std::string::npos) << node;
-  const auto line = std::count(w.text.begin(), w.text.begin() + static_cast<std::ptrdiff_t>(name), '\n') + 1;
-  return w.path + ":" + std::to_string(line) + ": error: ";
+  if (name == std::string::npos) return 0;
+  return static_cast<int>(std::count(w.text.begin(), w.text.begin() + static_cast<std::ptrdiff_t>(name), '\n') + 1);
+}
+
+// "FILE:LINE: error: " of the node named `node`.
+std::string at_node(const Written& w, const std::string& node) {
+  return w.path + ":" + std::to_string(at_node_line(w, node)) + ": error: ";
 }
 
 // Each diagnostic as "FILE:LINE: error: message": the line names the node.
@@ -291,6 +298,25 @@ TEST(GltfHostile, ALongValueIsQuotedCut) {
   ASSERT_EQ(r.diagnostics.size(), 1u);
   EXPECT_EQ(r.diagnostics[0].message,
             "node `Odd`: `stagger_player` must be true or false, got the string \"" + std::string(60, 'x') + "... (500 bytes)\"");
+}
+
+TEST(GltfHostile, ANameWithControlCharactersIsAnErrorShownEscaped) {
+  const Written w = level_with("control_name", {
+      R"({ "name": "Guard", "translation": [0, 0, -3], "extras": { "stagger_enemy": "gu\u001b[2Jard" } })",
+  });
+  const LoadResult r = levels::load_level(w.path);
+  EXPECT_EQ(formatted(r), (std::vector<std::string>{
+                              at_node(w, "Guard") + "node `Guard`: `stagger_enemy` must be a name (a non-empty UTF-8 "
+                                                    "string without control characters), got the string \"gu\\x1b[2Jard\"",
+                          }));
+}
+
+TEST(GltfHostile, BytesThatAreNotUtf8AreRefusedAtTheirPlace) {
+  const Written w = level_with("latin1_name", {R"({ "name": "Guard", "extras": { "stagger_enemy": "caf)" "\xE9" R"(" } })"});
+  const LoadResult r = levels::load_level(w.path);
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_NE(r.diagnostics[0].message.find("not valid UTF-8"), std::string::npos) << r.diagnostics[0].message;
+  EXPECT_EQ(r.diagnostics[0].line, at_node_line(w, "Guard"));
 }
 
 TEST(GltfHostile, AMeshATrillionMetresAwayIsAnErrorNotACrash) {

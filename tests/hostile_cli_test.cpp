@@ -134,6 +134,18 @@ std::vector<BadCall> bad_calls() {
       {"long_name", "sim --input {FILE}",
        R"({"events":[{"t":1,"type":"push","enemy":")" + std::string(5 * 1024 * 1024, 'x') + R"(","body":"chest","impulse":[1,0,0]}]})",
        1, "unknown enemy `xxxx"},
+      // Bytes that are not UTF-8, raw or escaped control characters: refused at their place, and a
+      // message never echoes them raw.
+      {"level_not_utf8", "check {FILE}",
+       "{\"format\":\"stagger-level\",\"version\":1,\"name\":\"caf\xE9\",\"geometry\":[]}", 1,
+       ":1:50: error: not valid JSON: a string that is not valid UTF-8"},
+      {"level_control_name", "check {FILE}",
+       R"({"format":"stagger-level","version":1,"name":"a\u0007\u001b[2Jb","geometry":[{"type":"box","center":[0,-0.5,0],"size":[20,1,20]}],"player":{"position":[0,0,0]}})",
+       1, ":1:46: error: `name` must not hold control characters, got `a\\x07\\x1b[2Jb`"},
+      {"script_control_enemy", "sim --input {FILE}", R"({"events":[{"t":1,"type":"kill","enemy":"d\u001b[31mummy"}]})", 1,
+       "unknown enemy `d\\x1b[31mummy`"},
+      {"gltf_not_gltf", "check {FILE}", "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":10,\"uri\":\"data:,x\"}]}",
+       1, "not a readable glTF file"},
   };
 }
 
@@ -144,7 +156,8 @@ TEST_P(HostileCli, RefusedWithOneClearLineAndTheDocumentedCode) {
   std::string args = bad.args;
   std::string file;
   if (!bad.file.empty()) {
-    file = write_file(std::string(bad.name) + ".json", bad.file);
+    const std::string extension = std::string(bad.name).rfind("gltf_", 0) == 0 ? ".gltf" : ".json";
+    file = write_file(std::string(bad.name) + extension, bad.file);
     args.replace(args.find("{FILE}"), 6, "\"" + file + "\"");
   }
   const auto r = test::run_stagger(args + " < /dev/null", "");

@@ -41,6 +41,7 @@ struct NumberRule {
   const char* unit;  // after the bounds: " s"
   bool whole;        // an integer (a place along a route)
 };
+constexpr std::size_t kMaxLoaderErrorBytes = 300;  // [bytes] of tiny_gltf's message kept (it can be many lines)
 constexpr double kMaxRouteIndex = 10000;  // the last place along a route
 constexpr double kMaxWaitS = 3600.0;      // [s] the longest wait at a route point
 constexpr NumberRule kIndexRule{"stagger_index", "a whole number (the point's place along the route: 0, 1, 2, ...)",
@@ -324,8 +325,11 @@ class GltfLevelReader {
 
   std::string string_of(std::size_t i, const char* key) {
     const tinygltf::Value& v = model_.nodes[i].extras.Get(key);
-    if (v.IsString() && !v.Get<std::string>().empty()) return v.Get<std::string>();
-    error(i, "`" + std::string(key) + "` must be a name (a non-empty string), got " + shown(v));
+    if (v.IsString() && !v.Get<std::string>().empty() && limits::printable_utf8(v.Get<std::string>())) {
+      return v.Get<std::string>();
+    }
+    error(i, "`" + std::string(key) + "` must be a name (a non-empty UTF-8 string without control characters), got " +
+                 shown(v));
     return {};
   }
   // Blender writes a boolean custom property as true/false or, in older versions, as 1/0.
@@ -481,13 +485,14 @@ LoadResult parse_gltf_level(std::string_view bytes, const std::string& file, boo
   tinygltf::Model model;
   std::string error;
   if (!read_gltf_bytes(bytes, binary, base_dir, model, error)) {
-    result.diagnostics.push_back({file, 1, 1, true, "not a readable glTF file: " + error});
+    result.diagnostics.push_back({file, 1, 1, true, "not a readable glTF file: " + limits::printable(error, kMaxLoaderErrorBytes)});
     return result;
   }
   GltfLevelReader reader(file, model, std::move(positions), result.diagnostics, result.where);
   TriangleMesh geometry;
   reader.read(result.level, geometry);
-  result.level.name = std::filesystem::path(file).stem().string();
+  // A file name need not be UTF-8; the level's name goes into reports, which are.
+  result.level.name = limits::printable(std::filesystem::path(file).stem().string(), kMaxLoaderErrorBytes);
   if (reader.geometry_ok() && geometry.indices.empty()) {
     result.diagnostics.push_back({file, 1, 1, true, "no walkable geometry: no triangles in the default scene"});
   } else if (reader.geometry_ok()) {

@@ -305,6 +305,10 @@ std::string hide_huge_numbers(std::string_view text, const std::vector<std::size
 }  // namespace
 
 std::variant<JsonValue, JsonSyntaxError> parse_json_with_positions(std::string_view original, HugeNumbers huge) {
+  // A UTF-8 byte order mark (some Windows editors write one) is not part of the document; lines and
+  // columns count from after it, as an editor shows them.
+  constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
+  if (original.substr(0, kByteOrderMark.size()) == kByteOrderMark) original.remove_prefix(kByteOrderMark.size());
   std::vector<std::pair<std::size_t, std::string>> hidden;
   std::string replaced;
   std::string_view text = original;
@@ -319,15 +323,17 @@ std::variant<JsonValue, JsonSyntaxError> parse_json_with_positions(std::string_v
   TreeBuilder builder(stream, hidden);
   rapidjson::Reader reader;
   const rapidjson::ParseResult ok =
-      reader.Parse<rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseStopWhenDoneFlag>(stream, builder);
+      reader.Parse<rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseStopWhenDoneFlag |
+                   rapidjson::kParseValidateEncodingFlag>(stream, builder);
   if (builder.too_deep_at) {
     return JsonSyntaxError{*builder.too_deep_at, "arrays and objects nested more than " +
                                                      std::to_string(limits::kMaxJsonDepth) + " deep"};
   }
   if (!ok) {
     // RapidJSON checks numbers even when it hands them over as text.
-    const std::string message = ok.Code() == rapidjson::kParseErrorNumberTooBig
-                                    ? "a number too large for a double (not finite)"
+    const std::string message = ok.Code() == rapidjson::kParseErrorNumberTooBig ? "a number too large for a double (not finite)"
+                                : ok.Code() == rapidjson::kParseErrorStringInvalidEncoding
+                                    ? "a string that is not valid UTF-8 or holds a raw control character (write it as \\n, \\t, \\u0001)"
                                     : rapidjson::GetParseError_En(ok.Code());
     return JsonSyntaxError{position_of(text, ok.Offset()), message};
   }

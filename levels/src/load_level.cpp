@@ -146,6 +146,10 @@ class LevelReader {
       error(v->at, backticked(key) + " must be a string");
       return false;
     }
+    if (!limits::printable_utf8(v->text)) {
+      error(v->at, backticked(key) + " must not hold control characters, got " + backticked(v->text));
+      return false;
+    }
     out = v->text;
     return true;
   }

@@ -55,7 +55,7 @@ std::string report_json(const SimulationResult& r) {
     enemies.push_back(o);
   }
   j["warnings"] = r.warnings;
-  return j.dump(2) + "\n";
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";  // names need not be UTF-8
 }
 
 std::string summary_text(const SimulationResult& r) {

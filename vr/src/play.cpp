@@ -289,7 +289,7 @@ std::string play_report_json(const PlayReport& report) {
                 {{"physics", cost_json(report.costs.physics_ms)},
                  {"ai", cost_json(report.costs.ai_ms)},
                  {"render", cost_json(report.costs.render_ms)}}}};
-  return j.dump(2) + "\n";
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";  // names need not be UTF-8
 }
 
 std::string play_summary_text(const PlayReport& report) {

@@ -55,7 +55,7 @@ void write_summary() {
     log_error("cannot write the summary " + rt.summary_path);
     return;
   }
-  out << j.dump(2) << '\n';
+  out << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
 }
 
 bool write_png_rgb(const std::string& path, const ViewImage& image) {

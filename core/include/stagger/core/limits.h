@@ -31,14 +31,74 @@ inline constexpr std::size_t kMaxQuotedBytes = 60;
 /// iterative, but every later pass over a tree is not).
 inline constexpr int kMaxJsonDepth = 256;
 
-/// `value` cut to `kMaxQuotedBytes` with "..." and how much was left out, for messages.
-inline std::string quoted(std::string_view value) {
-  if (value.size() <= kMaxQuotedBytes) return std::string(value);
-  // Cut at a UTF-8 character boundary.
-  std::size_t cut = kMaxQuotedBytes;
-  while (cut > 0 && (static_cast<unsigned char>(value[cut]) & 0xC0) == 0x80) --cut;
-  return std::string(value.substr(0, cut)) + "... (" + std::to_string(value.size()) + " bytes)";
+/// The length of the well-formed UTF-8 character starting at `text[at]` (1-4 bytes), or 0 where
+/// the bytes there are not one (a stray continuation byte, a cut or overlong sequence, a surrogate).
+inline std::size_t utf8_character_length(std::string_view text, std::size_t at) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[at + k]); };
+  const unsigned char lead = byte(0);
+  if (lead < 0x80) return 1;
+  std::size_t length = 0;
+  unsigned char low = 0x80, high = 0xBF;  // the allowed range of the second byte
+  if (lead >= 0xC2 && lead <= 0xDF) {
+    length = 2;
+  } else if (lead >= 0xE0 && lead <= 0xEF) {
+    length = 3;
+    if (lead == 0xE0) low = 0xA0;   // overlong
+    if (lead == 0xED) high = 0x9F;  // surrogates
+  } else if (lead >= 0xF0 && lead <= 0xF4) {
+    length = 4;
+    if (lead == 0xF0) low = 0x90;   // overlong
+    if (lead == 0xF4) high = 0x8F;  // above U+10FFFF
+  } else {
+    return 0;
+  }
+  if (at + length > text.size()) return 0;
+  if (byte(1) < low || byte(1) > high) return 0;
+  for (std::size_t k = 2; k < length; ++k) {
+    if ((byte(k) & 0xC0) != 0x80) return 0;
+  }
+  return length;
 }
+
+/// Whether `text` is well-formed UTF-8 without control characters: what a name may hold.
+inline bool printable_utf8(std::string_view text) {
+  for (std::size_t at = 0; at < text.size();) {
+    const unsigned char c = static_cast<unsigned char>(text[at]);
+    if (c < 0x20 || c == 0x7F) return false;
+    const std::size_t length = utf8_character_length(text, at);
+    if (length == 0) return false;
+    at += length;
+  }
+  return true;
+}
+
+/// `value` as one printable line for a message: control characters and bytes that are not UTF-8
+/// written as `\xNN`, cut after `max_bytes` of the original with "..." and its length.
+inline std::string printable(std::string_view value, std::size_t max_bytes) {
+  std::string out;
+  std::size_t at = 0;
+  while (at < value.size() && at < max_bytes) {
+    const unsigned char c = static_cast<unsigned char>(value[at]);
+    const std::size_t length = (c < 0x20 || c == 0x7F) ? 0 : utf8_character_length(value, at);
+    if (length == 0) {
+      static constexpr char kHex[] = "0123456789abcdef";
+      out += "\\x";
+      out += kHex[c >> 4];
+      out += kHex[c & 0xF];
+      at += 1;
+    } else if (at + length > max_bytes) {
+      break;  // never cut inside a character
+    } else {
+      out.append(value.substr(at, length));
+      at += length;
+    }
+  }
+  if (at < value.size()) out += "... (" + std::to_string(value.size()) + " bytes)";
+  return out;
+}
+
+/// `value` printable and cut to `kMaxQuotedBytes`, for quoting a user's value in a message.
+inline std::string quoted(std::string_view value) { return printable(value, kMaxQuotedBytes); }
 
 /// A number as a person writes it in a range: 86400, 0.5, 1e+30.
 inline std::string number_text(double value) {
