@@ -22,37 +22,40 @@ inline constexpr int kExitUsage = 2;       ///< a usage error: option, value, mi
 
 // The command-line bounds, each with the symbol its message uses.
 inline constexpr limits::Range kSecondsRange{0.0, limits::kMaxDurationS, true};
-inline constexpr limits::Range kPlaySecondsRange{0.0, limits::kMaxDurationS, false};  ///< 0: until closed
+inline constexpr limits::Range kPlaySecondsRange{0.0, limits::kMaxDurationS,
+                                                 false};  ///< 0: until closed
 inline constexpr limits::Range kDisplayHzRange{1.0, 1000.0, false};
 inline constexpr limits::Range kPhysicsHzRange{30.0, 2000.0, false};
-inline constexpr limits::Range kCoordinateRange{-limits::kWorldExtentM, limits::kWorldExtentM, false};
+inline constexpr limits::Range kCoordinateRange{-limits::kWorldExtentM, limits::kWorldExtentM,
+                                                false};
 
 /// A validator for a real-valued option: finite and inside `range`. The message reads
 /// "--seconds must be a finite number of seconds, 0 < s <= 86400, got nan".
-inline CLI::Validator finite_in(const std::string& option, const std::string& quantity, const std::string& symbol,
-                                limits::Range range) {
+inline CLI::Validator finite_in(const std::string& option, const std::string& quantity,
+                                const std::string& symbol, limits::Range range) {
   return CLI::Validator(
       [=](std::string& text) -> std::string {
         char* end = nullptr;
         const double v = std::strtod(text.c_str(), &end);
         const bool parsed = end != text.c_str() && *end == '\0';
         if (parsed && range.contains(v)) return {};
-        return option + " must be a finite number of " + quantity + ", " + range.text(symbol) + ", got " +
-               limits::quoted(text);
+        return option + " must be a finite number of " + quantity + ", " + range.text(symbol) +
+               ", got " + limits::quoted(text);
       },
       range.text(symbol));
 }
 
 /// A validator for an integer option inside [min, max].
-inline CLI::Validator integer_in(const std::string& option, const std::string& quantity, long min, long max) {
+inline CLI::Validator integer_in(const std::string& option, const std::string& quantity, long min,
+                                 long max) {
   return CLI::Validator(
       [=](std::string& text) -> std::string {
         char* end = nullptr;
         const long v = std::strtol(text.c_str(), &end, 10);
         const bool parsed = end != text.c_str() && *end == '\0';
         if (parsed && v >= min && v <= max) return {};
-        return option + " must be a whole number of " + quantity + ", " + std::to_string(min) + " <= n <= " +
-               std::to_string(max) + ", got " + limits::quoted(text);
+        return option + " must be a whole number of " + quantity + ", " + std::to_string(min) +
+               " <= n <= " + std::to_string(max) + ", got " + limits::quoted(text);
       },
       std::to_string(min) + " <= n <= " + std::to_string(max));
 }
@@ -117,12 +120,15 @@ inline std::atomic<bool>& interrupt_flag() {
   static std::atomic<bool> flag{false};
   return flag;
 }
-inline bool interrupted() { return interrupt_flag().load(std::memory_order_relaxed); }
+inline bool interrupted() {
+  return interrupt_flag().load(std::memory_order_relaxed);
+}
 
 /// The first SIGINT or SIGTERM asks the run to stop at its next step; a second one ends the
 /// process at once, as it would without this handler.
 inline void catch_interrupts() {
-  static_assert(std::atomic<bool>::is_always_lock_free, "a signal handler may only touch lock-free atomics");
+  static_assert(std::atomic<bool>::is_always_lock_free,
+                "a signal handler may only touch lock-free atomics");
   interrupt_flag().store(false);  // made before any signal can arrive
   const auto handler = +[](int signal) {
     if (interrupt_flag().exchange(true)) {

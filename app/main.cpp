@@ -1,19 +1,20 @@
 // stagger: the command line. Exit codes: 0 success, 1 the input was understood but is wrong, 2
 // usage error, 130 interrupted (SIGINT or SIGTERM; what the run had is written).
 
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
 #include <algorithm>
-#include <initializer_list>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <initializer_list>
 #include <iostream>
 #include <optional>
 #include <sstream>
 #include <string>
-#include <unistd.h>
 
 #include "cli_checks.h"
 #include "stagger/core/limits.h"
@@ -38,7 +39,9 @@
 #if defined(__SANITIZE_ADDRESS__)
 // Under AddressSanitizer: Debian's OpenXR loader 1.0.20 keeps a few objects per instance for the
 // life of the process; they are not ours to fix.
-extern "C" const char* __lsan_default_suppressions() { return "leak:libopenxr_loader.so\n"; }
+extern "C" const char* __lsan_default_suppressions() {
+  return "leak:libopenxr_loader.so\n";
+}
 #endif
 
 namespace {
@@ -77,22 +80,26 @@ bool write_text(const std::string& path, const std::string& text) {
 }
 
 // A progress bar on stderr for runs that take a while: it appears after 2 s of wall time (short
-// runs print nothing), only when stderr is a terminal and not with --quiet, and is erased at the end.
+// runs print nothing), only when stderr is a terminal and not with --quiet, and is erased at the
+// end.
 class Progress {
  public:
   Progress(double total_s, bool enabled)
-      : total_s_(total_s), enabled_(enabled && isatty(2)), start_(std::chrono::steady_clock::now()) {}
+      : total_s_(total_s),
+        enabled_(enabled && isatty(2)),
+        start_(std::chrono::steady_clock::now()) {}
   void update(double sim_s) {
     if (!enabled_) return;
-    const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    const double wall_s =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
     if (wall_s < kShowAfterS) return;
     const int permille = static_cast<int>(1000.0 * sim_s / total_s_);
     if (permille == last_permille_) return;
     last_permille_ = permille;
     const int filled = permille * kWidth / 1000;
     const double left_s = sim_s > 0 ? wall_s * (total_s_ - sim_s) / sim_s : 0.0;
-    std::fprintf(stderr, "\r[%.*s%*s] %6.1f / %.1f s simulated, %3.0f s left ", filled, kBar, kWidth - filled, "",
-                 sim_s, total_s_, left_s);
+    std::fprintf(stderr, "\r[%.*s%*s] %6.1f / %.1f s simulated, %3.0f s left ", filled, kBar,
+                 kWidth - filled, "", sim_s, total_s_, left_s);
     shown_ = true;
   }
   ~Progress() {
@@ -116,7 +123,8 @@ bool outputs_writable(const std::string& command,
                       std::initializer_list<std::pair<const char*, const std::string*>> outputs) {
   for (const auto& [what, path] : outputs) {
     if (stagger::app::can_write(*path)) continue;
-    std::cerr << command << ": cannot write the " << what << " to " << stagger::limits::quoted(*path)
+    std::cerr << command << ": cannot write the " << what << " to "
+              << stagger::limits::quoted(*path)
               << " (no such folder, or no permission); nothing was run\n";
     return false;
   }
@@ -143,7 +151,8 @@ std::optional<CheckedLevel> check_level(const std::string& file) {
   for (const auto& d : level.loaded.diagnostics) std::cerr << stagger::levels::format(d) << "\n";
   if (!level.loaded.ok()) return std::nullopt;
   level.navigation = stagger::sim::check_reachability(level.loaded);
-  for (const auto& d : level.navigation.diagnostics) std::cerr << stagger::levels::format(d) << "\n";
+  for (const auto& d : level.navigation.diagnostics)
+    std::cerr << stagger::levels::format(d) << "\n";
   if (!level.navigation.ok()) return std::nullopt;
   return level;
 }
@@ -158,12 +167,14 @@ int run_check(const std::vector<std::string>& files) {
     }
     const stagger::levels::Level& l = checked->loaded.level;
     const int warnings = checked->navigation.warnings();
-    std::cout << file << ": ok (" << l.boxes.size() + l.meshes.size() << " geometry, " << l.routes.size()
-              << " routes, " << l.enemies.size() << " enemies, navmesh of "
-              << checked->navigation.navmesh->walkable_polygon_count() << " polygons; every point reachable"
+    std::cout << file << ": ok (" << l.boxes.size() + l.meshes.size() << " geometry, "
+              << l.routes.size() << " routes, " << l.enemies.size() << " enemies, navmesh of "
+              << checked->navigation.navmesh->walkable_polygon_count()
+              << " polygons; every point reachable"
               << (warnings > 0 ? "; " + std::to_string(warnings) + " warning(s)" : "") << ")\n";
   }
-  if (failed > 0) std::cerr << "stagger check: " << failed << " of " << files.size() << " levels have errors\n";
+  if (failed > 0)
+    std::cerr << "stagger check: " << failed << " of " << files.size() << " levels have errors\n";
   return failed > 0 ? kExitWrongInput : 0;
 }
 
@@ -177,8 +188,8 @@ int run_preview(const std::string& file, const std::string& out, int size_px) {
   stagger::levels::PreviewSettings settings;
   settings.size_px = size_px;
   settings.navmesh_triangles = checked->navigation.navmesh->triangles();
-  const auto written =
-      stagger::levels::write_preview_png(checked->loaded.level, checked->loaded.mesh_triangles, out, settings);
+  const auto written = stagger::levels::write_preview_png(
+      checked->loaded.level, checked->loaded.mesh_triangles, out, settings);
   if (!written) {
     std::cerr << "stagger preview: " << written.error() << "\n";
     return kExitWrongInput;
@@ -199,8 +210,9 @@ struct RunInputs {
 // Builds the scene (a level that passes `stagger check`, or the built-in one) and checks the
 // script against it; prints the problems and returns nothing when there are any. `command` names
 // the caller in messages.
-std::optional<RunInputs> prepare_run(const std::string& command, const std::string& level, int enemies, float physics_hz,
-                                     int solver_iterations, const std::string& input_name, const std::string& input_text) {
+std::optional<RunInputs> prepare_run(const std::string& command, const std::string& level,
+                                     int enemies, float physics_hz, int solver_iterations,
+                                     const std::string& input_name, const std::string& input_text) {
   RunInputs run;
   run.scene = stagger::sim::builtin_scene(enemies);
   if (!level.empty()) {
@@ -209,7 +221,8 @@ std::optional<RunInputs> prepare_run(const std::string& command, const std::stri
       std::cerr << command << ": the level has errors; nothing was simulated\n";
       return std::nullopt;
     }
-    run.scene = stagger::sim::scene_from_level(checked->loaded.level, checked->loaded.mesh_triangles);
+    run.scene =
+        stagger::sim::scene_from_level(checked->loaded.level, checked->loaded.mesh_triangles);
     if (checked->loaded.level.name.empty()) run.scene.name = level;
     const auto bytes = read_file(level);
     if (bytes) run.level_hash = stagger::sim::fnv1a_64(bytes->data(), bytes->size());
@@ -219,13 +232,16 @@ std::optional<RunInputs> prepare_run(const std::string& command, const std::stri
   if (!input_name.empty()) {
     auto parsed = stagger::sim::parse_input_script(input_text, input_name);
     if (!parsed) {
-      std::cerr << parsed.error() << "\n" << command << ": the input script has errors; nothing was simulated\n";
+      std::cerr << parsed.error() << "\n"
+                << command << ": the input script has errors; nothing was simulated\n";
       return std::nullopt;
     }
     run.script = std::move(parsed).value();
-    const std::string problems = stagger::sim::check_against_scene(run.script, run.scene, input_name);
+    const std::string problems =
+        stagger::sim::check_against_scene(run.script, run.scene, input_name);
     if (!problems.empty()) {
-      std::cerr << problems << "\n" << command << ": the input script has errors; nothing was simulated\n";
+      std::cerr << problems << "\n"
+                << command << ": the input script has errors; nothing was simulated\n";
       return std::nullopt;
     }
     run.script_text = input_text;
@@ -235,7 +251,8 @@ std::optional<RunInputs> prepare_run(const std::string& command, const std::stri
 
 const std::function<bool()> kStopOnInterrupt = [] { return stagger::app::interrupted(); };
 
-// The outputs of `stagger sim`, written as the run goes (the trace) or at its end, interrupted or not.
+// The outputs of `stagger sim`, written as the run goes (the trace) or at its end, interrupted or
+// not.
 struct SimOutputs {
   std::ofstream trace_file;
   std::optional<stagger::sim::TraceWriter> trace;
@@ -243,7 +260,8 @@ struct SimOutputs {
   stagger::sim::Recording recording;
 };
 
-void attach_outputs(const SimOptions& o, const RunInputs& run, stagger::sim::Simulation& simulation, SimOutputs& out) {
+void attach_outputs(const SimOptions& o, const RunInputs& run, stagger::sim::Simulation& simulation,
+                    SimOutputs& out) {
   if (!o.trace.empty()) {
     out.trace_file.open(o.trace, std::ios::binary);
     out.trace.emplace(out.trace_file);
@@ -256,7 +274,8 @@ void attach_outputs(const SimOptions& o, const RunInputs& run, stagger::sim::Sim
   if (o.record.empty()) return;
   stagger::sim::Recording& recording = out.recording;
   // The level by its absolute path, so the replay finds it from anywhere.
-  recording.level_path = o.level.empty() ? std::string() : std::filesystem::absolute(o.level).string();
+  recording.level_path =
+      o.level.empty() ? std::string() : std::filesystem::absolute(o.level).string();
   recording.level_hash = run.level_hash;
   recording.builtin_enemies = o.enemies;
   recording.physics_hz = o.physics_hz;
@@ -271,7 +290,8 @@ void attach_outputs(const SimOptions& o, const RunInputs& run, stagger::sim::Sim
 }
 
 // Writes what the run made; false (with a message) when one could not be written.
-bool write_outputs(const SimOptions& o, const stagger::sim::SimulationResult& result, SimOutputs& out) {
+bool write_outputs(const SimOptions& o, const stagger::sim::SimulationResult& result,
+                   SimOutputs& out) {
   if (out.trace_file.is_open() && !out.trace_file.flush()) {
     std::cerr << "stagger sim: writing the trace to " << o.trace << " failed\n";
     return false;
@@ -296,21 +316,24 @@ bool write_outputs(const SimOptions& o, const stagger::sim::SimulationResult& re
 }
 
 int run_sim(const SimOptions& o) {
-  if (!outputs_writable("stagger sim",
-                        {{"report", &o.report}, {"trace", &o.trace}, {"plot", &o.plot}, {"recording", &o.record}})) {
+  if (!outputs_writable("stagger sim", {{"report", &o.report},
+                                        {"trace", &o.trace},
+                                        {"plot", &o.plot},
+                                        {"recording", &o.record}})) {
     return kExitWrongInput;
   }
   std::string input_text;
   if (!o.input.empty()) {
     const auto text = read_file(o.input);
     if (!text) {
-      std::cerr << o.input << ": cannot open the input script\nstagger sim: nothing was simulated\n";
+      std::cerr << o.input
+                << ": cannot open the input script\nstagger sim: nothing was simulated\n";
       return kExitWrongInput;
     }
     input_text = *text;
   }
-  std::optional<RunInputs> run =
-      prepare_run("stagger sim", o.level, o.enemies, o.physics_hz, o.solver_iterations, o.input, input_text);
+  std::optional<RunInputs> run = prepare_run("stagger sim", o.level, o.enemies, o.physics_hz,
+                                             o.solver_iterations, o.input, input_text);
   if (!run) return kExitWrongInput;
   stagger::sim::Simulation simulation(run->scene, run->script);
   SimOutputs outputs;
@@ -318,7 +341,8 @@ int run_sim(const SimOptions& o) {
   stagger::app::catch_interrupts();
   {
     Progress progress(o.seconds, !o.quiet);
-    simulation.run(o.seconds, o.display_hz, [&](double t) { progress.update(t); }, kStopOnInterrupt);
+    simulation.run(
+        o.seconds, o.display_hz, [&](double t) { progress.update(t); }, kStopOnInterrupt);
   }
   const stagger::sim::SimulationResult result = simulation.result();
   if (!write_outputs(o, result, outputs)) return kExitWrongInput;
@@ -329,16 +353,18 @@ int run_sim(const SimOptions& o) {
     return kExitInterrupted;
   }
   // A blow-up that the guard caught and reset is still a failed run.
-  const bool reset = std::any_of(result.enemies.begin(), result.enemies.end(), [](const auto& e) { return e.resets > 0; });
+  const bool reset = std::any_of(result.enemies.begin(), result.enemies.end(),
+                                 [](const auto& e) { return e.resets > 0; });
   return result.finite && !reset ? 0 : kExitWrongInput;
 }
 
 // Re-simulates a recording and checks every step's state hash against it; `watch` may add its
 // own observers to the simulation before it runs. Returns the exit code; prints why on failure.
 // An incomplete recording (an interrupted run) is re-simulated as far as it goes.
-int resimulate(const std::string& path, const char* command, bool quiet,
-               const std::function<void(stagger::sim::Simulation&, const stagger::sim::Recording&)>& watch,
-               std::uint64_t& steps, bool& incomplete) {
+int resimulate(
+    const std::string& path, const char* command, bool quiet,
+    const std::function<void(stagger::sim::Simulation&, const stagger::sim::Recording&)>& watch,
+    std::uint64_t& steps, bool& incomplete) {
   const auto loaded = stagger::sim::read_recording(path);
   if (!loaded) {
     std::cerr << command << ": " << loaded.error() << "\n";
@@ -349,18 +375,22 @@ int resimulate(const std::string& path, const char* command, bool quiet,
   if (!r.level_path.empty()) {
     std::error_code error;
     // Only a regular file: a recording that names a device or a folder must not make us read it.
-    const auto bytes = std::filesystem::is_regular_file(r.level_path, error) ? read_file(r.level_path) : std::nullopt;
+    const auto bytes = std::filesystem::is_regular_file(r.level_path, error)
+                           ? read_file(r.level_path)
+                           : std::nullopt;
     if (!bytes) {
-      std::cerr << command << ": the recorded level " << stagger::limits::quoted(r.level_path) << " cannot be opened\n";
+      std::cerr << command << ": the recorded level " << stagger::limits::quoted(r.level_path)
+                << " cannot be opened\n";
       return kExitWrongInput;
     }
     if (stagger::sim::fnv1a_64(bytes->data(), bytes->size()) != r.level_hash) {
-      std::cerr << command << ": the level " << r.level_path << " changed since the recording (its hash differs)\n";
+      std::cerr << command << ": the level " << r.level_path
+                << " changed since the recording (its hash differs)\n";
       return kExitWrongInput;
     }
   }
-  std::optional<RunInputs> run = prepare_run(command, r.level_path, r.builtin_enemies, r.physics_hz, r.solver_iterations,
-                                             r.input_name, r.input_script);
+  std::optional<RunInputs> run = prepare_run(command, r.level_path, r.builtin_enemies, r.physics_hz,
+                                             r.solver_iterations, r.input_name, r.input_script);
   if (!run) return kExitWrongInput;
   stagger::sim::Simulation simulation(run->scene, std::move(run->script));
   // Every step's state hash against the recording's; the first that differs is where the runs
@@ -369,29 +399,35 @@ int resimulate(const std::string& path, const char* command, bool quiet,
   std::optional<std::uint64_t> diverged;
   simulation.on_step([&](const stagger::sim::Simulation& s) {
     const std::uint64_t hash = s.scene().world().state_hash();
-    if (!diverged && (steps >= r.step_hashes.size() || r.step_hashes[steps] != hash)) diverged = steps;
+    if (!diverged && (steps >= r.step_hashes.size() || r.step_hashes[steps] != hash))
+      diverged = steps;
     ++steps;
   });
   if (watch) watch(simulation, r);
   const double seconds =
-      r.incomplete ? static_cast<double>(r.step_hashes.size()) / static_cast<double>(r.physics_hz) : r.seconds;
+      r.incomplete ? static_cast<double>(r.step_hashes.size()) / static_cast<double>(r.physics_hz)
+                   : r.seconds;
   stagger::app::catch_interrupts();
   {
     Progress progress(seconds, !quiet);
-    simulation.run(seconds, r.display_hz, [&](double t) { progress.update(t); }, kStopOnInterrupt);
+    simulation.run(
+        seconds, r.display_hz, [&](double t) { progress.update(t); }, kStopOnInterrupt);
   }
   if (simulation.result().interrupted) {
-    std::cerr << command << ": interrupted after " << steps << " of " << r.step_hashes.size() << " steps\n";
+    std::cerr << command << ": interrupted after " << steps << " of " << r.step_hashes.size()
+              << " steps\n";
     return diverged ? kExitWrongInput : kExitInterrupted;
   }
   if (!diverged && steps != r.step_hashes.size()) diverged = steps;
   if (diverged) {
     const double t = static_cast<double>(*diverged + 1) / static_cast<double>(r.physics_hz);
-    std::cerr << command << ": " << path << " diverges at step " << *diverged + 1 << " (t = " << t << " s): ";
+    std::cerr << command << ": " << path << " diverges at step " << *diverged + 1 << " (t = " << t
+              << " s): ";
     if (*diverged < r.step_hashes.size() && *diverged < steps) {
       std::cerr << "the state hash differs from the recorded one\n";
     } else {
-      std::cerr << "the recording has " << r.step_hashes.size() << " steps, the replay " << steps << "\n";
+      std::cerr << "the recording has " << r.step_hashes.size() << " steps, the replay " << steps
+                << "\n";
     }
     return kExitWrongInput;
   }
@@ -406,11 +442,14 @@ int run_replay(const std::string& path, bool quiet) {
   std::uint64_t steps = 0;
   std::uint64_t last_hash = 0;
   bool incomplete = false;
-  const int code = resimulate(path, "stagger replay", quiet,
-                              [&last_hash](stagger::sim::Simulation& s, const stagger::sim::Recording&) {
-                                s.on_step([&last_hash](const stagger::sim::Simulation& sim) { last_hash = sim.scene().world().state_hash(); });
-                              },
-                              steps, incomplete);
+  const int code = resimulate(
+      path, "stagger replay", quiet,
+      [&last_hash](stagger::sim::Simulation& s, const stagger::sim::Recording&) {
+        s.on_step([&last_hash](const stagger::sim::Simulation& sim) {
+          last_hash = sim.scene().world().state_hash();
+        });
+      },
+      steps, incomplete);
   if (code != 0) return code;
   std::cout << "stagger replay: " << path << ": " << steps << " steps reproduced, final state hash "
             << stagger::sim::state_hash_hex(last_hash) << incomplete_note(incomplete) << "\n";
@@ -422,12 +461,13 @@ int run_export(const std::string& path, const std::string& out, double rate_hz, 
   std::optional<stagger::sim::GltfAnimation> animation;
   std::uint64_t steps = 0;
   bool incomplete = false;
-  const int code = resimulate(path, "stagger export", quiet,
-                              [&](stagger::sim::Simulation& s, const stagger::sim::Recording&) {
-                                animation.emplace(s, rate_hz);
-                                s.on_step([&animation](const stagger::sim::Simulation& sim) { animation->record(sim); });
-                              },
-                              steps, incomplete);
+  const int code = resimulate(
+      path, "stagger export", quiet,
+      [&](stagger::sim::Simulation& s, const stagger::sim::Recording&) {
+        animation.emplace(s, rate_hz);
+        s.on_step([&animation](const stagger::sim::Simulation& sim) { animation->record(sim); });
+      },
+      steps, incomplete);
   // An interrupted export still writes the frames it made.
   if (code != 0 && code != kExitInterrupted) return code;
   const auto written = animation->write(out);
@@ -435,8 +475,8 @@ int run_export(const std::string& path, const std::string& out, double rate_hz, 
     std::cerr << "stagger export: " << written.error() << "\n";
     return kExitWrongInput;
   }
-  std::cout << "stagger export: " << out << ": " << animation->frames() << " frames at " << rate_hz << " Hz of " << steps
-            << " steps" << incomplete_note(incomplete) << "\n";
+  std::cout << "stagger export: " << out << ": " << animation->frames() << " frames at " << rate_hz
+            << " Hz of " << steps << " steps" << incomplete_note(incomplete) << "\n";
   return code;
 }
 
@@ -446,10 +486,13 @@ std::optional<stagger::sim::SceneDescription> patrolled_level(const std::string&
     std::cerr << "stagger bench: the level has errors; nothing was measured\n";
     return std::nullopt;
   }
-  stagger::sim::SceneDescription scene = stagger::sim::scene_from_level(level->loaded.level, level->loaded.mesh_triangles);
-  const bool routes = std::any_of(scene.enemies.begin(), scene.enemies.end(), [](const auto& e) { return !e.route.empty(); });
+  stagger::sim::SceneDescription scene =
+      stagger::sim::scene_from_level(level->loaded.level, level->loaded.mesh_triangles);
+  const bool routes = std::any_of(scene.enemies.begin(), scene.enemies.end(),
+                                  [](const auto& e) { return !e.route.empty(); });
   if (!scene.navigation || !routes) {
-    std::cerr << "stagger bench: " << level_path << " has no navigation settings or no enemy with a route to patrol\n";
+    std::cerr << "stagger bench: " << level_path
+              << " has no navigation settings or no enemy with a route to patrol\n";
     return std::nullopt;
   }
   return scene;
@@ -459,8 +502,8 @@ int run_patrol_bench(const std::string& level_path, stagger::sim::PatrolBenchOpt
   const auto scene_or = patrolled_level(level_path);
   if (!scene_or) return kExitWrongInput;
   const stagger::sim::SceneDescription& scene = *scene_or;
-  std::cerr << "stagger bench: " << options.enemies << " enemies patrolling " << level_path << " for "
-            << options.seconds << " simulated seconds...\n";
+  std::cerr << "stagger bench: " << options.enemies << " enemies patrolling " << level_path
+            << " for " << options.seconds << " simulated seconds...\n";
   stagger::app::catch_interrupts();
   options.stop = kStopOnInterrupt;
   const stagger::sim::PatrolBenchResult r = stagger::sim::run_patrol_benchmark(scene, options);
@@ -471,8 +514,8 @@ int run_patrol_bench(const std::string& level_path, stagger::sim::PatrolBenchOpt
 int run_soak(const std::string& level_path, stagger::sim::SoakOptions options) {
   const auto scene = patrolled_level(level_path);
   if (!scene) return kExitWrongInput;
-  std::cerr << "stagger bench: soaking " << options.enemies << " enemies in " << level_path << " for " << options.seconds
-            << " simulated seconds (a shove a second)...\n";
+  std::cerr << "stagger bench: soaking " << options.enemies << " enemies in " << level_path
+            << " for " << options.seconds << " simulated seconds (a shove a second)...\n";
   stagger::app::catch_interrupts();
   options.stop = kStopOnInterrupt;
   const stagger::sim::SoakResult r = stagger::sim::run_soak(*scene, options);
@@ -492,7 +535,8 @@ struct PlayOptions {
 };
 
 int run_play(const PlayOptions& o) {
-  if (!outputs_writable("stagger play", {{"screenshot", &o.screenshot}, {"report", &o.report}})) return kExitWrongInput;
+  if (!outputs_writable("stagger play", {{"screenshot", &o.screenshot}, {"report", &o.report}}))
+    return kExitWrongInput;
   std::optional<RunInputs> run = prepare_run("stagger play", o.level, 1, 240.0f, 10, "", "");
   if (!run) return kExitWrongInput;
   stagger::vr::PlaySettings settings;
@@ -541,15 +585,19 @@ int run_render(const RenderOptions& o) {
   const float aspect = static_cast<float>(o.size[0]) / static_cast<float>(o.size[1]);
   stagger::vr::EyeView view = stagger::vr::overview_camera(run->scene, aspect);
   if (!o.eye.empty() || !o.at.empty()) {
-    const stagger::Vec3 from = o.eye.empty() ? view.position : stagger::Vec3{o.eye[0], o.eye[1], o.eye[2]};
-    const stagger::Vec3 to = o.at.empty() ? from + view.orientation.rotate({0, 0, -1}) : stagger::Vec3{o.at[0], o.at[1], o.at[2]};
+    const stagger::Vec3 from =
+        o.eye.empty() ? view.position : stagger::Vec3{o.eye[0], o.eye[1], o.eye[2]};
+    const stagger::Vec3 to = o.at.empty() ? from + view.orientation.rotate({0, 0, -1})
+                                          : stagger::Vec3{o.at[0], o.at[1], o.at[2]};
     if (length(to - from) < kMinLookDistanceM) {
-      std::cerr << "stagger render: --eye and --at must be at least " << kMinLookDistanceM << " m apart\n";
+      std::cerr << "stagger render: --eye and --at must be at least " << kMinLookDistanceM
+                << " m apart\n";
       return kExitUsage;
     }
     view = stagger::vr::look_at(from, to, view.fov);
   }
-  const auto image = stagger::vr::render_offscreen(simulation, view, {o.size[0], o.size[1], o.overlay});
+  const auto image =
+      stagger::vr::render_offscreen(simulation, view, {o.size[0], o.size[1], o.overlay});
   if (!image) {
     std::cerr << "stagger render: " << image.error() << "\n";
     return kExitWrongInput;
@@ -558,13 +606,14 @@ int run_render(const RenderOptions& o) {
     std::cerr << "stagger render: cannot write " << o.output << "\n";
     return kExitWrongInput;
   }
-  std::cout << "stagger render: " << o.output << " (" << o.size[0] << "x" << o.size[1] << ", " << o.seconds
-            << " s into the level)\n";
+  std::cout << "stagger render: " << o.output << " (" << o.size[0] << "x" << o.size[1] << ", "
+            << o.seconds << " s into the level)\n";
   return 0;
 }
 
 int run_bench(stagger::sim::BenchOptions options) {
-  std::cerr << "stagger bench: measuring " << options.repetitions << " interleaved repetitions...\n";
+  std::cerr << "stagger bench: measuring " << options.repetitions
+            << " interleaved repetitions...\n";
   stagger::app::catch_interrupts();
   options.stop = kStopOnInterrupt;
   const std::vector<stagger::sim::BenchRow> rows = stagger::sim::run_benchmark(options);
@@ -584,7 +633,8 @@ int run_bench(stagger::sim::BenchOptions options) {
 int usage_error(const CLI::App& app, const CLI::ParseError& e) {
   std::string message = e.what();
   const std::size_t colon = message.find(": ");
-  if (dynamic_cast<const CLI::ValidationError*>(&e) != nullptr && colon != std::string::npos) message.erase(0, colon + 2);
+  if (dynamic_cast<const CLI::ValidationError*>(&e) != nullptr && colon != std::string::npos)
+    message.erase(0, colon + 2);
   std::string command = "stagger";
   for (const CLI::App* sub : app.get_subcommands()) command += " " + sub->get_name();
   std::cerr << command << ": " << message << "\n"
@@ -595,7 +645,8 @@ int usage_error(const CLI::App& app, const CLI::ParseError& e) {
 int main(int argc, char** argv) {
   using stagger::app::finite_in;
   using stagger::app::integer_in;
-  CLI::App app{"Stagger: physically simulated enemies for VR (active ragdolls in Bullet)", "stagger"};
+  CLI::App app{"Stagger: physically simulated enemies for VR (active ragdolls in Bullet)",
+               "stagger"};
   app.set_version_flag("--version", std::string("stagger ") + STAGGER_VERSION);
   app.require_subcommand(1);
   const auto seconds_check = [](const std::string& option) {
@@ -604,116 +655,180 @@ int main(int argc, char** argv) {
 
   SimOptions sim;
   CLI::App* sim_cmd = app.add_subcommand(
-      "sim", "Run a level (or the built-in scene) headlessly at the fixed step and print a summary");
-  sim_cmd->add_option("level", sim.level, "Level file (JSON or glTF) or a sample level's name; without it, the built-in scene")
+      "sim",
+      "Run a level (or the built-in scene) headlessly at the fixed step and print a summary");
+  sim_cmd
+      ->add_option(
+          "level", sim.level,
+          "Level file (JSON or glTF) or a sample level's name; without it, the built-in scene")
       ->transform(stagger::app::level_argument());
-  sim_cmd->add_option("--seconds", sim.seconds, "Simulated time [s]")->capture_default_str()->check(seconds_check("--seconds"));
-  sim_cmd->add_option("--display-hz", sim.display_hz, "Display rate driving the step accumulator [Hz]")
-      ->capture_default_str()->check(finite_in("--display-hz", "hertz", "hz", stagger::app::kDisplayHzRange));
+  sim_cmd->add_option("--seconds", sim.seconds, "Simulated time [s]")
+      ->capture_default_str()
+      ->check(seconds_check("--seconds"));
+  sim_cmd
+      ->add_option("--display-hz", sim.display_hz, "Display rate driving the step accumulator [Hz]")
+      ->capture_default_str()
+      ->check(finite_in("--display-hz", "hertz", "hz", stagger::app::kDisplayHzRange));
   sim_cmd->add_option("--physics-hz", sim.physics_hz, "Fixed physics step rate [Hz]")
-      ->capture_default_str()->check(finite_in("--physics-hz", "hertz", "hz", stagger::app::kPhysicsHzRange));
-  sim_cmd->add_option("--solver-iterations", sim.solver_iterations, "Bullet solver iterations per step")
-      ->capture_default_str()->check(integer_in("--solver-iterations", "iterations", 1, 200));
+      ->capture_default_str()
+      ->check(finite_in("--physics-hz", "hertz", "hz", stagger::app::kPhysicsHzRange));
+  sim_cmd
+      ->add_option("--solver-iterations", sim.solver_iterations,
+                   "Bullet solver iterations per step")
+      ->capture_default_str()
+      ->check(integer_in("--solver-iterations", "iterations", 1, 200));
   sim_cmd->add_option("--input", sim.input, "Input script (JSON) with timed events")
       ->check(stagger::app::existing_file("input script"));
   sim_cmd->add_option("--report", sim.report, "Write the JSON report here ('-' for stdout)");
   sim_cmd->add_option("--trace", sim.trace, "Write a CSV row per enemy per physics step here");
   sim_cmd->add_option("--plot", sim.plot, "Draw balance error and pelvis height over time (PNG)");
-  sim_cmd->add_option("--record", sim.record, "Write a recording that `stagger replay` re-simulates and checks");
-  sim_cmd->add_option("--enemies", sim.enemies, "Number of enemies in the built-in scene (3 m grid; not with a level)")
-      ->capture_default_str()->check(integer_in("--enemies", "enemies", 1, 1024));
+  sim_cmd->add_option("--record", sim.record,
+                      "Write a recording that `stagger replay` re-simulates and checks");
+  sim_cmd
+      ->add_option("--enemies", sim.enemies,
+                   "Number of enemies in the built-in scene (3 m grid; not with a level)")
+      ->capture_default_str()
+      ->check(integer_in("--enemies", "enemies", 1, 1024));
   sim_cmd->add_flag("--quiet", sim.quiet, "Print nothing but errors");
 
   std::string replay_file;
   bool replay_quiet = false;
   CLI::App* replay_cmd = app.add_subcommand(
-      "replay", "Re-simulate a recording and check every step's state hash; exits 1 where it diverges");
+      "replay",
+      "Re-simulate a recording and check every step's state hash; exits 1 where it diverges");
   replay_cmd->add_option("recording", replay_file, "Recording written by `stagger sim --record`")
-      ->required()->check(stagger::app::existing_file("recording"));
+      ->required()
+      ->check(stagger::app::existing_file("recording"));
   replay_cmd->add_flag("--quiet", replay_quiet, "No progress bar");
 
   std::string export_file;
   std::string export_out;
   double export_rate = 30.0;
   bool export_quiet = false;
-  CLI::App* export_cmd = app.add_subcommand(
-      "export", "Re-simulate a recording into an animated glTF 2.0: a node per body, the level as static meshes");
+  CLI::App* export_cmd = app.add_subcommand("export",
+                                            "Re-simulate a recording into an animated glTF 2.0: a "
+                                            "node per body, the level as static meshes");
   export_cmd->add_option("recording", export_file, "Recording written by `stagger sim --record`")
-      ->required()->check(stagger::app::existing_file("recording"));
-  export_cmd->add_option("-o,--output", export_out, "glTF file to write (.gltf, buffer embedded)")->required();
+      ->required()
+      ->check(stagger::app::existing_file("recording"));
+  export_cmd->add_option("-o,--output", export_out, "glTF file to write (.gltf, buffer embedded)")
+      ->required();
   export_cmd->add_option("--rate", export_rate, "Animation keys per second")
-      ->capture_default_str()->check(finite_in("--rate", "keys per second", "hz", {30.0, 60.0, false}));
+      ->capture_default_str()
+      ->check(finite_in("--rate", "keys per second", "hz", {30.0, 60.0, false}));
   export_cmd->add_flag("--quiet", export_quiet, "No progress bar");
 
   std::vector<std::string> check_files;
   CLI::App* check_cmd = app.add_subcommand(
       "check", "Validate level files; problems print as FILE:LINE:COL: error: message");
   check_cmd->add_option("levels", check_files, "Level files or sample levels' names")
-      ->required()->transform(stagger::app::level_argument());
+      ->required()
+      ->transform(stagger::app::level_argument());
 
   std::string preview_level;
   std::string preview_out;
   int preview_size = 1024;
   CLI::App* preview_cmd = app.add_subcommand(
-      "preview", "Draw a level from above to a PNG: geometry by height, routes, spawns, legend, scale");
+      "preview",
+      "Draw a level from above to a PNG: geometry by height, routes, spawns, legend, scale");
   preview_cmd->add_option("level", preview_level, "Level file or a sample level's name")
-      ->required()->transform(stagger::app::level_argument());
+      ->required()
+      ->transform(stagger::app::level_argument());
   preview_cmd->add_option("-o,--output", preview_out, "PNG file to write")->required();
   preview_cmd->add_option("--size", preview_size, "Width in pixels (the height is 3/4 of it)")
-      ->capture_default_str()->check(integer_in("--size", "pixels", 400, 8192));
+      ->capture_default_str()
+      ->check(integer_in("--size", "pixels", 400, 8192));
 
   stagger::sim::BenchOptions bench;
-  CLI::App* bench_cmd = app.add_subcommand(
-      "bench", "Time standing (or walking) ragdolls against a raw Bullet baseline of the same bodies and motors");
+  CLI::App* bench_cmd = app.add_subcommand("bench",
+                                           "Time standing (or walking) ragdolls against a raw "
+                                           "Bullet baseline of the same bodies and motors");
   bench_cmd->add_option("--counts", bench.counts, "Ragdoll counts to measure")
-      ->capture_default_str()->delimiter(',')->check(integer_in("--counts", "ragdolls", 1, 4096));
+      ->capture_default_str()
+      ->delimiter(',')
+      ->check(integer_in("--counts", "ragdolls", 1, 4096));
   bench_cmd->add_option("--seconds", bench.seconds, "Simulated seconds per episode")
-      ->capture_default_str()->check(seconds_check("--seconds"));
-  bench_cmd->add_option("--repetitions", bench.repetitions, "Interleaved repetitions (median reported)")
-      ->capture_default_str()->check(integer_in("--repetitions", "repetitions", 1, 100));
-  bench_cmd->add_flag("--walking", bench.walking, "Our ragdolls walk at 1.2 m/s (the baseline holds its pose)");
+      ->capture_default_str()
+      ->check(seconds_check("--seconds"));
+  bench_cmd
+      ->add_option("--repetitions", bench.repetitions, "Interleaved repetitions (median reported)")
+      ->capture_default_str()
+      ->check(integer_in("--repetitions", "repetitions", 1, 100));
+  bench_cmd->add_flag("--walking", bench.walking,
+                      "Our ragdolls walk at 1.2 m/s (the baseline holds its pose)");
   std::string patrol_level;
   stagger::sim::PatrolBenchOptions patrol_bench;
-  bench_cmd->add_option("--patrol", patrol_level,
-                        "Instead: enemies patrolling this level (navmesh build, navigation tick, CPU per 90 Hz frame)")
+  bench_cmd
+      ->add_option("--patrol", patrol_level,
+                   "Instead: enemies patrolling this level (navmesh build, navigation tick, CPU "
+                   "per 90 Hz frame)")
       ->transform(stagger::app::level_argument());
-  bench_cmd->add_option("--enemies", patrol_bench.enemies, "With --patrol or --soak: enemies spread along the level's routes")
-      ->capture_default_str()->check(integer_in("--enemies", "enemies", 1, 1024));
+  bench_cmd
+      ->add_option("--enemies", patrol_bench.enemies,
+                   "With --patrol or --soak: enemies spread along the level's routes")
+      ->capture_default_str()
+      ->check(integer_in("--enemies", "enemies", 1, 1024));
   std::string soak_level;
-  bench_cmd->add_option("--soak", soak_level,
-                        "Instead: a long run of enemies patrolling this level under random shoves (memory, finiteness)")
-      ->transform(stagger::app::level_argument())->excludes("--patrol");
+  bench_cmd
+      ->add_option("--soak", soak_level,
+                   "Instead: a long run of enemies patrolling this level under random shoves "
+                   "(memory, finiteness)")
+      ->transform(stagger::app::level_argument())
+      ->excludes("--patrol");
 
   PlayOptions play;
-  CLI::App* play_cmd = app.add_subcommand(
-      "play", "Play a level: in VR through OpenXR, in a desktop window, or headless (--mode auto picks the first that works)");
-  play_cmd->add_option("level", play.level, "Level file, or a sample level's name (courtyard, corridor, arena, gltf_yard)")
-      ->required()->transform(stagger::app::level_argument());
+  CLI::App* play_cmd =
+      app.add_subcommand("play",
+                         "Play a level: in VR through OpenXR, in a desktop window, or headless "
+                         "(--mode auto picks the first that works)");
+  play_cmd
+      ->add_option("level", play.level,
+                   "Level file, or a sample level's name (courtyard, corridor, arena, gltf_yard)")
+      ->required()
+      ->transform(stagger::app::level_argument());
   play_cmd->add_option("--mode", play.mode, "auto, xr, desktop or headless")
-      ->capture_default_str()->check(CLI::IsMember({"auto", "xr", "desktop", "headless"}));
-  play_cmd->add_option("--seconds", play.seconds, "Stop after this much game time [s] (0: until closed or the XR session ends)")
-      ->capture_default_str()->check(finite_in("--seconds", "seconds", "s", stagger::app::kPlaySecondsRange));
-  play_cmd->add_option("--screenshot", play.screenshot, "Save the last frame drawn as a PNG (VR: the left eye)");
-  play_cmd->add_option("--report", play.report, "Write the JSON report (the simulation's, with CPU time per frame) here");
-  play_cmd->add_flag("--overlay", play.overlay, "Start with the debug overlay on (F1 toggles it in the window)");
+      ->capture_default_str()
+      ->check(CLI::IsMember({"auto", "xr", "desktop", "headless"}));
+  play_cmd
+      ->add_option("--seconds", play.seconds,
+                   "Stop after this much game time [s] (0: until closed or the XR session ends)")
+      ->capture_default_str()
+      ->check(finite_in("--seconds", "seconds", "s", stagger::app::kPlaySecondsRange));
+  play_cmd->add_option("--screenshot", play.screenshot,
+                       "Save the last frame drawn as a PNG (VR: the left eye)");
+  play_cmd->add_option("--report", play.report,
+                       "Write the JSON report (the simulation's, with CPU time per frame) here");
+  play_cmd->add_flag("--overlay", play.overlay,
+                     "Start with the debug overlay on (F1 toggles it in the window)");
   play_cmd->add_option("--size", play.size, "Desktop window size in pixels, WIDTH HEIGHT")
-      ->expected(2)->capture_default_str()->check(integer_in("--size", "pixels", 64, 8192));
+      ->expected(2)
+      ->capture_default_str()
+      ->check(integer_in("--size", "pixels", 64, 8192));
 
   RenderOptions render;
   CLI::App* render_cmd = app.add_subcommand(
       "render", "Render a level to a PNG from a camera, offscreen (a GPU, or lavapipe on the CPU)");
   render_cmd->add_option("level", render.level, "Level file, or a sample level's name")
-      ->required()->transform(stagger::app::level_argument());
+      ->required()
+      ->transform(stagger::app::level_argument());
   render_cmd->add_option("-o,--output", render.output, "PNG file to write")->required();
   render_cmd->add_option("--seconds", render.seconds, "Simulate this long first [s]")
-      ->capture_default_str()->check(finite_in("--seconds", "seconds", "s", stagger::app::kPlaySecondsRange));
-  render_cmd->add_option("--eye", render.eye, "Camera position X Y Z [m] (default: behind and above the player start)")
-      ->expected(3)->check(finite_in("--eye", "metres", "m", stagger::app::kCoordinateRange));
+      ->capture_default_str()
+      ->check(finite_in("--seconds", "seconds", "s", stagger::app::kPlaySecondsRange));
+  render_cmd
+      ->add_option("--eye", render.eye,
+                   "Camera position X Y Z [m] (default: behind and above the player start)")
+      ->expected(3)
+      ->check(finite_in("--eye", "metres", "m", stagger::app::kCoordinateRange));
   render_cmd->add_option("--at", render.at, "Point the camera looks at X Y Z [m]")
-      ->expected(3)->check(finite_in("--at", "metres", "m", stagger::app::kCoordinateRange));
+      ->expected(3)
+      ->check(finite_in("--at", "metres", "m", stagger::app::kCoordinateRange));
   render_cmd->add_option("--size", render.size, "Image size in pixels, WIDTH HEIGHT")
-      ->expected(2)->capture_default_str()->check(integer_in("--size", "pixels", 16, 8192));
-  render_cmd->add_flag("--overlay", render.overlay, "Draw the debug overlay (centres of mass, feet, navigation, routes)");
+      ->expected(2)
+      ->capture_default_str()
+      ->check(integer_in("--size", "pixels", 16, 8192));
+  render_cmd->add_flag("--overlay", render.overlay,
+                       "Draw the debug overlay (centres of mass, feet, navigation, routes)");
 
   try {
     app.parse(argc, argv);
@@ -732,7 +847,9 @@ int main(int argc, char** argv) {
   };
   if (sim_cmd->parsed()) {
     if (!sim.level.empty() && sim_cmd->count("--enemies") > 0) {
-      return usage("stagger sim: --enemies applies to the built-in scene only; a level brings its own enemies");
+      return usage(
+          "stagger sim: --enemies applies to the built-in scene only; a level brings its own "
+          "enemies");
     }
     return run_sim(sim);
   }
@@ -741,7 +858,9 @@ int main(int argc, char** argv) {
       return usage("stagger play: --mode headless needs --seconds (there is no window to close)");
     }
     if (play.mode == "headless" && !play.screenshot.empty()) {
-      return usage("stagger play: --mode headless draws nothing, so --screenshot cannot be saved (use desktop, xr or render)");
+      return usage(
+          "stagger play: --mode headless draws nothing, so --screenshot cannot be saved (use "
+          "desktop, xr or render)");
     }
     return run_play(play);
   }
@@ -761,7 +880,8 @@ int main(int argc, char** argv) {
       if (bench_cmd->count("--seconds") > 0) patrol_bench.seconds = bench.seconds;
       return run_patrol_bench(patrol_level, patrol_bench);
     }
-    if (bench_cmd->count("--enemies") > 0) return usage("stagger bench: --enemies applies to --patrol and --soak only");
+    if (bench_cmd->count("--enemies") > 0)
+      return usage("stagger bench: --enemies applies to --patrol and --soak only");
     return run_bench(bench);
   }
   return kExitUsage;

@@ -1,8 +1,8 @@
 // Balance measurement from body states: capture point, lean direction, state priority.
 
-#include <gtest/gtest.h>
-
 #include "stagger/physics/balance.h"
+
+#include <gtest/gtest.h>
 
 namespace stagger::physics {
 namespace {

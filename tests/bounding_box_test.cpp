@@ -36,7 +36,8 @@ TEST(BoundingBoxes, TheSwitchActsWhereBodiesMeetFast) {
   auto knocked_down = [](bool sweep_every_box) {
     sim::SceneDescription scene = sim::builtin_scene(1);
     scene.world.sweep_every_box = sweep_every_box;
-    sim::Simulation s(scene, test::push_script("dummy", physics::BodyPart::chest, {150, 0, 0}, 0.5));
+    sim::Simulation s(scene,
+                      test::push_script("dummy", physics::BodyPart::chest, {150, 0, 0}, 0.5));
     s.run(2.0, 90.0);
     return s.result().state_hash;
   };

@@ -1,8 +1,8 @@
 // The enemy brain's transitions (ai::Brain, pure logic; the table is in docs/ai.md).
 
-#include <gtest/gtest.h>
-
 #include "stagger/ai/brain.h"
+
+#include <gtest/gtest.h>
 
 namespace stagger::ai {
 namespace {
@@ -10,7 +10,8 @@ namespace {
 constexpr float kDt = 1.0f / 80.0f;
 
 Patrol square_route() {
-  return Patrol({{{0, 0, 0}, 0}, {{6, 0, 0}, 0}, {{6, 0, 6}, 0}, {{0, 0, 6}, 0}}, PatrolMode::loop, 0);
+  return Patrol({{{0, 0, 0}, 0}, {{6, 0, 0}, 0}, {{6, 0, 6}, 0}, {{0, 0, 6}, 0}}, PatrolMode::loop,
+                0);
 }
 
 BrainInput at(Vec3 position) {
@@ -70,7 +71,8 @@ TEST(Brain, AttacksWithinReachWithSeededPunchesBetweenChinAndTemple) {
       const BrainOutput o = brain.update(seeing({0, 0, 0}, {0, 0, 0.6f}));
       EXPECT_EQ(brain.state(), BrainState::attack);
       EXPECT_FALSE(o.goal);
-      if (o.right_arm.active && o.right_arm.extension >= 1.0f && !struck) out.push_back(o.right_arm.target);
+      if (o.right_arm.active && o.right_arm.extension >= 1.0f && !struck)
+        out.push_back(o.right_arm.target);
       struck = o.right_arm.active && o.right_arm.extension >= 1.0f;
     }
     EXPECT_GE(brain.punches(), static_cast<int>(out.size()));
@@ -111,7 +113,8 @@ TEST(Brain, SearchesTheLastSeenPositionThenReturnsToItsRoute) {
   EXPECT_NEAR(ticks * kDt, BrainSettings{}.look_around_s, 0.05f);
   EXPECT_TRUE(forgot);
   EXPECT_EQ(brain.state(), BrainState::patrol);
-  EXPECT_EQ(brain.patrol().target_index(), 2u) << "the route point nearest to where the search ended";
+  EXPECT_EQ(brain.patrol().target_index(), 2u)
+      << "the route point nearest to where the search ended";
 }
 
 TEST(Brain, AShoveStunsThenTheRouteGoesOnWhereItWas) {

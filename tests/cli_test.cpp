@@ -37,14 +37,18 @@ TEST(Cli, UsageErrorsExitWithTwo) {
 
 TEST(Cli, CheckValidatesLevels) {
   const std::string samples = STAGGER_SOURCE_DIR "/levels/data/";
-  const auto good = test::run_stagger("check \"" + samples + "courtyard.json\" \"" + samples + "corridor.json\"");
+  const auto good =
+      test::run_stagger("check \"" + samples + "courtyard.json\" \"" + samples + "corridor.json\"");
   EXPECT_EQ(good.exit_code, 0) << good.err;
-  EXPECT_NE(good.out.find("courtyard.json: ok (7 geometry, 1 routes, 2 enemies, navmesh of "), std::string::npos) << good.out;
+  EXPECT_NE(good.out.find("courtyard.json: ok (7 geometry, 1 routes, 2 enemies, navmesh of "),
+            std::string::npos)
+      << good.out;
   EXPECT_NE(good.out.find("polygons; every point reachable)"), std::string::npos) << good.out;
   const std::string broken = STAGGER_TEST_DATA "/levels/three_problems.json";
   const auto bad = test::run_stagger("check \"" + samples + "courtyard.json\" \"" + broken + "\"");
   EXPECT_EQ(bad.exit_code, 1);
-  EXPECT_NE(bad.err.find(broken + ":7:67: error: route `hall` does not exist"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find(broken + ":7:67: error: route `hall` does not exist"), std::string::npos)
+      << bad.err;
   EXPECT_NE(bad.err.find("1 of 2 levels have errors"), std::string::npos) << bad.err;
   EXPECT_EQ(test::run_stagger("check").exit_code, 2);
   EXPECT_EQ(test::run_stagger("check /nonexistent/level.json").exit_code, 2);
@@ -53,11 +57,15 @@ TEST(Cli, CheckValidatesLevels) {
 TEST(Cli, PreviewWritesAPicture) {
   const std::string level = STAGGER_SOURCE_DIR "/levels/data/arena.json";
   const auto png = test::temp_path("arena.png");
-  const auto r = test::run_stagger("preview \"" + level + "\" -o \"" + png.string() + "\" --size 640");
+  const auto r =
+      test::run_stagger("preview \"" + level + "\" -o \"" + png.string() + "\" --size 640");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_GT(std::filesystem::file_size(png), 1000u);
   EXPECT_EQ(test::run_stagger("preview \"" + level + "\"").exit_code, 2);  // no -o
-  EXPECT_EQ(test::run_stagger("preview \"" STAGGER_TEST_DATA "/levels/bad_mode.json\" -o \"" + png.string() + "\"").exit_code, 1);
+  EXPECT_EQ(test::run_stagger("preview \"" STAGGER_TEST_DATA "/levels/bad_mode.json\" -o \"" +
+                              png.string() + "\"")
+                .exit_code,
+            1);
 }
 
 TEST(Cli, SimRunsALevel) {
@@ -67,20 +75,23 @@ TEST(Cli, SimRunsALevel) {
   EXPECT_NE(r.out.find("Courtyard, 2 enemies"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("guard-2"), std::string::npos) << r.out;
   EXPECT_EQ(test::run_stagger("sim \"" + level + "\" --enemies 3").exit_code, 2);
-  const auto broken = test::run_stagger("sim \"" STAGGER_TEST_DATA "/levels/zero_size_box.json\" --seconds 1");
+  const auto broken =
+      test::run_stagger("sim \"" STAGGER_TEST_DATA "/levels/zero_size_box.json\" --seconds 1");
   EXPECT_EQ(broken.exit_code, 1);
   EXPECT_NE(broken.err.find("zero_size_box.json:4:83: error:"), std::string::npos) << broken.err;
 }
 
 TEST(Cli, SimWritesAReport) {
   const auto report = test::temp_path("report.json");
-  const auto r = test::run_stagger("sim --seconds 1 --enemies 2 --report \"" + report.string() + "\"");
+  const auto r =
+      test::run_stagger("sim --seconds 1 --enemies 2 --report \"" + report.string() + "\"");
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("dummy-2"), std::string::npos) << r.out;
   const std::string json = test::read_file(report);
-  for (const char* field : {"\"level\"", "\"seconds\"", "\"physics_hz\"", "\"steps\": 240", "\"state_hash\"",
-                            "\"wall_ms\"", "\"ms_per_step\"", "\"falls\"", "\"pushes\"", "\"balance_state\"",
-                            "\"max_balance_error_m\"", "\"min_pelvis_height_m\"", "\"time_down_s\""}) {
+  for (const char* field :
+       {"\"level\"", "\"seconds\"", "\"physics_hz\"", "\"steps\": 240", "\"state_hash\"",
+        "\"wall_ms\"", "\"ms_per_step\"", "\"falls\"", "\"pushes\"", "\"balance_state\"",
+        "\"max_balance_error_m\"", "\"min_pelvis_height_m\"", "\"time_down_s\""}) {
     EXPECT_NE(json.find(field), std::string::npos) << field;
   }
   std::filesystem::remove(report);
@@ -98,7 +109,8 @@ TEST_P(CliBadInput, ExitsWithOneNamesTheEventAndSimulatesNothing) {
   const BadScript& bad = GetParam();
   const std::string script = write_script(std::string(bad.name) + ".json", bad.json);
   const auto report = test::temp_path(std::string(bad.name) + "_report.json");
-  const auto r = test::run_stagger("sim --seconds 1 --input \"" + script + "\" --report \"" + report.string() + "\"");
+  const auto r = test::run_stagger("sim --seconds 1 --input \"" + script + "\" --report \"" +
+                                   report.string() + "\"");
   EXPECT_EQ(r.exit_code, 1);
   EXPECT_NE(r.err.find(bad.expected), std::string::npos) << r.err;
   EXPECT_NE(r.err.find("nothing was simulated"), std::string::npos) << r.err;
@@ -110,18 +122,22 @@ TEST_P(CliBadInput, ExitsWithOneNamesTheEventAndSimulatesNothing) {
 INSTANTIATE_TEST_SUITE_P(
     Scripts, CliBadInput,
     ::testing::Values(
-        BadScript{"unknown_body",
-                  R"({"events":[{"t":1,"type":"push","enemy":"dummy","body":"wing","impulse":[1,0,0]}]})",
-                  "events[0] (push at t=1): unknown body \"wing\""},
-        BadScript{"unknown_enemy",
-                  R"({"events":[{"t":1,"type":"push","enemy":"ghost","body":"chest","impulse":[1,0,0]}]})",
-                  "events[0] (push at t=1): unknown enemy `ghost`"},
-        BadScript{"non_finite",
-                  R"({"events":[{"t":1,"type":"push","enemy":"dummy","body":"chest","impulse":[0,-1e400,0]}]})",
-                  "events[0] (push at t=1): `impulse` must be finite"},
-        BadScript{"negative_time",
-                  R"({"events":[{"t":-2,"type":"push","enemy":"dummy","body":"chest","impulse":[1,0,0]}]})",
-                  "events[0] (push at t=-2): `t` must not be negative"}),
+        BadScript{
+            "unknown_body",
+            R"({"events":[{"t":1,"type":"push","enemy":"dummy","body":"wing","impulse":[1,0,0]}]})",
+            "events[0] (push at t=1): unknown body \"wing\""},
+        BadScript{
+            "unknown_enemy",
+            R"({"events":[{"t":1,"type":"push","enemy":"ghost","body":"chest","impulse":[1,0,0]}]})",
+            "events[0] (push at t=1): unknown enemy `ghost`"},
+        BadScript{
+            "non_finite",
+            R"({"events":[{"t":1,"type":"push","enemy":"dummy","body":"chest","impulse":[0,-1e400,0]}]})",
+            "events[0] (push at t=1): `impulse` must be finite"},
+        BadScript{
+            "negative_time",
+            R"({"events":[{"t":-2,"type":"push","enemy":"dummy","body":"chest","impulse":[1,0,0]}]})",
+            "events[0] (push at t=-2): `t` must not be negative"}),
     [](const auto& test_param) { return std::string(test_param.param.name); });
 
 }  // namespace

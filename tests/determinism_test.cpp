@@ -14,7 +14,8 @@ namespace {
 // 4 s at 240 Hz. Keep in step with tests/data/golden_pushes.json.
 sim::InputScript golden_script() {
   sim::InputScript script = test::push_script("dummy", physics::BodyPart::chest, {0, 0, 40}, 1.0);
-  script.pushes.push_back(test::push_script("dummy-2", physics::BodyPart::head, {150, 0, 0}, 1.5).pushes[0]);
+  script.pushes.push_back(
+      test::push_script("dummy-2", physics::BodyPart::head, {150, 0, 0}, 1.5).pushes[0]);
   script.walks.push_back(test::walk_event("dummy-3", {0, 0, 1.0f}, 0.5));
   return script;
 }

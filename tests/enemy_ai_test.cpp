@@ -18,7 +18,9 @@ sim::SceneDescription level_scene(const std::string& name) {
   return sim::scene_from_level(level.level, level.mesh_triangles);
 }
 
-ai::BrainState brain_state(const sim::Simulation& s, int enemy) { return s.squad()->brain(enemy).state(); }
+ai::BrainState brain_state(const sim::Simulation& s, int enemy) {
+  return s.squad()->brain(enemy).state();
+}
 
 TEST(EnemyAi, CorridorSentryPingPongsInOrderAndHoldsItsWaits) {
   sim::Simulation s(level_scene("corridor.json"), {});
@@ -32,7 +34,9 @@ TEST(EnemyAi, CorridorSentryPingPongsInOrderAndHoldsItsWaits) {
   float stood_yaw = 0;
   std::vector<std::pair<std::size_t, double>> waits;
   const physics::Ragdoll& body = *s.scene().enemies()[0].ragdoll;
-  const auto heading = [&body] { return yaw_of(body.body_state(physics::BodyPart::chest).rotation.rotate({0, 0, 1})); };
+  const auto heading = [&body] {
+    return yaw_of(body.body_state(physics::BodyPart::chest).rotation.rotate({0, 0, 1}));
+  };
   while (s.scene().world().time() < 120.0) {
     s.step();
     const auto& reached = s.squad()->brain(0).patrol().reached();
@@ -48,8 +52,10 @@ TEST(EnemyAi, CorridorSentryPingPongsInOrderAndHoldsItsWaits) {
       stood = body.balance().com;
       stood_yaw = heading();
     }
-    const bool turned = std::fabs(std::remainder(heading() - stood_yaw, 2.0f * kPi)) > deg_to_rad(15.0f);
-    if (arrived && stood_at >= 0 && (turned || length(horizontal(body.balance().com - stood)) > 0.15f)) {
+    const bool turned =
+        std::fabs(std::remainder(heading() - stood_yaw, 2.0f * kPi)) > deg_to_rad(15.0f);
+    if (arrived && stood_at >= 0 &&
+        (turned || length(horizontal(body.balance().com - stood)) > 0.15f)) {
       waits.emplace_back(reached.back(), now - stood_at);
       arrived = false;
     }
@@ -58,12 +64,14 @@ TEST(EnemyAi, CorridorSentryPingPongsInOrderAndHoldsItsWaits) {
   const auto& reached = r.enemies[0].route_points_reached;
   ASSERT_GE(reached.size(), 8u);
   const std::vector<std::size_t> order = {0, 1, 2, 1};  // then 0 again
-  const std::size_t phase = static_cast<std::size_t>(std::find(order.begin(), order.end(), reached[0]) - order.begin());
+  const std::size_t phase =
+      static_cast<std::size_t>(std::find(order.begin(), order.end(), reached[0]) - order.begin());
   for (std::size_t i = 0; i < reached.size(); ++i) {
     EXPECT_EQ(reached[i], order[(phase + i) % order.size()]) << "arrival " << i;
   }
   ASSERT_GE(waits.size(), 4u);
-  for (const auto& [point, seconds] : waits) EXPECT_NEAR(seconds, wait_of[point], 0.2) << "at point " << point;
+  for (const auto& [point, seconds] : waits)
+    EXPECT_NEAR(seconds, wait_of[point], 0.2) << "at point " << point;
   EXPECT_EQ(r.enemies[0].falls, 0);
 }
 
@@ -76,7 +84,8 @@ sim::InputScript shoves(const sim::SceneDescription& scene, double seconds, unsi
     for (const sim::EnemySpawn& e : scene.enemies) {
       const float angle = uniform() * 2.0f * kPi;
       const float impulse = 20.0f + 30.0f * uniform();  // [N·s]: some stumble, some fall
-      script.pushes.push_back({t, e.name, physics::BodyPart::chest, Vec3{std::sin(angle), 0, std::cos(angle)} * impulse, 0});
+      script.pushes.push_back({t, e.name, physics::BodyPart::chest,
+                               Vec3{std::sin(angle), 0, std::cos(angle)} * impulse, 0});
     }
   }
   return script;
@@ -104,7 +113,8 @@ TEST_P(Leash, HoldsUnderShovesAndRarelyReseatsWithout) {
 }
 
 INSTANTIATE_TEST_SUITE_P(SampleLevels, Leash,
-                         testing::Values("courtyard.json", "corridor.json", "arena.json", "gltf_yard.gltf"));
+                         testing::Values("courtyard.json", "corridor.json", "arena.json",
+                                         "gltf_yard.gltf"));
 
 // A guard on an open floor, a wall to the east, and the player appearing 8 m in front of it.
 constexpr const char* kYard = R"({
@@ -176,7 +186,8 @@ TEST(EnemyAi, AShovenGuardStumblesOrFallsGetsUpAndResumesItsRoute) {
   bool interrupted = false;
   std::size_t target_before = 99;
   while (s.scene().world().time() < 60.0) {
-    if (s.scene().world().time() < 10.0) target_before = s.squad()->brain(0).patrol().target_index();
+    if (s.scene().world().time() < 10.0)
+      target_before = s.squad()->brain(0).patrol().target_index();
     s.step();
     const ai::BrainState b = brain_state(s, 0);
     interrupted = interrupted || b == ai::BrainState::stunned || b == ai::BrainState::down;
@@ -190,7 +201,8 @@ TEST(EnemyAi, AShovenGuardStumblesOrFallsGetsUpAndResumesItsRoute) {
   ASSERT_GE(reached.size(), 4u);
   const auto next = std::find(reached.begin(), reached.end(), target_before);
   ASSERT_NE(next, reached.end());
-  for (std::size_t i = 1; i < reached.size(); ++i) EXPECT_EQ(reached[i], (reached[i - 1] + 1) % 4) << "arrival " << i;
+  for (std::size_t i = 1; i < reached.size(); ++i)
+    EXPECT_EQ(reached[i], (reached[i - 1] + 1) % 4) << "arrival " << i;
 }
 
 }  // namespace

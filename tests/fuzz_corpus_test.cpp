@@ -32,24 +32,29 @@ struct Outcome {
   std::string error;  ///< empty when ok
 };
 
-bool refused_as_bad(const std::string& name) { return name.rfind("bad_", 0) == 0; }
+bool refused_as_bad(const std::string& name) {
+  return name.rfind("bad_", 0) == 0;
+}
 
 // Every file of the corpus through `read`; returns how many there were.
 int replay(const std::string& corpus, const std::set<std::string>& must_load,
            const std::function<Outcome(const std::string& bytes, const std::string& name)>& read) {
   int files = 0;
   std::set<std::string> loaded;
-  for (const auto& entry : std::filesystem::directory_iterator(std::string(STAGGER_TEST_DATA) + "/" + corpus)) {
+  for (const auto& entry :
+       std::filesystem::directory_iterator(std::string(STAGGER_TEST_DATA) + "/" + corpus)) {
     const std::string name = entry.path().filename().string();
     const Outcome outcome = read(read_all(entry.path()), name);
-    EXPECT_TRUE(outcome.ok || !outcome.error.empty()) << corpus << "/" << name << ": an error without a message";
+    EXPECT_TRUE(outcome.ok || !outcome.error.empty())
+        << corpus << "/" << name << ": an error without a message";
     if (refused_as_bad(name)) {
       EXPECT_FALSE(outcome.ok) << corpus << "/" << name << " was accepted";
     }
     if (outcome.ok) loaded.insert(name);
     ++files;
   }
-  for (const std::string& name : must_load) EXPECT_TRUE(loaded.count(name)) << corpus << "/" << name << " did not load";
+  for (const std::string& name : must_load)
+    EXPECT_TRUE(loaded.count(name)) << corpus << "/" << name << " did not load";
   return files;
 }
 
@@ -63,31 +68,34 @@ bool lines_are_short(const std::string& text) {
 }
 
 TEST(FuzzCorpus, InputScriptsGiveAScriptOrShortErrorLines) {
-  const int files = replay("fuzz_scripts", {"hand_shove.json", "push_recovery.json", "golden_pushes.json"},
-                           [](const std::string& bytes, const std::string& name) {
-                             const auto script = sim::parse_input_script(bytes, name);
-                             if (script) return Outcome{true, {}};
-                             EXPECT_TRUE(lines_are_short(script.error())) << name;
-                             return Outcome{false, script.error()};
-                           });
+  const int files =
+      replay("fuzz_scripts", {"hand_shove.json", "push_recovery.json", "golden_pushes.json"},
+             [](const std::string& bytes, const std::string& name) {
+               const auto script = sim::parse_input_script(bytes, name);
+               if (script) return Outcome{true, {}};
+               EXPECT_TRUE(lines_are_short(script.error())) << name;
+               return Outcome{false, script.error()};
+             });
   EXPECT_GE(files, 10);
 }
 
 TEST(FuzzCorpus, GltfLevelsGiveALevelOrPositionedDiagnostics) {
-  const int files = replay("fuzz_gltf", {"gltf_yard.gltf", "gltf_yard.glb"}, [](const std::string& bytes, const std::string& name) {
-    const bool binary = bytes.rfind("glTF", 0) == 0;
-    const levels::LoadResult r = levels::parse_gltf_level(bytes, name, binary, "");
-    std::string error;
-    for (const levels::Diagnostic& d : r.diagnostics) {
-      EXPECT_GE(d.line, 1) << name;
-      EXPECT_GE(d.column, 1) << name;
-      if (d.error && error.empty()) error = levels::format(d);
-    }
-    if (r.ok()) {
-      EXPECT_EQ(r.mesh_triangles.size(), 1u) << name;
-    }
-    return Outcome{r.ok(), error};
-  });
+  const int files = replay("fuzz_gltf", {"gltf_yard.gltf", "gltf_yard.glb"},
+                           [](const std::string& bytes, const std::string& name) {
+                             const bool binary = bytes.rfind("glTF", 0) == 0;
+                             const levels::LoadResult r =
+                                 levels::parse_gltf_level(bytes, name, binary, "");
+                             std::string error;
+                             for (const levels::Diagnostic& d : r.diagnostics) {
+                               EXPECT_GE(d.line, 1) << name;
+                               EXPECT_GE(d.column, 1) << name;
+                               if (d.error && error.empty()) error = levels::format(d);
+                             }
+                             if (r.ok()) {
+                               EXPECT_EQ(r.mesh_triangles.size(), 1u) << name;
+                             }
+                             return Outcome{r.ok(), error};
+                           });
   EXPECT_GE(files, 5);
 }
 
@@ -96,20 +104,23 @@ TEST(FuzzCorpus, GltfLevelsFromBytesOpenNoExternalFile) {
     const std::string bytes = read_all(std::string(STAGGER_TEST_DATA) + "/fuzz_gltf/" + name);
     const levels::LoadResult r = levels::parse_gltf_level(bytes, name, false, "");
     ASSERT_FALSE(r.diagnostics.empty()) << name;
-    EXPECT_NE(r.diagnostics[0].message.find("not a readable glTF file"), std::string::npos) << r.diagnostics[0].message;
+    EXPECT_NE(r.diagnostics[0].message.find("not a readable glTF file"), std::string::npos)
+        << r.diagnostics[0].message;
   }
 }
 
 TEST(FuzzCorpus, RecordingsGiveARecordingOrOneSentence) {
-  const int files = replay("fuzz_recordings", {"v1_builtin.stagrec", "v1_script.stagrec", "v2_builtin.stagrec",
-                                               "v2_corridor.stagrec", "v2_golden_pushes.stagrec", "v2_interrupted.stagrec"},
-                           [](const std::string& bytes, const std::string& name) {
-                             const auto r = sim::parse_recording(bytes, name);
-                             if (r) return Outcome{true, {}};
-                             EXPECT_EQ(r.error().rfind(name + ": ", 0), 0u) << r.error();
-                             EXPECT_EQ(r.error().find('\n'), std::string::npos) << r.error();
-                             return Outcome{false, r.error()};
-                           });
+  const int files =
+      replay("fuzz_recordings",
+             {"v1_builtin.stagrec", "v1_script.stagrec", "v2_builtin.stagrec",
+              "v2_corridor.stagrec", "v2_golden_pushes.stagrec", "v2_interrupted.stagrec"},
+             [](const std::string& bytes, const std::string& name) {
+               const auto r = sim::parse_recording(bytes, name);
+               if (r) return Outcome{true, {}};
+               EXPECT_EQ(r.error().rfind(name + ": ", 0), 0u) << r.error();
+               EXPECT_EQ(r.error().find('\n'), std::string::npos) << r.error();
+               return Outcome{false, r.error()};
+             });
   EXPECT_GE(files, 8);
 }
 

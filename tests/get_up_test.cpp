@@ -20,7 +20,8 @@ struct KnockDown {
 
 KnockDown knock_down(float direction_rad) {
   const Vec3 impulse = Vec3{std::sin(direction_rad), 0, std::cos(direction_rad)} * 150.0f;
-  sim::Simulation s(sim::builtin_scene(1), test::push_script("dummy", physics::BodyPart::chest, impulse, 1.0));
+  sim::Simulation s(sim::builtin_scene(1),
+                    test::push_script("dummy", physics::BodyPart::chest, impulse, 1.0));
   const physics::Ragdoll& r = *s.scene().enemies()[0].ragdoll;
   KnockDown result;
   double stood_at = -1;
@@ -29,7 +30,8 @@ KnockDown knock_down(float direction_rad) {
   test::run_steps(s, 240 * 18, [&] {
     const double t = s.scene().world().time();
     if (stood_at < 0 && r.get_ups() > 0) stood_at = t;
-    if (stood_at >= 0 && r.state() == LocomotionState::falling && last != LocomotionState::falling) ++falls_after;
+    if (stood_at >= 0 && r.state() == LocomotionState::falling && last != LocomotionState::falling)
+      ++falls_after;
     last = r.state();
   });
   if (stood_at >= 0) {
@@ -56,7 +58,7 @@ TEST(GetUp, NineteenOfTwentyKnockDownsStandAgainWithinSixSecondsAndStayUp) {
   RecordProperty("prone", prone);
   EXPECT_GE(stood, 19);
   EXPECT_GE(stayed, 19);  // ... and of those, at least 19 stay up for the next 10 s
-  EXPECT_GT(prone, 0);        // both sides of the body are exercised
+  EXPECT_GT(prone, 0);    // both sides of the body are exercised
   EXPECT_LT(prone, 20);
 }
 
@@ -69,7 +71,8 @@ TEST(GetUp, KilledRagdollStaysDownAndSleeps) {
   test::run_steps(s, 240 * 10, [&] {
     if (s.scene().world().time() > 8.0) {
       for (int b = 0; b < physics::kBodyPartCount; ++b) {
-        late_speed = std::max(late_speed, length(r.body_state(physics::body_part_at(b)).linear_velocity));
+        late_speed =
+            std::max(late_speed, length(r.body_state(physics::body_part_at(b)).linear_velocity));
       }
     }
   });
@@ -91,7 +94,8 @@ TEST(GetUp, ADropFromAMetreIsAFallAndItGetsUp) {
   sim::Simulation s(scene, {});
   const physics::Ragdoll& r = *s.scene().enemies()[0].ragdoll;
   bool was_in_air = false;
-  test::run_steps(s, 240 * 10, [&] { was_in_air |= r.balance().state == physics::BalanceState::in_air; });
+  test::run_steps(s, 240 * 10,
+                  [&] { was_in_air |= r.balance().state == physics::BalanceState::in_air; });
   EXPECT_TRUE(was_in_air);
   EXPECT_EQ(s.result().enemies[0].falls, 1);
   EXPECT_EQ(r.get_ups(), 1);

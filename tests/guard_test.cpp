@@ -19,17 +19,21 @@ TEST(Guard, ANonFiniteBodyIsReportedAndItsEnemyReset) {
   test::run_steps(s, 240);
   const physics::Ragdoll& dummy = *s.scene().enemies()[0].ragdoll;
   // A blow-up: one body's velocity becomes NaN (as a solver explosion would leave it).
-  s.scene().world().apply_impulse(dummy.body(physics::BodyPart::shin_l), {std::numeric_limits<float>::quiet_NaN(), 0, 0});
+  s.scene().world().apply_impulse(dummy.body(physics::BodyPart::shin_l),
+                                  {std::numeric_limits<float>::quiet_NaN(), 0, 0});
   const Vec3 dummy_2_before = s.scene().enemies()[1].ragdoll->balance().com;
   s.step();
   sim::SimulationResult r = s.result();
   ASSERT_EQ(r.warnings.size(), 1u);
   EXPECT_NE(r.warnings[0].find("dummy: body "), std::string::npos) << r.warnings[0];
-  EXPECT_NE(r.warnings[0].find(" not finite after step 241; the enemy was reset to its spawn"), std::string::npos) << r.warnings[0];
+  EXPECT_NE(r.warnings[0].find(" not finite after step 241; the enemy was reset to its spawn"),
+            std::string::npos)
+      << r.warnings[0];
   EXPECT_EQ(r.enemies[0].resets, 1);
   EXPECT_EQ(r.enemies[1].resets, 0);
   EXPECT_TRUE(r.finite);
-  EXPECT_LT(length(s.scene().enemies()[1].ragdoll->balance().com - dummy_2_before), 0.01f) << "the other enemy is untouched";
+  EXPECT_LT(length(s.scene().enemies()[1].ragdoll->balance().com - dummy_2_before), 0.01f)
+      << "the other enemy is untouched";
   // It stands again where it was created and stays up.
   test::run_steps(s, 5 * 240);
   r = s.result();
@@ -54,8 +58,11 @@ TEST(Guard, ARunawayBodyIsReportedAndItsEnemyReset) {
   ASSERT_EQ(r.warnings.size(), 1u);
   EXPECT_NE(r.warnings[0].find("dummy: body "), std::string::npos) << r.warnings[0];
   EXPECT_NE(r.warnings[0].find(" ran away (moving at "), std::string::npos) << r.warnings[0];
-  EXPECT_NE(r.warnings[0].find("faster than the limit of 1000 m/s) after step 241; the enemy was reset to its spawn"),
-            std::string::npos) << r.warnings[0];
+  EXPECT_NE(
+      r.warnings[0].find(
+          "faster than the limit of 1000 m/s) after step 241; the enemy was reset to its spawn"),
+      std::string::npos)
+      << r.warnings[0];
   EXPECT_EQ(r.enemies[0].resets, 1);
   EXPECT_EQ(r.enemies[0].runaways, 1);
   EXPECT_EQ(r.runaways, 1);
@@ -69,12 +76,14 @@ namespace stagger {
 namespace {
 
 TEST(Soak, ShortSoakSamplesMemoryEachMinuteAndStaysFinite) {
-  const levels::LoadResult level = levels::load_level(STAGGER_SOURCE_DIR "/levels/data/courtyard.json");
+  const levels::LoadResult level =
+      levels::load_level(STAGGER_SOURCE_DIR "/levels/data/courtyard.json");
   ASSERT_TRUE(level.ok());
   sim::SoakOptions options;
   options.enemies = 4;
   options.seconds = 61.0;
-  const sim::SoakResult r = sim::run_soak(sim::scene_from_level(level.level, level.mesh_triangles), options);
+  const sim::SoakResult r =
+      sim::run_soak(sim::scene_from_level(level.level, level.mesh_triangles), options);
   EXPECT_EQ(r.enemies, 4);
   ASSERT_EQ(r.rss_mib.size(), 3u) << "at 0 s, at 60 s and at the end";
   for (double mib : r.rss_mib) EXPECT_GT(mib, 1.0);

@@ -1,10 +1,11 @@
 // Physics hands: a scripted hand stops at a wall, and its contact with an
 // enemy is a shove the report counts with its impulse and the enemy's hit reaction feels.
 
+#include "stagger/physics/hand.h"
+
 #include <gtest/gtest.h>
 
 #include "scenario.h"
-#include "stagger/physics/hand.h"
 #include "stagger/sim/simulation.h"
 
 namespace stagger {
@@ -21,9 +22,11 @@ sim::HandEvent right_hand(std::vector<sim::HandEvent::Point> path) {
 TEST(Hand, APathThroughAWallStopsAtTheWall) {
   sim::SceneDescription scene = sim::builtin_scene(1);
   scene.enemies[0].position = {5, 0, 5};  // out of the way
-  scene.boxes.push_back({{0, 1.5f, 0}, {2, 1.5f, 0.1f}, {}, 0.9f});  // a wall, front face at z = 0.1
+  scene.boxes.push_back(
+      {{0, 1.5f, 0}, {2, 1.5f, 0.1f}, {}, 0.9f});  // a wall, front face at z = 0.1
   sim::InputScript script;
-  script.hands.push_back(right_hand({{0.5, {0, 1.3f, 1.0f}}, {0.8, {0, 1.3f, -1.0f}}}));  // 6.7 m/s through it
+  script.hands.push_back(
+      right_hand({{0.5, {0, 1.3f, 1.0f}}, {0.8, {0, 1.3f, -1.0f}}}));  // 6.7 m/s through it
   sim::Simulation s(scene, script);
   const auto hand_id = static_cast<physics::BodyId>(s.scene().world().body_count() - 1);
   float deepest = 0;  // [m] how far the hand's box reached past the wall's face
@@ -43,10 +46,14 @@ TEST(Hand, APathThroughAWallStopsAtTheWall) {
 sim::SimulationResult shove(float speed, float& weakest_chest) {
   sim::InputScript script;
   const double arrive = 1.0 + 0.8 / static_cast<double>(speed);
-  script.hands.push_back(right_hand({{1.0, {0, 1.3f, 0.8f}}, {arrive, {0, 1.3f, 0.0f}}, {arrive + 0.4, {0, 1.3f, 0.8f}}}));
+  script.hands.push_back(right_hand(
+      {{1.0, {0, 1.3f, 0.8f}}, {arrive, {0, 1.3f, 0.0f}}, {arrive + 0.4, {0, 1.3f, 0.8f}}}));
   sim::Simulation s(sim::builtin_scene(1), script);
   weakest_chest = 1.0f;
-  test::run_steps(s, 5 * 240, [&] { weakest_chest = std::min(weakest_chest, s.scene().enemies()[0].ragdoll->strength(physics::BodyPart::chest)); });
+  test::run_steps(s, 5 * 240, [&] {
+    weakest_chest =
+        std::min(weakest_chest, s.scene().enemies()[0].ragdoll->strength(physics::BodyPart::chest));
+  });
   return s.result();
 }
 
@@ -76,7 +83,8 @@ namespace {
 TEST(Hand, HeldAwayOrUntrackedItTurnsGhostAndSolidAgainWhenClear) {
   physics::World world;
   world.add_static_box({{0, -0.5f, 0}, {10, 0.5f, 10}, {}, 0.9f});
-  world.add_static_box({{0, 1.0f, -1.0f}, {2, 1.0f, 0.1f}, {}, 0.9f});  // a wall, its face at z = -0.9
+  world.add_static_box(
+      {{0, 1.0f, -1.0f}, {2, 1.0f, 0.1f}, {}, 0.9f});  // a wall, its face at z = -0.9
   physics::HandSettings settings;
   settings.ghost_separation_m = 0.3f;
   physics::Hand& hand = world.add_hand(settings, {0, 1.2f, 0}, {});

@@ -1,8 +1,9 @@
 // Hit reactions: the strength envelope of the shipped reference and the twist spring.
 
+#include "stagger/physics/hit_reaction.h"
+
 #include <gtest/gtest.h>
 
-#include "stagger/physics/hit_reaction.h"
 #include "stagger/physics/ragdoll.h"
 
 namespace stagger::physics {

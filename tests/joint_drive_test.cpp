@@ -57,7 +57,7 @@ TEST(JointDrive, PositiveTargetTurnsChildPositivelyAboutTheAxis) {
 }
 
 struct StepResponse {
-  float overshoot;    // fraction of the step
+  float overshoot;  // fraction of the step
   float peak_time_s;
 };
 
@@ -87,9 +87,11 @@ TEST(JointDrive, StepResponseMatchesFrequencyAndDampingRatio) {
       const float log_os = std::log(r.overshoot);
       const float zeta_measured = -log_os / std::sqrt(kPi * kPi + log_os * log_os);
       const float omega_d = kPi / r.peak_time_s;
-      const float frequency_measured = omega_d / std::sqrt(1 - zeta_measured * zeta_measured) / (2 * kPi);
+      const float frequency_measured =
+          omega_d / std::sqrt(1 - zeta_measured * zeta_measured) / (2 * kPi);
       EXPECT_NEAR(zeta_measured, zeta, 0.25f * zeta) << frequency << " Hz, ζ " << zeta;
-      EXPECT_NEAR(frequency_measured, frequency, 0.25f * frequency) << frequency << " Hz, ζ " << zeta;
+      EXPECT_NEAR(frequency_measured, frequency, 0.25f * frequency)
+          << frequency << " Hz, ζ " << zeta;
     }
   }
 }
@@ -112,8 +114,8 @@ TEST(JointDrive, TorqueCapIsATorqueThatGravityCanBeat) {
     strong_worst = std::max(strong_worst, std::fabs(strong.angle_deg()));
     weak_lowest = std::min(weak_lowest, weak.angle_deg());
   }
-  EXPECT_LT(strong_worst, 2.0f);    // held within 2° the whole time
-  EXPECT_LT(weak_lowest, -20.0f);   // the weaker cap gives way
+  EXPECT_LT(strong_worst, 2.0f);   // held within 2° the whole time
+  EXPECT_LT(weak_lowest, -20.0f);  // the weaker cap gives way
 }
 
 }  // namespace

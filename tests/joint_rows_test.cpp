@@ -203,7 +203,8 @@ void expect_frames_as_bullets(DrivenConstraint& joint, const char* state) {
   const btTranslationalLimitMotor2& bullets = *joint.getTranslationalLimitMotor();
   EXPECT_EQ(std::memcmp(&linear.m_currentLinearDiff, &bullets.m_currentLinearDiff, 12), 0) << state;
   EXPECT_EQ(std::memcmp(&linear.m_currentLimitError, &bullets.m_currentLimitError, 12), 0) << state;
-  for (int i = 0; i < 3; ++i) EXPECT_EQ(linear.m_currentLimit[i], bullets.m_currentLimit[i]) << state;
+  for (int i = 0; i < 3; ++i)
+    EXPECT_EQ(linear.m_currentLimit[i], bullets.m_currentLimit[i]) << state;
 }
 
 TEST(JointRows, FramesAndAnglesAsBulletComputesThem) {

@@ -41,49 +41,68 @@ TEST_P(BrokenLevel, GivesExactlyItsDiagnostic) {
 INSTANTIATE_TEST_SUITE_P(
     Files, BrokenLevel,
     ::testing::Values(
-        Broken{"bad_geometry_type.json", "4:27: error: geometry `type` must be \"box\" or \"mesh\", got \"bx\" (did you mean \"box\"?)"},
+        Broken{"bad_geometry_type.json",
+               "4:27: error: geometry `type` must be \"box\" or \"mesh\", got \"bx\" (did you mean "
+               "\"box\"?)"},
         Broken{"bad_mode.json", "6:41: error: `mode` must be \"loop\" or \"ping-pong\""},
-        Broken{"duplicate_enemy.json", "8:26: error: duplicate enemy name `guard` (first used at line 7, column 26)"},
-        Broken{"duplicate_route.json", "7:25: error: duplicate route name `yard` (first used at line 6, column 25)"},
-        Broken{"empty_geometry.json", "4:15: error: `geometry` must hold at least one walkable surface"},
+        Broken{"duplicate_enemy.json",
+               "8:26: error: duplicate enemy name `guard` (first used at line 7, column 26)"},
+        Broken{"duplicate_route.json",
+               "7:25: error: duplicate route name `yard` (first used at line 6, column 25)"},
+        Broken{"empty_geometry.json",
+               "4:15: error: `geometry` must hold at least one walkable surface"},
         Broken{"enemy_too_tall.json", "7:70: error: `height_m` must be between 1 and 2.5 m, got 4"},
         Broken{"missing_format.json", "1:1: error: missing `format` in the level"},
-        Broken{"missing_mesh_file.json", "5:61: error: mesh file `meshes/nowhere.gltf` not found (looked in " STAGGER_TEST_DATA "/levels/meshes/nowhere.gltf)"},
+        Broken{
+            "missing_mesh_file.json",
+            "5:61: error: mesh file `meshes/nowhere.gltf` not found (looked in " STAGGER_TEST_DATA
+            "/levels/meshes/nowhere.gltf)"},
         Broken{"missing_player.json", "1:1: error: missing `player` in the level"},
-        Broken{"missing_route.json", "7:67: error: route `yrd` does not exist (did you mean `yard`?)"},
+        Broken{"missing_route.json",
+               "7:67: error: route `yrd` does not exist (did you mean `yard`?)"},
         Broken{"negative_wait.json", "6:80: error: `wait_s` must be between 0 and 3600 s, got -2"},
-        Broken{"number_too_large.json", "5:34: error: not valid JSON: a number too large for a double (not finite)"},
+        Broken{"number_too_large.json",
+               "5:34: error: not valid JSON: a number too large for a double (not finite)"},
         Broken{"player_not_object.json", "5:13: error: `player` must be a JSON object"},
         Broken{"route_without_points.json", "6:59: error: route `yard` has no points"},
         Broken{"short_vector.json", "7:47: error: `position` must be an array of three numbers"},
-        Broken{"syntax_error.json", "5:37: error: not valid JSON: Missing a comma or '}' after an object member."},
-        Broken{"unknown_key.json", "4:51: error: unknown key `centre` in box `floor` (did you mean `center`?)"},
-        Broken{"unknown_top_key.json", "6:3: error: unknown key `enemys` in the level (did you mean `enemies`?)"},
+        Broken{"syntax_error.json",
+               "5:37: error: not valid JSON: Missing a comma or '}' after an object member."},
+        Broken{"unknown_key.json",
+               "4:51: error: unknown key `centre` in box `floor` (did you mean `center`?)"},
+        Broken{"unknown_top_key.json",
+               "6:3: error: unknown key `enemys` in the level (did you mean `enemies`?)"},
         Broken{"wrong_format.json", "2:13: error: `format` must be \"stagger-level\""},
         Broken{"wrong_type_size.json", "4:83: error: `size` must be an array of three numbers"},
-        Broken{"wrong_version.json", "3:14: error: version 2 is not supported (this build reads version 1)"},
-        Broken{"zero_size_box.json", "4:83: error: box `floor` has a zero or negative size; every side must be > 0 m"}),
+        Broken{"wrong_version.json",
+               "3:14: error: version 2 is not supported (this build reads version 1)"},
+        Broken{"zero_size_box.json",
+               "4:83: error: box `floor` has a zero or negative size; every side must be > 0 m"}),
     [](const auto& p) { return std::filesystem::path(p.param.file).stem().string(); });
 
 TEST(Level, EveryBrokenFileIsCovered) {
   // Each file under tests/data/levels is either in the table above or the three-problem file.
   int files = 0;
-  for (const auto& entry : std::filesystem::directory_iterator(kBroken)) files += entry.path().extension() == ".json";
+  for (const auto& entry : std::filesystem::directory_iterator(kBroken))
+    files += entry.path().extension() == ".json";
   EXPECT_EQ(files, 23);
 }
 
 TEST(Level, AFileWithThreeProblemsReportsAllThree) {
   const std::string path = kBroken + "three_problems.json";
-  EXPECT_EQ(formatted(load_level(path)),
-            (std::vector<std::string>{
-                path + ":4:51: error: unknown key `centre` in box `floor` (did you mean `center`?)",
-                path + ":4:83: error: box `floor` has a zero or negative size; every side must be > 0 m",
-                path + ":7:67: error: route `hall` does not exist"}));
+  EXPECT_EQ(
+      formatted(load_level(path)),
+      (std::vector<std::string>{
+          path + ":4:51: error: unknown key `centre` in box `floor` (did you mean `center`?)",
+          path + ":4:83: error: box `floor` has a zero or negative size; every side must be > 0 m",
+          path + ":7:67: error: route `hall` does not exist"}));
 }
 
 TEST(Level, MissingFileIsOneClearDiagnostic) {
   const LoadResult r = load_level(kBroken + "no-such-level.json");
-  EXPECT_EQ(formatted(r), std::vector<std::string>{kBroken + "no-such-level.json:1:1: error: cannot open the level file"});
+  EXPECT_EQ(formatted(r),
+            std::vector<std::string>{kBroken +
+                                     "no-such-level.json:1:1: error: cannot open the level file"});
 }
 
 TEST(Level, SampleLevelsLoadAndBecomeScenes) {
@@ -131,7 +150,8 @@ TEST(Level, ABrokenMeshFileIsADiagnosticAtItsName) {
   ASSERT_EQ(r.diagnostics.size(), 1u);
   EXPECT_EQ(r.diagnostics[0].line, 2);
   EXPECT_EQ(r.diagnostics[0].column, 43);
-  EXPECT_NE(r.diagnostics[0].message.find("broken.gltf: not a readable glTF file"), std::string::npos)
+  EXPECT_NE(r.diagnostics[0].message.find("broken.gltf: not a readable glTF file"),
+            std::string::npos)
       << r.diagnostics[0].message;
 }
 
@@ -169,7 +189,8 @@ TEST(Preview, DrawsTheLevelWithThePlayerWhereItStands) {
     const std::size_t i = (static_cast<std::size_t>(y) * 800 + static_cast<std::size_t>(x)) * 3;
     return std::array<int, 3>{image.rgb[i], image.rgb[i + 1], image.rgb[i + 2]};
   };
-  EXPECT_EQ(pixel(image.player_px[0], image.player_px[1]), (std::array<int, 3>{80, 240, 120}));  // player green
+  EXPECT_EQ(pixel(image.player_px[0], image.player_px[1]),
+            (std::array<int, 3>{80, 240, 120}));                 // player green
   EXPECT_EQ(pixel(790, 500), (std::array<int, 3>{28, 30, 36}));  // background beside the legend
   // The yard floor is drawn at the map's middle (the low end of the height shade: slate).
   EXPECT_EQ(pixel(300, 150), (std::array<int, 3>{70, 80, 95}));
@@ -222,11 +243,14 @@ TEST(GltfLevel, AMisspeltCustomPropertyIsReportedAtItsNode) {
   ASSERT_EQ(r.diagnostics.size(), 2u);
   // Both at the node `Lap.1` (its object's opening brace in the JSON).
   const std::size_t node_at = gltf.rfind("{", gltf.find("\"name\": \"Lap.1\""));
-  const int line = static_cast<int>(std::count(gltf.begin(), gltf.begin() + static_cast<long>(node_at), '\n')) + 1;
+  const int line =
+      static_cast<int>(std::count(gltf.begin(), gltf.begin() + static_cast<long>(node_at), '\n')) +
+      1;
   EXPECT_EQ(r.diagnostics[0].line, line);
   std::ostringstream expected;
   expected << path << ":" << line << ":" << r.diagnostics[0].column
-           << ": error: node `Lap.1`: unknown custom property `stagger_indx` (did you mean `stagger_index`?)";
+           << ": error: node `Lap.1`: unknown custom property `stagger_indx` (did you mean "
+              "`stagger_index`?)";
   EXPECT_EQ(format(r.diagnostics[0]), expected.str());
   EXPECT_NE(r.diagnostics[1].message.find("a route point needs stagger_index"), std::string::npos);
 }

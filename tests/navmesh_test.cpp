@@ -1,8 +1,9 @@
 // The navmesh (ai/) and the reachability checks of `stagger check` built on it.
 
+#include "stagger/ai/navmesh.h"
+
 #include <gtest/gtest.h>
 
-#include "stagger/ai/navmesh.h"
 #include "stagger/levels/load.h"
 #include "stagger/sim/reachability.h"
 
@@ -56,13 +57,14 @@ TEST(Navmesh, IslandsNobodyStandsOnAreRemoved) {
   const int removed = nav.remove_islands({{-3, 0, -3}}, {0.5f, 1.0f, 0.5f});
   EXPECT_GT(removed, 0);
   EXPECT_EQ(nav.walkable_polygon_count(), before - removed);
-  EXPECT_FALSE(nav.nearest({2, 2, 2}, {0.5f, 0.5f, 0.5f}).found);  // gone
+  EXPECT_FALSE(nav.nearest({2, 2, 2}, {0.5f, 0.5f, 0.5f}).found);   // gone
   EXPECT_TRUE(nav.nearest({-3, 0, -3}, {0.5f, 1.0f, 0.5f}).found);  // the floor stays
 }
 
 TEST(Navmesh, NothingWalkableIsAnError) {
   ai::NavmeshInput input;
-  input.add_box({0, 0, 0}, {5, 0.05f, 5}, Quat::from_axis_angle({1, 0, 0}, deg_to_rad(60)));  // too steep
+  input.add_box({0, 0, 0}, {5, 0.05f, 5},
+                Quat::from_axis_angle({1, 0, 0}, deg_to_rad(60)));  // too steep
   const auto built = Navmesh::build(input, {});
   ASSERT_FALSE(built.ok());
   EXPECT_NE(built.error().find("nothing is walkable"), std::string::npos) << built.error();
@@ -79,7 +81,8 @@ levels::LoadResult parse(const std::string& routes_and_enemies) {
 
 TEST(Reachability, SampleLevelsAreReachableEverywhere) {
   for (const char* name : {"courtyard.json", "corridor.json", "arena.json", "gltf_yard.gltf"}) {
-    const levels::LoadResult loaded = levels::load_level(std::string(STAGGER_SOURCE_DIR "/levels/data/") + name);
+    const levels::LoadResult loaded =
+        levels::load_level(std::string(STAGGER_SOURCE_DIR "/levels/data/") + name);
     ASSERT_TRUE(loaded.ok()) << name;
     const sim::LevelNavigation nav = sim::check_reachability(loaded);
     ASSERT_TRUE(nav.navmesh) << name;
@@ -88,54 +91,62 @@ TEST(Reachability, SampleLevelsAreReachableEverywhere) {
 }
 
 TEST(Reachability, APointOffTheNavmeshIsReportedWhereItIsWritten) {
-  const levels::LoadResult loaded = parse(R"(  "routes": [ { "name": "r", "points": [ { "position": [-3, 0, -3] },
+  const levels::LoadResult loaded =
+      parse(R"(  "routes": [ { "name": "r", "points": [ { "position": [-3, 0, -3] },
                                      { "position": [-3, 3, -3] } ] } ] )");
   ASSERT_TRUE(loaded.ok());
   const auto nav = sim::check_reachability(loaded);
   ASSERT_EQ(nav.diagnostics.size(), 1u);
   EXPECT_EQ(levels::format(nav.diagnostics[0]),
-            "r.json:6:38: error: point 1 of route `r` is not on the navmesh (nothing walkable within 0.50 m "
+            "r.json:6:38: error: point 1 of route `r` is not on the navmesh (nothing walkable "
+            "within 0.50 m "
             "across and 1.00 m up or down)");
 }
 
 TEST(Reachability, ALegThroughAWallIsNotAPath) {
-  const levels::LoadResult loaded = parse(R"(  "routes": [ { "name": "r", "points": [ { "position": [-3, 0, 0] },
+  const levels::LoadResult loaded =
+      parse(R"(  "routes": [ { "name": "r", "points": [ { "position": [-3, 0, 0] },
                                      { "position": [3, 0, 0] } ] } ],
   "enemies": [ { "name": "e", "position": [9, 0, 0] } ] )");
   ASSERT_TRUE(loaded.ok());
   const auto nav = sim::check_reachability(loaded);
   ASSERT_EQ(nav.diagnostics.size(), 2u);
-  EXPECT_EQ(levels::format(nav.diagnostics[0]), "r.json:6:38: error: route `r` has no complete path from point 0 to point 1");
+  EXPECT_EQ(levels::format(nav.diagnostics[0]),
+            "r.json:6:38: error: route `r` has no complete path from point 0 to point 1");
   EXPECT_EQ(levels::format(nav.diagnostics[1]),
-            "r.json:7:16: error: the spawn of enemy `e` is not on the navmesh (nothing walkable within 0.50 m across "
+            "r.json:7:16: error: the spawn of enemy `e` is not on the navmesh (nothing walkable "
+            "within 0.50 m across "
             "and 1.00 m up or down)");
 }
 
 TEST(Reachability, APatrolPointOnAnUnreachableLedgeIsReportedAtThatPoint) {
   // A 2 m high ledge with no way up: its top is walkable (the point keeps it from being removed
   // as an island), but no path leads there.
-  const levels::LoadResult loaded = levels::parse_level(R"({ "format": "stagger-level", "version": 1,
+  const levels::LoadResult loaded =
+      levels::parse_level(R"({ "format": "stagger-level", "version": 1,
   "geometry": [ { "type": "box", "center": [0, -0.5, 0], "size": [12, 1, 12] },
                 { "type": "box", "name": "ledge", "center": [3, 1, 3], "size": [3, 2, 3] } ],
   "player": { "position": [-3, 0, -3] },
   "routes": [ { "name": "r", "points": [ { "position": [-3, 0, 0] },
                                          { "position": [3, 2, 3] } ] } ] })",
-                                                        "ledge.json", "");
+                          "ledge.json", "");
   ASSERT_TRUE(loaded.ok());
   const auto nav = sim::check_reachability(loaded);
   ASSERT_EQ(nav.diagnostics.size(), 1u);
-  EXPECT_EQ(levels::format(nav.diagnostics[0]), "ledge.json:6:42: error: route `r` has no complete path from point 0 to point 1");
+  EXPECT_EQ(levels::format(nav.diagnostics[0]),
+            "ledge.json:6:42: error: route `r` has no complete path from point 0 to point 1");
 }
 
 TEST(Reachability, APointWithoutRoomToTurnIsAWarning) {
   // A 1.5 m block; point 1 stands 0.25 m off its corner (where gltf_yard's scout kept falling).
-  const levels::LoadResult loaded = levels::parse_level(R"({ "format": "stagger-level", "version": 1,
+  const levels::LoadResult loaded =
+      levels::parse_level(R"({ "format": "stagger-level", "version": 1,
   "geometry": [ { "type": "box", "center": [0, -0.5, 0], "size": [12, 1, 12] },
                 { "type": "box", "name": "block", "center": [4, 0.4, 2], "size": [1.5, 0.8, 1.5] } ],
   "player": { "position": [-3, 0, -3] },
   "routes": [ { "name": "r", "points": [ { "position": [-3, 0, 0] },
                                          { "position": [5.0, 0, 3.0] } ] } ] })",
-                                                        "room.json", "");
+                          "room.json", "");
   ASSERT_TRUE(loaded.ok());
   const auto nav = sim::check_reachability(loaded);
   EXPECT_TRUE(nav.ok()) << "a warning is not an error";
@@ -143,7 +154,9 @@ TEST(Reachability, APointWithoutRoomToTurnIsAWarning) {
   ASSERT_EQ(nav.diagnostics.size(), 1u);
   const std::string text = levels::format(nav.diagnostics[0]);
   EXPECT_EQ(text.rfind("room.json:6:42: warning: point 1 of route `r` is ", 0), 0u) << text;
-  EXPECT_NE(text.find(" m from an obstacle or a drop; a ragdoll turning there needs 0.50 m"), std::string::npos) << text;
+  EXPECT_NE(text.find(" m from an obstacle or a drop; a ragdoll turning there needs 0.50 m"),
+            std::string::npos)
+      << text;
 }
 
 }  // namespace

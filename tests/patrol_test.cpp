@@ -1,15 +1,16 @@
 // Patrol order, waits, guarding and resuming (ai::Patrol, pure logic).
 
-#include <gtest/gtest.h>
-
 #include "stagger/ai/patrol.h"
+
+#include <gtest/gtest.h>
 
 namespace stagger::ai {
 namespace {
 
 std::vector<PatrolPoint> line_of_points(std::vector<float> waits) {
   std::vector<PatrolPoint> points;
-  for (std::size_t i = 0; i < waits.size(); ++i) points.push_back({{10.0f * static_cast<float>(i), 0, 0}, waits[i]});
+  for (std::size_t i = 0; i < waits.size(); ++i)
+    points.push_back({{10.0f * static_cast<float>(i), 0, 0}, waits[i]});
   return points;
 }
 
@@ -71,7 +72,8 @@ TEST(Patrol, ArrivalIsWithinTheRadius) {
   EXPECT_TRUE(patrol.reached().empty());
   patrol.update({0.4f, 1.0f, 0}, 0.1f);  // height does not count
   EXPECT_EQ(patrol.reached(), std::vector<std::size_t>{0});
-  for (int i = 0; i < 20; ++i) patrol.update({0.4f, 0, 0}, 0.1f);  // waits 1 s (0.15 s less: see start_early_s)
+  for (int i = 0; i < 20; ++i)
+    patrol.update({0.4f, 0, 0}, 0.1f);  // waits 1 s (0.15 s less: see start_early_s)
   ASSERT_EQ(patrol.target_index(), 1u);
   patrol.update({8.9f, 0, 0}, 0.1f);  // 1.1 m before point 1, which has no wait
   EXPECT_EQ(patrol.reached().size(), 1u);
@@ -101,11 +103,11 @@ TEST(Patrol, ResumesAtTheNearestPointInTheSameDirection) {
 
 TEST(Patrol, ResumesPastTheNearestPointWhenAlreadyOnTheLegAfterIt) {
   Patrol patrol(line_of_points({0, 0, 0, 0}), PatrolMode::ping_pong, 0);
-  walk(patrol, 5);  // heading back to 1
+  walk(patrol, 5);                 // heading back to 1
   patrol.resume_from({28, 0, 1});  // nearest is 3, but it is already on the way from 3 to 2
   EXPECT_EQ(patrol.target_index(), 2u);
   Patrol loop(line_of_points({0, 0, 0}), PatrolMode::loop, 0);
-  walk(loop, 1);  // reached 0, heading to 1
+  walk(loop, 1);                   // reached 0, heading to 1
   loop.resume_from({0.2f, 0, 0});  // interrupted while still at 0: not back to 0 again
   EXPECT_EQ(loop.target_index(), 1u);
 }

@@ -10,7 +10,8 @@ namespace stagger {
 namespace {
 
 TEST(PatrolWalk, CourtyardGuardsLoopInOrderForThreeMinutes) {
-  const levels::LoadResult level = levels::load_level(STAGGER_SOURCE_DIR "/levels/data/courtyard.json");
+  const levels::LoadResult level =
+      levels::load_level(STAGGER_SOURCE_DIR "/levels/data/courtyard.json");
   ASSERT_TRUE(level.ok());
   sim::Simulation s(sim::scene_from_level(level.level, level.mesh_triangles), {});
   s.run(180.0, 90.0);

@@ -1,8 +1,9 @@
 // The view cone and the line of sight (ai::Perception against a physics world's static geometry).
 
+#include "stagger/ai/perception.h"
+
 #include <gtest/gtest.h>
 
-#include "stagger/ai/perception.h"
 #include "stagger/physics/world.h"
 
 namespace stagger::ai {
@@ -12,7 +13,9 @@ constexpr float kDt = 1.0f / 80.0f;
 const Vec3 kEye{0, 1.7f, 0};
 const Vec3 kForward{0, 0, 1};
 
-PlayerView player_at(Vec3 feet) { return {true, feet + Vec3{0, 1.7f, 0}, feet}; }
+PlayerView player_at(Vec3 feet) {
+  return {true, feet + Vec3{0, 1.7f, 0}, feet};
+}
 
 float time_to_see(const physics::World& world, const PlayerView& player, float seconds = 2.0f) {
   Perception eyes;

@@ -6,9 +6,8 @@
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
-#include <thread>
-
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "png_image.h"
 #include "process.h"
@@ -21,8 +20,12 @@ namespace {
 const std::string kLavapipe = "VK_ICD_FILENAMES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json";
 const std::string kNoRuntime = "XR_RUNTIME_JSON=/nonexistent/openxr_runtime.json";
 
-bool enemy_red(const std::uint8_t* p) { return p[0] > p[1] + 30 && p[0] > p[2] + 30; }
-bool sky_blue(const std::uint8_t* p) { return p[2] > p[0] + 30 && p[2] > 150; }
+bool enemy_red(const std::uint8_t* p) {
+  return p[0] > p[1] + 30 && p[0] > p[2] + 30;
+}
+bool sky_blue(const std::uint8_t* p) {
+  return p[2] > p[0] + 30 && p[2] > 150;
+}
 
 struct PixelCounts {
   int enemy = 0, sky = 0;
@@ -45,14 +48,16 @@ TEST(Play, DesktopModeUnderXvfbDrawsTheLevelAndItsEnemies) {
   const auto png = test::temp_path("desktop.png");
   const auto report = test::temp_path("desktop.json");
   // With Vulkan's validation layer: the window's swapchain, the renderer and the readback.
-  const auto r = test::run_stagger("play courtyard --mode desktop --seconds 5 --screenshot \"" + png.string() + "\" --report \"" +
-                                       report.string() + "\"",
-                                   "DISPLAY=" + xvfb.display() + " " + kLavapipe + " " + kNoRuntime +
-                                       " VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation");
+  const auto r =
+      test::run_stagger("play courtyard --mode desktop --seconds 5 --screenshot \"" + png.string() +
+                            "\" --report \"" + report.string() + "\"",
+                        "DISPLAY=" + xvfb.display() + " " + kLavapipe + " " + kNoRuntime +
+                            " VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation");
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_EQ(r.out.find("Validation Error"), std::string::npos) << r.out;
   EXPECT_EQ(r.err.find("Validation Error"), std::string::npos) << r.err;
-  EXPECT_EQ(r.out.rfind("stagger play: mode desktop on ", 0), 0u) << r.out;  // the first line says the mode
+  EXPECT_EQ(r.out.rfind("stagger play: mode desktop on ", 0), 0u)
+      << r.out;  // the first line says the mode
   const test::PngImage image = test::read_png(png.string());
   ASSERT_EQ(image.width, 1280);
   ASSERT_EQ(image.height, 720);
@@ -81,16 +86,19 @@ TEST(Play, InTheWindowTheLeftMouseButtonDrivesTheRightHand) {
   std::thread user([&] {
     std::this_thread::sleep_for(std::chrono::milliseconds(2500));
     const std::string drag = "DISPLAY=" + xvfb.display() +
-                             " xdotool mousemove 640 400 mousedown 1 sleep 0.4 mousemove 700 380 sleep 0.4 mousemove 760 360"
+                             " xdotool mousemove 640 400 mousedown 1 sleep 0.4 mousemove 700 380 "
+                             "sleep 0.4 mousemove 760 360"
                              " sleep 0.4 mouseup 1";
     EXPECT_EQ(std::system(drag.c_str()), 0) << "is xdotool installed?";
   });
-  const auto r = test::run_stagger("play courtyard --mode desktop --seconds 5 --report \"" + report.string() + "\"",
-                                   "DISPLAY=" + xvfb.display() + " " + kLavapipe + " " + kNoRuntime);
+  const auto r = test::run_stagger(
+      "play courtyard --mode desktop --seconds 5 --report \"" + report.string() + "\"",
+      "DISPLAY=" + xvfb.display() + " " + kLavapipe + " " + kNoRuntime);
   user.join();
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto json = nlohmann::json::parse(test::read_file(report));
-  // Tracked while the button was held (about 1.2 s of frames), never otherwise; the left hand never.
+  // Tracked while the button was held (about 1.2 s of frames), never otherwise; the left hand
+  // never.
   EXPECT_GT(json["play"]["hands"]["right"]["tracked_frames"].get<int>(), 5);
   EXPECT_EQ(json["play"]["hands"]["left"]["tracked_frames"], 0);
   std::filesystem::remove(report);
@@ -99,14 +107,19 @@ TEST(Play, InTheWindowTheLeftMouseButtonDrivesTheRightHand) {
 TEST(Play, XrWithoutARuntimeFailsWithOneSentence) {
   const auto r = test::run_stagger("play courtyard --mode xr --seconds 1", kNoRuntime);
   EXPECT_EQ(r.exit_code, 1);
-  EXPECT_EQ(r.err, "stagger play: no OpenXR runtime is available (XR_ERROR_RUNTIME_UNAVAILABLE): start one (SteamVR, Monado) "
-                   "or play with --mode desktop\n");
+  EXPECT_EQ(r.err,
+            "stagger play: no OpenXR runtime is available (XR_ERROR_RUNTIME_UNAVAILABLE): start "
+            "one (SteamVR, Monado) "
+            "or play with --mode desktop\n");
 }
 
 TEST(Play, AutoFallsBackToHeadlessAndSaysWhy) {
-  const auto r = test::run_stagger("play courtyard --mode auto --seconds 1", "-u DISPLAY -u WAYLAND_DISPLAY " + kNoRuntime);
+  const auto r = test::run_stagger("play courtyard --mode auto --seconds 1",
+                                   "-u DISPLAY -u WAYLAND_DISPLAY " + kNoRuntime);
   EXPECT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_EQ(r.out.rfind("stagger play: mode headless (no XR: no OpenXR runtime is available", 0), 0u) << r.out;
+  EXPECT_EQ(r.out.rfind("stagger play: mode headless (no XR: no OpenXR runtime is available", 0),
+            0u)
+      << r.out;
   EXPECT_NE(r.out.find("; no desktop window: "), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("ended by time"), std::string::npos) << r.out;
 }
@@ -117,13 +130,15 @@ TEST(Play, HeadlessNeedsAnEndAndUnknownLevelsAreNamed) {
   const auto r = test::run_stagger("play nowhere --mode headless --seconds 1");
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_EQ(r.err.substr(0, r.err.find('\n')),
-            "stagger play: no level file or sample level named nowhere (the samples: courtyard, corridor, arena, gltf_yard)");
+            "stagger play: no level file or sample level named nowhere (the samples: courtyard, "
+            "corridor, arena, gltf_yard)");
   EXPECT_EQ(test::run_stagger("play courtyard --mode vr").exit_code, 2);
 }
 
 TEST(Play, RenderWritesALevelPictureOffscreen) {
   const auto png = test::temp_path("render.png");
-  const auto r = test::run_stagger("render arena -o \"" + png.string() + "\" --size 320 200 --seconds 0.5", kLavapipe);
+  const auto r = test::run_stagger(
+      "render arena -o \"" + png.string() + "\" --size 320 200 --seconds 0.5", kLavapipe);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const test::PngImage image = test::read_png(png.string());
   EXPECT_EQ(image.width, 320);

@@ -30,14 +30,15 @@ inline std::string read_file(const std::filesystem::path& path) {
 inline ProcessResult run_stagger(const std::string& args, const std::string& env = "") {
   const auto dir = std::filesystem::temp_directory_path();
   const auto err_path = dir / ("stagger_test_err_" + std::to_string(::getpid()) + ".txt");
-  const std::string command =
-      (env.empty() ? "" : "env " + env + " ") + "\"" + STAGGER_EXE + "\" " + args + " 2>\"" + err_path.string() + "\"";
+  const std::string command = (env.empty() ? "" : "env " + env + " ") + "\"" + STAGGER_EXE + "\" " +
+                              args + " 2>\"" + err_path.string() + "\"";
   ProcessResult result;
   FILE* pipe = ::popen(command.c_str(), "r");
   if (!pipe) return result;
   std::array<char, 4096> buffer{};
   std::size_t n = 0;
-  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0) result.out.append(buffer.data(), n);
+  while ((n = std::fread(buffer.data(), 1, buffer.size(), pipe)) > 0)
+    result.out.append(buffer.data(), n);
   const int status = ::pclose(pipe);
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   result.err = read_file(err_path);
@@ -47,7 +48,8 @@ inline ProcessResult run_stagger(const std::string& args, const std::string& env
 
 /// A fresh file path in the temporary folder (not created).
 inline std::filesystem::path temp_path(const std::string& name) {
-  return std::filesystem::temp_directory_path() / ("stagger_test_" + std::to_string(::getpid()) + "_" + name);
+  return std::filesystem::temp_directory_path() /
+         ("stagger_test_" + std::to_string(::getpid()) + "_" + name);
 }
 
 }  // namespace stagger::test

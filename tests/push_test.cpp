@@ -16,23 +16,27 @@ class ChestPush : public ::testing::TestWithParam<int> {};
 
 TEST_P(ChestPush, EightNewtonSecondsNeverFallAndRecoverWithinThreeSeconds) {
   const Vec3 impulse = test::horizontal_direction(GetParam()) * 8.0f;
-  sim::Simulation s(sim::builtin_scene(1), test::push_script("dummy", BodyPart::chest, impulse, kPushTime));
+  sim::Simulation s(sim::builtin_scene(1),
+                    test::push_script("dummy", BodyPart::chest, impulse, kPushTime));
   const physics::Ragdoll& r = *s.scene().enemies()[0].ragdoll;
   test::run_steps(s, static_cast<int>(kPushTime * 240));
   bool fell = false;
   double last_unbalanced = -1;
   test::run_steps(s, 6 * 240, [&] {
     fell |= r.balance().state == BalanceState::fallen || !physics::is_upright(r.state());
-    if (r.balance().state != BalanceState::in_balance) last_unbalanced = s.scene().world().time() - kPushTime;
+    if (r.balance().state != BalanceState::in_balance)
+      last_unbalanced = s.scene().world().time() - kPushTime;
   });
   EXPECT_FALSE(fell);
-  EXPECT_LT(last_unbalanced, 3.0) << "still out of balance " << last_unbalanced << " s after the push";
+  EXPECT_LT(last_unbalanced, 3.0) << "still out of balance " << last_unbalanced
+                                  << " s after the push";
   EXPECT_EQ(s.result().enemies[0].pushes, 1);
 }
 
 TEST_P(ChestPush, HundredFiftyNewtonSecondsFallWithinTwoSecondsWithJointsTogether) {
   const Vec3 impulse = test::horizontal_direction(GetParam()) * 150.0f;
-  sim::Simulation s(sim::builtin_scene(1), test::push_script("dummy", BodyPart::chest, impulse, kPushTime));
+  sim::Simulation s(sim::builtin_scene(1),
+                    test::push_script("dummy", BodyPart::chest, impulse, kPushTime));
   const physics::Ragdoll& r = *s.scene().enemies()[0].ragdoll;
   test::run_steps(s, static_cast<int>(kPushTime * 240));
   double fallen_after = -1;
@@ -53,7 +57,9 @@ TEST_P(ChestPush, HundredFiftyNewtonSecondsFallWithinTwoSecondsWithJointsTogethe
 }
 
 INSTANTIATE_TEST_SUITE_P(EightDirections, ChestPush, ::testing::Range(0, 8),
-                         [](const auto& test_param) { return "dir" + std::to_string(test_param.param * 45) + "deg"; });
+                         [](const auto& test_param) {
+                           return "dir" + std::to_string(test_param.param * 45) + "deg";
+                         });
 
 }  // namespace
 }  // namespace stagger
@@ -66,10 +72,12 @@ TEST(HitReaction, SmallBlowsToHeadOrTorsoNeverFell) {
   // away and springs back, and the body stays up.
   for (physics::BodyPart part : {physics::BodyPart::head, physics::BodyPart::chest}) {
     for (int d = 0; d < 8; ++d) {
-      sim::Simulation s(sim::builtin_scene(1),
-                        test::push_script("dummy", part, test::horizontal_direction(d) * 10.0f, 1.0));
+      sim::Simulation s(
+          sim::builtin_scene(1),
+          test::push_script("dummy", part, test::horizontal_direction(d) * 10.0f, 1.0));
       test::run_steps(s, 4 * 240);
-      EXPECT_EQ(s.result().enemies[0].falls, 0) << physics::name_of(part) << " from direction " << d;
+      EXPECT_EQ(s.result().enemies[0].falls, 0)
+          << physics::name_of(part) << " from direction " << d;
       EXPECT_EQ(s.result().enemies[0].final_state, "standing");
     }
   }

@@ -45,7 +45,8 @@ TEST(RagdollBlueprint, ParentInertiaCoversChildrenUpToTwiceItsOwn) {
   for (int p = 0; p < kBodyPartCount; ++p) {
     Vec3 children;
     for (int c = 1; c < kBodyPartCount; ++c) {
-      if (index_of(parent_of(body_part_at(c))) == p) children += bp.bodies[static_cast<std::size_t>(c)].inertia;
+      if (index_of(parent_of(body_part_at(c))) == p)
+        children += bp.bodies[static_cast<std::size_t>(c)].inertia;
     }
     const Vec3 own = bp.bodies[static_cast<std::size_t>(p)].inertia;
     const Vec3 shape = bp.bodies[static_cast<std::size_t>(p)].shape_inertia;
@@ -54,7 +55,8 @@ TEST(RagdollBlueprint, ParentInertiaCoversChildrenUpToTwiceItsOwn) {
     const float kids[3] = {children.x, children.y, children.z};
     for (int axis = 0; axis < 3; ++axis) {
       // At least the children's sum, unless that needed more than doubling the shape's own.
-      EXPECT_GE(owns[axis], std::min(kids[axis], 2 * shapes[axis]) * 0.999f) << name_of(body_part_at(p));
+      EXPECT_GE(owns[axis], std::min(kids[axis], 2 * shapes[axis]) * 0.999f)
+          << name_of(body_part_at(p));
       EXPECT_GE(owns[axis], shapes[axis]);
       EXPECT_LE(owns[axis], 2 * shapes[axis] * 1.001f);
     }
@@ -72,7 +74,8 @@ TEST(RagdollBlueprint, ScalesWithHeightAndMass) {
   EXPECT_NEAR(sum_mass(big), 90.0f, 1e-3f);
   const auto head = static_cast<std::size_t>(index_of(BodyPart::head));
   EXPECT_NEAR(big.bodies[head].center.y / base.bodies[head].center.y, 2.0f / 1.8f, 1e-4f);
-  const float crown = base.bodies[head].center.y + base.bodies[head].half_length + base.bodies[head].radius;
+  const float crown =
+      base.bodies[head].center.y + base.bodies[head].half_length + base.bodies[head].radius;
   EXPECT_NEAR(crown, 1.8f, 0.01f);
   // Drive caps scale with the gravity torque they carry: mass × height.
   EXPECT_NEAR(big.joints[0].drive.max_torque_nm / base.joints[0].drive.max_torque_nm,

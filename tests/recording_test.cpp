@@ -1,6 +1,8 @@
 // Recordings: the binary round-trips, damage of any kind is caught before anything is
 // simulated, and `stagger replay` reproduces a run or names the step where it diverges.
 
+#include "stagger/sim/recording.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -9,7 +11,6 @@
 #include <string_view>
 
 #include "process.h"
-#include "stagger/sim/recording.h"
 
 namespace stagger {
 namespace {
@@ -18,7 +19,9 @@ std::string_view text_of(const std::vector<std::uint8_t>& bytes) {
   return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
 }
 
-Result<sim::Recording> parse(const std::vector<std::uint8_t>& bytes) { return sim::parse_recording(text_of(bytes), "r.bin"); }
+Result<sim::Recording> parse(const std::vector<std::uint8_t>& bytes) {
+  return sim::parse_recording(text_of(bytes), "r.bin");
+}
 
 // 0.25 s at 200 Hz: 50 steps.
 sim::Recording sample() {
@@ -69,13 +72,15 @@ TEST(Recording, RoundTrips) {
   EXPECT_EQ(r.input_name, "push.json");
   EXPECT_EQ(r.input_script, R"({ "events": [] })");
   EXPECT_EQ(r.step_hashes, sample().step_hashes);
-  EXPECT_EQ(bytes.size(), 8u + 4 + 1 + (4 + 17) + 8 + 4 + 4 + 4 + 8 + 8 + (4 + 9) + (4 + 16) + 8 + 50 * 8 + 8);
+  EXPECT_EQ(bytes.size(),
+            8u + 4 + 1 + (4 + 17) + 8 + 4 + 4 + 4 + 8 + 8 + (4 + 9) + (4 + 16) + 8 + 50 * 8 + 8);
 }
 
 TEST(Recording, EveryTruncationAndEveryFlippedByteIsRejected) {
   const auto bytes = sim::encode_recording(sample());
   for (std::size_t size = 0; size < bytes.size(); ++size) {
-    const std::vector<std::uint8_t> cut(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(size));
+    const std::vector<std::uint8_t> cut(bytes.begin(),
+                                        bytes.begin() + static_cast<std::ptrdiff_t>(size));
     const auto r = parse(cut);
     EXPECT_FALSE(r) << "cut to " << size << " bytes";
   }
@@ -86,15 +91,20 @@ TEST(Recording, EveryTruncationAndEveryFlippedByteIsRejected) {
   }
   std::vector<std::uint8_t> wrong_magic = bytes;
   wrong_magic[0] = 'X';
-  EXPECT_EQ(parse(wrong_magic).error(), "r.bin: not a stagger recording (it does not start with \"STAGREC\")");
+  EXPECT_EQ(parse(wrong_magic).error(),
+            "r.bin: not a stagger recording (it does not start with \"STAGREC\")");
   std::vector<std::uint8_t> newer = bytes;
   newer[kVersionAt] = 3;
-  EXPECT_EQ(parse(newer).error(), "r.bin: recording version 3 is not supported (this stagger reads versions 1 to 2)");
-  const std::vector<std::uint8_t> cut(bytes.begin(), bytes.begin() + 45);  // the last 8 read as the checksum
-  EXPECT_EQ(parse(cut).error(), "r.bin: truncated or damaged: the file ends inside the level hash (at byte 34)");
+  EXPECT_EQ(parse(newer).error(),
+            "r.bin: recording version 3 is not supported (this stagger reads versions 1 to 2)");
+  const std::vector<std::uint8_t> cut(bytes.begin(),
+                                      bytes.begin() + 45);  // the last 8 read as the checksum
+  EXPECT_EQ(parse(cut).error(),
+            "r.bin: truncated or damaged: the file ends inside the level hash (at byte 34)");
   std::vector<std::uint8_t> flipped = bytes;
   flipped[200] ^= 1;
-  EXPECT_EQ(parse(flipped).error(), "r.bin: damaged or changed: the checksum does not match its contents");
+  EXPECT_EQ(parse(flipped).error(),
+            "r.bin: damaged or changed: the checksum does not match its contents");
 }
 
 TEST(Recording, AVersionOneFileStillReadsAsACompleteRun) {
@@ -134,13 +144,15 @@ TEST(Recording, AnInterruptedRunRoundTripsWithTheStepsItDid) {
   EXPECT_TRUE(parse(sim::encode_recording(interrupted)));
   interrupted.step_hashes.push_back(7);
   EXPECT_EQ(parse(sim::encode_recording(interrupted)).error(),
-            "r.bin: damaged: 51 step hashes for an interrupted run of 0.25 s at 200 Hz, which takes at most 50 steps");
+            "r.bin: damaged: 51 step hashes for an interrupted run of 0.25 s at 200 Hz, which "
+            "takes at most 50 steps");
 
   // A complete run has exactly its steps.
   sim::Recording short_run = sample();
   short_run.step_hashes.resize(20);
-  EXPECT_EQ(parse(sim::encode_recording(short_run)).error(),
-            "r.bin: damaged: 20 step hashes for a run of 0.25 s at 200 Hz, which takes exactly 50 steps");
+  EXPECT_EQ(
+      parse(sim::encode_recording(short_run)).error(),
+      "r.bin: damaged: 20 step hashes for a run of 0.25 s at 200 Hz, which takes exactly 50 steps");
   EXPECT_EQ(sim::recorded_steps(3.0, 240.0f), 720u);
 
   std::vector<std::uint8_t> bad_flag = sim::encode_recording(sample());
@@ -155,12 +167,14 @@ TEST(Recording, AHugeLengthIsRefusedBeforeAnythingIsAllocated) {
   std::vector<std::uint8_t> steps = sim::encode_recording(sample());
   put_u64(steps, kStepCountAt, std::uint64_t{1} << 60);
   reseal(steps);
-  EXPECT_EQ(parse(steps).error(), "r.bin: truncated or damaged: 1152921504606846976 step hashes announced, room for 50");
+  EXPECT_EQ(parse(steps).error(),
+            "r.bin: truncated or damaged: 1152921504606846976 step hashes announced, room for 50");
 
   std::vector<std::uint8_t> path = sim::encode_recording(sample());
   for (std::size_t i = 0; i < 4; ++i) path[kLevelPathLengthAt + i] = 0xFF;
   reseal(path);
-  EXPECT_EQ(parse(path).error(), "r.bin: truncated or damaged: the file ends inside the level path (at byte 17)");
+  EXPECT_EQ(parse(path).error(),
+            "r.bin: truncated or damaged: the file ends inside the level path (at byte 17)");
 }
 
 TEST(Recording, ANumberOutsideTheCommandLinesBoundsIsDamage) {
@@ -172,12 +186,14 @@ TEST(Recording, ANumberOutsideTheCommandLinesBoundsIsDamage) {
   };
   EXPECT_EQ(refused([](sim::Recording& r) { r.physics_hz = 20.0f; }),
             "r.bin: damaged: the physics rate is 20, outside 30 <= Hz <= 2000");
-  EXPECT_EQ(refused([](sim::Recording& r) { r.physics_hz = std::numeric_limits<float>::quiet_NaN(); }),
-            "r.bin: damaged: the physics rate is nan, outside 30 <= Hz <= 2000");
+  EXPECT_EQ(
+      refused([](sim::Recording& r) { r.physics_hz = std::numeric_limits<float>::quiet_NaN(); }),
+      "r.bin: damaged: the physics rate is nan, outside 30 <= Hz <= 2000");
   EXPECT_EQ(refused([](sim::Recording& r) { r.display_hz = 0; }),
             "r.bin: damaged: the display rate is 0, outside 0 < Hz <= 1000");
-  EXPECT_EQ(refused([](sim::Recording& r) { r.display_hz = std::numeric_limits<double>::infinity(); }),
-            "r.bin: damaged: the display rate is inf, outside 0 < Hz <= 1000");
+  EXPECT_EQ(
+      refused([](sim::Recording& r) { r.display_hz = std::numeric_limits<double>::infinity(); }),
+      "r.bin: damaged: the display rate is inf, outside 0 < Hz <= 1000");
   EXPECT_EQ(refused([](sim::Recording& r) { r.seconds = 1e9; }),
             "r.bin: damaged: the duration is 1e+09, outside 0 < s <= 86400");
   EXPECT_EQ(refused([](sim::Recording& r) { r.seconds = -1; }),
@@ -198,16 +214,20 @@ std::vector<std::uint8_t> read_bytes(const std::filesystem::path& path) {
 }
 
 void write_bytes(const std::filesystem::path& path, const std::vector<std::uint8_t>& bytes) {
-  std::ofstream(path, std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  std::ofstream(path, std::ios::binary)
+      .write(reinterpret_cast<const char*>(bytes.data()),
+             static_cast<std::streamsize>(bytes.size()));
 }
 
 TEST(Cli, RecordThenReplayReproducesTheRunOrSaysWhereItParts) {
   const auto script = test::temp_path("record_push.json");
-  std::ofstream(script) << R"({ "events": [ { "t": 0.5, "type": "push", "enemy": "dummy", "body": "chest", "impulse": [30, 0, 0] },
+  std::ofstream(script)
+      << R"({ "events": [ { "t": 0.5, "type": "push", "enemy": "dummy", "body": "chest", "impulse": [30, 0, 0] },
                                             { "t": 1.0, "type": "walk", "enemy": "dummy-2", "velocity": [0, 0, 1] } ] })";
   const auto recording = test::temp_path("run.stagrec");
-  const auto rec = test::run_stagger("sim --enemies 2 --seconds 3 --quiet --input \"" + script.string() + "\" --record \"" +
-                                     recording.string() + "\"");
+  const auto rec =
+      test::run_stagger("sim --enemies 2 --seconds 3 --quiet --input \"" + script.string() +
+                        "\" --record \"" + recording.string() + "\"");
   ASSERT_EQ(rec.exit_code, 0) << rec.err;
   const auto replay = test::run_stagger("replay --quiet \"" + recording.string() + "\"");
   EXPECT_EQ(replay.exit_code, 0) << replay.err;
@@ -222,13 +242,18 @@ TEST(Cli, RecordThenReplayReproducesTheRunOrSaysWhereItParts) {
   ASSERT_TRUE(sim::write_recording(changed, diverging.string()));
   const auto parted = test::run_stagger("replay --quiet \"" + diverging.string() + "\"");
   EXPECT_EQ(parted.exit_code, 1);
-  EXPECT_NE(parted.err.find("diverges at step 301 (t = 1.25417 s): the state hash differs from the recorded one"),
-            std::string::npos) << parted.err;
+  EXPECT_NE(
+      parted.err.find(
+          "diverges at step 301 (t = 1.25417 s): the state hash differs from the recorded one"),
+      std::string::npos)
+      << parted.err;
 
   // Damage: a truncated file and a flipped byte.
   const std::vector<std::uint8_t> bytes = read_bytes(recording);
   const auto truncated = test::temp_path("truncated.stagrec");
-  write_bytes(truncated, std::vector<std::uint8_t>(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(bytes.size() / 2)));
+  write_bytes(truncated,
+              std::vector<std::uint8_t>(
+                  bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(bytes.size() / 2)));
   const auto cut = test::run_stagger("replay --quiet \"" + truncated.string() + "\"");
   EXPECT_EQ(cut.exit_code, 1);
   EXPECT_NE(cut.err.find("truncated or damaged"), std::string::npos) << cut.err;
@@ -238,7 +263,9 @@ TEST(Cli, RecordThenReplayReproducesTheRunOrSaysWhereItParts) {
   write_bytes(tampered, flipped);
   const auto bad = test::run_stagger("replay --quiet \"" + tampered.string() + "\"");
   EXPECT_EQ(bad.exit_code, 1);
-  EXPECT_NE(bad.err.find("damaged or changed: the checksum does not match its contents"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("damaged or changed: the checksum does not match its contents"),
+            std::string::npos)
+      << bad.err;
 }
 
 TEST(Cli, ReplayOfALevelChecksTheLevelFile) {
@@ -246,7 +273,10 @@ TEST(Cli, ReplayOfALevelChecksTheLevelFile) {
   std::filesystem::copy_file(STAGGER_SOURCE_DIR "/levels/data/corridor.json", level,
                              std::filesystem::copy_options::overwrite_existing);
   const auto recording = test::temp_path("level.stagrec");
-  ASSERT_EQ(test::run_stagger("sim \"" + level.string() + "\" --seconds 1 --quiet --record \"" + recording.string() + "\"").exit_code, 0);
+  ASSERT_EQ(test::run_stagger("sim \"" + level.string() + "\" --seconds 1 --quiet --record \"" +
+                              recording.string() + "\"")
+                .exit_code,
+            0);
   EXPECT_EQ(test::run_stagger("replay --quiet \"" + recording.string() + "\"").exit_code, 0);
   std::ofstream(level, std::ios::app) << "\n";  // the level changes
   const auto changed = test::run_stagger("replay --quiet \"" + recording.string() + "\"");

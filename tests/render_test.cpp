@@ -28,7 +28,8 @@ bool any_enemy_pixel_near(const vr::Image& image, std::array<float, 2> at, int r
   for (int dy = -radius; dy <= radius; ++dy) {
     for (int dx = -radius; dx <= radius; ++dx) {
       const int x = static_cast<int>(at[0]) + dx, y = static_cast<int>(at[1]) + dy;
-      if (x >= 0 && y >= 0 && x < image.width && y < image.height && enemy_pixel(image, x, y)) return true;
+      if (x >= 0 && y >= 0 && x < image.width && y < image.height && enemy_pixel(image, x, y))
+        return true;
     }
   }
   return false;
@@ -38,25 +39,31 @@ TEST(Render, EnemyPixelsWhereTheProjectionPutsTheEnemyAndSkyWhereItDoesNot) {
   sim::Simulation simulation(sim::builtin_scene(1), {});
   for (int i = 0; i < 240; ++i) simulation.step();  // a second: standing and settled
   const vr::OffscreenSettings settings{320, 240, false};
-  const vr::EyeView eye = vr::look_at({0.6f, 1.2f, 3.5f}, {0, 1.0f, 0}, vr::symmetric_fov(0.9f, 320.0f / 240.0f));
+  const vr::EyeView eye =
+      vr::look_at({0.6f, 1.2f, 3.5f}, {0, 1.0f, 0}, vr::symmetric_fov(0.9f, 320.0f / 240.0f));
   const auto image = vr::render_offscreen(simulation, eye, settings);
   ASSERT_TRUE(image.ok()) << image.error();
   ASSERT_EQ(image.value().width, 320);
-  ASSERT_TRUE(vr::write_png(image.value(), ::testing::TempDir() + "render_test.png"));  // for people to look at
+  ASSERT_TRUE(vr::write_png(image.value(),
+                            ::testing::TempDir() + "render_test.png"));  // for people to look at
   const physics::Ragdoll& dummy = *simulation.scene().enemies()[0].ragdoll;
   int parts = 0;
-  for (physics::BodyPart part : {physics::BodyPart::head, physics::BodyPart::chest, physics::BodyPart::pelvis,
-                                 physics::BodyPart::shin_l, physics::BodyPart::shin_r, physics::BodyPart::thigh_l}) {
-    const auto at = vr::project(eye, dummy.body_state(part).position, settings.width, settings.height);
+  for (physics::BodyPart part :
+       {physics::BodyPart::head, physics::BodyPart::chest, physics::BodyPart::pelvis,
+        physics::BodyPart::shin_l, physics::BodyPart::shin_r, physics::BodyPart::thigh_l}) {
+    const auto at =
+        vr::project(eye, dummy.body_state(part).position, settings.width, settings.height);
     ASSERT_TRUE(at.has_value());
-    EXPECT_TRUE(any_enemy_pixel_near(image.value(), *at, 2)) << physics::name_of(part) << " at " << (*at)[0] << ", " << (*at)[1];
+    EXPECT_TRUE(any_enemy_pixel_near(image.value(), *at, 2))
+        << physics::name_of(part) << " at " << (*at)[0] << ", " << (*at)[1];
     ++parts;
   }
   EXPECT_EQ(parts, 6);
   // 1.2 m to either side of the chest, and 0.45 m above the head: sky, no enemy.
   const Vec3 chest = dummy.body_state(physics::BodyPart::chest).position;
   const Vec3 head = dummy.body_state(physics::BodyPart::head).position;
-  for (Vec3 empty : {chest + Vec3{1.2f, 0, 0}, chest - Vec3{1.2f, 0, 0}, head + Vec3{0, 0.45f, 0}}) {
+  for (Vec3 empty :
+       {chest + Vec3{1.2f, 0, 0}, chest - Vec3{1.2f, 0, 0}, head + Vec3{0, 0.45f, 0}}) {
     const auto at = vr::project(eye, empty, settings.width, settings.height);
     ASSERT_TRUE(at.has_value());
     const int x = static_cast<int>((*at)[0]), y = static_cast<int>((*at)[1]);
@@ -68,8 +75,10 @@ TEST(Render, EnemyPixelsWhereTheProjectionPutsTheEnemyAndSkyWhereItDoesNot) {
   const auto ground = vr::project(eye, {1.5f, 0, -2.0f}, settings.width, settings.height);
   ASSERT_TRUE(ground.has_value());
   ASSERT_TRUE((*ground)[0] >= 0 && (*ground)[1] >= 0 && (*ground)[0] < 320 && (*ground)[1] < 240);
-  EXPECT_FALSE(sky_pixel(image.value(), static_cast<int>((*ground)[0]), static_cast<int>((*ground)[1])));
-  EXPECT_FALSE(enemy_pixel(image.value(), static_cast<int>((*ground)[0]), static_cast<int>((*ground)[1])));
+  EXPECT_FALSE(
+      sky_pixel(image.value(), static_cast<int>((*ground)[0]), static_cast<int>((*ground)[1])));
+  EXPECT_FALSE(
+      enemy_pixel(image.value(), static_cast<int>((*ground)[0]), static_cast<int>((*ground)[1])));
 }
 
 TEST(Render, ProjectionPutsTheLookAtTargetInTheImageCentre) {

@@ -27,7 +27,8 @@ TEST(Standing, SixtySecondsStillUprightAndInBalance) {
     const Vec3 p = r.body_state(physics::BodyPart::pelvis).position;
     drift = std::max(drift, length(horizontal(p - rest_position)));
     for (int b = 0; b < physics::kBodyPartCount; ++b) {
-      max_speed = std::max(max_speed, length(r.body_state(physics::body_part_at(b)).linear_velocity));
+      max_speed =
+          std::max(max_speed, length(r.body_state(physics::body_part_at(b)).linear_velocity));
     }
   });
 
@@ -66,7 +67,8 @@ TEST_P(StandingAtHeading, StandsStillForAMinuteWhicheverWayItFaces) {
   test::run_steps(s, 58 * 240, [&] {
     drift = std::max(drift, length(horizontal(r.balance().com - rest)));
     for (int b = 0; b < physics::kBodyPartCount; ++b) {
-      max_speed = std::max(max_speed, length(r.body_state(physics::body_part_at(b)).linear_velocity));
+      max_speed =
+          std::max(max_speed, length(r.body_state(physics::body_part_at(b)).linear_velocity));
     }
     always_in_balance &= r.balance().state == physics::BalanceState::in_balance;
   });

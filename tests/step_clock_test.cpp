@@ -1,8 +1,8 @@
 // The application's fixed-step accumulator.
 
-#include <gtest/gtest.h>
-
 #include "stagger/sim/step_clock.h"
+
+#include <gtest/gtest.h>
 
 namespace stagger::sim {
 namespace {

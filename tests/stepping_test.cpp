@@ -23,20 +23,23 @@ struct PushOutcome {
 
 PushOutcome push_from_standing(int direction, float newton_seconds) {
   const Vec3 impulse = test::horizontal_direction(direction) * newton_seconds;
-  sim::Simulation s(sim::builtin_scene(1), test::push_script("dummy", BodyPart::chest, impulse, kPushTime));
+  sim::Simulation s(sim::builtin_scene(1),
+                    test::push_script("dummy", BodyPart::chest, impulse, kPushTime));
   const physics::Ragdoll& r = *s.scene().enemies()[0].ragdoll;
   PushOutcome out;
   test::run_steps(s, 7 * 240, [&] {
     const double t = s.scene().world().time();
     if (t <= kPushTime) return;
-    if (out.fell_after_s < 0 && r.state() == LocomotionState::falling) out.fell_after_s = t - kPushTime;
+    if (out.fell_after_s < 0 && r.state() == LocomotionState::falling)
+      out.fell_after_s = t - kPushTime;
     // Standing still: standing (no step under way), in balance, the body at rest (centre of
     // mass slower than 5 cm/s) and no limb moving faster than 0.3 m/s.
     float fastest = 0;
     for (int b = 0; b < physics::kBodyPartCount; ++b) {
       fastest = std::max(fastest, length(r.body_state(physics::body_part_at(b)).linear_velocity));
     }
-    const bool still = r.state() == LocomotionState::standing && r.balance().state == BalanceState::in_balance &&
+    const bool still = r.state() == LocomotionState::standing &&
+                       r.balance().state == BalanceState::in_balance &&
                        length(horizontal(r.balance().com_velocity)) < 0.05f && fastest < 0.3f;
     if (!still) out.still_after_s = t - kPushTime;
   });
@@ -65,7 +68,9 @@ TEST_P(StepRecovery, HundredTwentyNewtonSecondsAlwaysKnockItDown) {
 }
 
 INSTANTIATE_TEST_SUITE_P(EightDirections, StepRecovery, ::testing::Range(0, 8),
-                         [](const auto& test_param) { return "dir" + std::to_string(test_param.param * 45) + "deg"; });
+                         [](const auto& test_param) {
+                           return "dir" + std::to_string(test_param.param * 45) + "deg";
+                         });
 
 }  // namespace
 }  // namespace stagger

@@ -37,7 +37,8 @@ TEST(Text, QuotedValuesArePrintableAndShort) {
   EXPECT_EQ(limits::quoted("a\x1b[31mb\n"), "a\\x1b[31mb\\x0a");
   EXPECT_EQ(limits::quoted("caf\xE9"), "caf\\xe9");
   const std::string long_value(100, 'x');
-  EXPECT_EQ(limits::quoted(long_value), std::string(limits::kMaxQuotedBytes, 'x') + "... (100 bytes)");
+  EXPECT_EQ(limits::quoted(long_value),
+            std::string(limits::kMaxQuotedBytes, 'x') + "... (100 bytes)");
   // Never cut inside a character: 30 two-byte characters fill 60 bytes exactly, a 31st is left out.
   std::string accents;
   for (int i = 0; i < 31; ++i) accents += "\xC3\xA9";
@@ -56,12 +57,13 @@ TEST(Text, ALevelMayStartWithAByteOrderMark) {
   // Columns count from after the mark, as an editor shows them.
   EXPECT_EQ(r.diagnostics[0].line, 2);
   EXPECT_EQ(r.diagnostics[0].column, 96);
-  EXPECT_NE(r.diagnostics[0].message.find("unknown key `bad`"), std::string::npos) << r.diagnostics[0].message;
+  EXPECT_NE(r.diagnostics[0].message.find("unknown key `bad`"), std::string::npos)
+      << r.diagnostics[0].message;
 }
 
 TEST(Text, AnInputScriptMayStartWithAByteOrderMark) {
-  const auto r = sim::parse_input_script(std::string(kByteOrderMark) + R"({"events":[{"t":1,"type":"kill","enemy":"a"}]})",
-                                         "s.json");
+  const auto r = sim::parse_input_script(
+      std::string(kByteOrderMark) + R"({"events":[{"t":1,"type":"kill","enemy":"a"}]})", "s.json");
   ASSERT_TRUE(r.ok()) << r.error();
   EXPECT_EQ(r.value().kills.size(), 1u);
 }

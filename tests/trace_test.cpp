@@ -1,6 +1,8 @@
 // `stagger sim --trace` and `--plot`: the CSV's rows and columns, and the picture's
 // bands and push markers where the run put them.
 
+#include "stagger/sim/trace.h"
+
 #include <gtest/gtest.h>
 
 #include <filesystem>
@@ -10,7 +12,6 @@
 #include "process.h"
 #include "scenario.h"
 #include "stagger/sim/plot.h"
-#include "stagger/sim/trace.h"
 
 namespace stagger {
 namespace {
@@ -25,7 +26,8 @@ std::vector<std::string> split(const std::string& line) {
 }
 
 TEST(Trace, OneRowPerEnemyPerStepWithTheBalanceOfThatStep) {
-  sim::Simulation s(sim::builtin_scene(2), test::push_script("dummy", physics::BodyPart::chest, {25, 0, 0}, 0.5));
+  sim::Simulation s(sim::builtin_scene(2),
+                    test::push_script("dummy", physics::BodyPart::chest, {25, 0, 0}, 0.5));
   std::ostringstream csv;
   sim::TraceWriter trace(csv);
   s.on_step([&trace](const sim::Simulation& sim) { trace.write(sim); });
@@ -33,8 +35,9 @@ TEST(Trace, OneRowPerEnemyPerStepWithTheBalanceOfThatStep) {
   std::istringstream lines(csv.str());
   std::string line;
   std::getline(lines, line);
-  EXPECT_EQ(line, "time_s,enemy,state,brain,com_x_m,com_y_m,com_z_m,support_x_m,support_y_m,support_z_m,"
-                  "balance_error_m,pelvis_height_m,agent_x_m,agent_y_m,agent_z_m");
+  EXPECT_EQ(line,
+            "time_s,enemy,state,brain,com_x_m,com_y_m,com_z_m,support_x_m,support_y_m,support_z_m,"
+            "balance_error_m,pelvis_height_m,agent_x_m,agent_y_m,agent_z_m");
   int rows = 0;
   bool stepped = false;
   float largest_error = 0;
@@ -57,13 +60,15 @@ TEST(Trace, OneRowPerEnemyPerStepWithTheBalanceOfThatStep) {
 }
 
 TEST(Plot, BandsAndPushMarksWhereTheRunPutThem) {
-  const sim::InputScript script = test::push_script("dummy", physics::BodyPart::chest, {25, 0, 0}, 1.0);
+  const sim::InputScript script =
+      test::push_script("dummy", physics::BodyPart::chest, {25, 0, 0}, 1.0);
   sim::Simulation s(sim::builtin_scene(1), script);
   sim::TracePlot plot(script.pushes);
   double first_step_s = -1;
   s.on_step([&](const sim::Simulation& sim) {
     plot.record(sim);
-    if (first_step_s < 0 && sim.scene().enemies()[0].ragdoll->state() == physics::LocomotionState::stepping) {
+    if (first_step_s < 0 &&
+        sim.scene().enemies()[0].ragdoll->state() == physics::LocomotionState::stepping) {
       first_step_s = sim.scene().world().time();
     }
   });
@@ -79,7 +84,8 @@ TEST(Plot, BandsAndPushMarksWhereTheRunPutThem) {
   const levels::Colour push{130, 40, 160};
   EXPECT_EQ(colour_at(1.0, 150), (std::array<int, 3>{push.r, push.g, push.b})) << "the push's line";
   const levels::Colour stepping = sim::state_colour(physics::LocomotionState::stepping);
-  EXPECT_EQ(colour_at(first_step_s + 0.05, 200), (std::array<int, 3>{stepping.r, stepping.g, stepping.b}))
+  EXPECT_EQ(colour_at(first_step_s + 0.05, 200),
+            (std::array<int, 3>{stepping.r, stepping.g, stepping.b}))
       << "the stepping band";
   const levels::Colour standing = sim::state_colour(physics::LocomotionState::standing);
   EXPECT_EQ(colour_at(0.5, 200), (std::array<int, 3>{standing.r, standing.g, standing.b}));
@@ -87,11 +93,13 @@ TEST(Plot, BandsAndPushMarksWhereTheRunPutThem) {
 
 TEST(Cli, SimWritesTraceAndPlotFiles) {
   const auto script = test::temp_path("trace_push.json");
-  std::ofstream(script) << R"({ "events": [ { "t": 0.5, "type": "push", "enemy": "dummy", "body": "chest", "impulse": [25, 0, 0] } ] })";
+  std::ofstream(script)
+      << R"({ "events": [ { "t": 0.5, "type": "push", "enemy": "dummy", "body": "chest", "impulse": [25, 0, 0] } ] })";
   const auto csv = test::temp_path("trace.csv");
   const auto png = test::temp_path("trace.png");
-  const auto r = test::run_stagger("sim --seconds 2 --quiet --input \"" + script.string() + "\" --trace \"" + csv.string() +
-                                   "\" --plot \"" + png.string() + "\"");
+  const auto r =
+      test::run_stagger("sim --seconds 2 --quiet --input \"" + script.string() + "\" --trace \"" +
+                        csv.string() + "\" --plot \"" + png.string() + "\"");
   EXPECT_EQ(r.exit_code, 0) << r.err;
   std::ifstream in(csv);
   int lines = 0;
@@ -100,7 +108,8 @@ TEST(Cli, SimWritesTraceAndPlotFiles) {
   EXPECT_GT(std::filesystem::file_size(png), 1000u);
   const auto bad = test::run_stagger("sim --seconds 1 --trace /nonexistent/dir/trace.csv");
   EXPECT_EQ(bad.exit_code, 1);
-  EXPECT_NE(bad.err.find("cannot write the trace to /nonexistent/dir/trace.csv"), std::string::npos) << bad.err;
+  EXPECT_NE(bad.err.find("cannot write the trace to /nonexistent/dir/trace.csv"), std::string::npos)
+      << bad.err;
 }
 
 }  // namespace

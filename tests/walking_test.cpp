@@ -67,12 +67,14 @@ TEST_P(Turn, WhileWalkingWithoutFalling) {
   test::run_steps(w.s, 6 * 240);
   EXPECT_EQ(w.falls(), 0);
   const Vec3 heading = w.r.balance().forward;
-  EXPECT_GT(dot(heading, normalized(after)), std::cos(deg_to_rad(20.0f))) << "not facing the new way";
+  EXPECT_GT(dot(heading, normalized(after)), std::cos(deg_to_rad(20.0f)))
+      << "not facing the new way";
   EXPECT_GT(dot(w.com() - at_turn, normalized(after)), 2.0f) << "did not walk on the new way";
 }
 
-INSTANTIATE_TEST_SUITE_P(Angles, Turn, ::testing::Values(90, -90, 180, -180),
-                         [](const auto& p) { return (p.param < 0 ? "right" : "left") + std::to_string(std::abs(p.param)); });
+INSTANTIATE_TEST_SUITE_P(Angles, Turn, ::testing::Values(90, -90, 180, -180), [](const auto& p) {
+  return (p.param < 0 ? "right" : "left") + std::to_string(std::abs(p.param));
+});
 
 // A 10° ramp rising along +Z from z = 2 over 6 m, then a plateau.
 constexpr float kRampDeg = 10.0f;
@@ -83,8 +85,10 @@ sim::SceneDescription ramp_scene() {
   const float a = deg_to_rad(kRampDeg);
   const float top = kRampLength * std::sin(a);
   const float run = kRampLength * std::cos(a);
-  scene.boxes.push_back({{0, 0.5f * top - 0.05f * std::cos(a), 2.0f + 0.5f * run}, {1.5f, 0.05f, 0.5f * kRampLength},
-                         Quat::from_axis_angle({1, 0, 0}, -a), 0.9f});
+  scene.boxes.push_back({{0, 0.5f * top - 0.05f * std::cos(a), 2.0f + 0.5f * run},
+                         {1.5f, 0.05f, 0.5f * kRampLength},
+                         Quat::from_axis_angle({1, 0, 0}, -a),
+                         0.9f});
   scene.boxes.push_back({{0, top - 0.5f, 2.0f + run + 5.0f}, {1.5f, 0.5f, 5.0f}, {}, 0.9f});
   return scene;
 }
@@ -101,7 +105,8 @@ TEST(Walking, UpATenDegreeRamp) {
 TEST(Walking, DownATenDegreeRamp) {
   const float a = deg_to_rad(kRampDeg);
   sim::SceneDescription scene = ramp_scene();
-  scene.enemies[0].position = {0, kRampLength * std::sin(a), 2.0f + kRampLength * std::cos(a) + 2.5f};
+  scene.enemies[0].position = {0, kRampLength * std::sin(a),
+                               2.0f + kRampLength * std::cos(a) + 2.5f};
   scene.enemies[0].yaw_rad = kPi;
   Walker w(scene, walk_script({0, 0, -kSpeed}));
   while (w.com().z > 0.0f && w.time() < 20.0) w.s.step();
@@ -162,9 +167,9 @@ int stair_walks_with_falls(int count, bool down) {
 }
 
 TEST(Walking, DownTheArenasStairsAtMostOneWalkInSixFalls) {
-  // Measured: 3 of these 32 (14 in 200 over more spawns). Before a walking body was given
-  // BalanceSettings::walk_fall_hold_s past the fall threshold: 6 (25 in 200); before feet kept
-  // clear of edges: 45 in 200. A regression guard, not the goal: see docs/physics.md, Stairs.
+  // Measured: 3 of these 32 (14 in 200 over more spawns); without
+  // BalanceSettings::walk_fall_hold_s, 6 (25 in 200); without feet kept clear of edges as well,
+  // 45 in 200. A regression guard, not the goal: see docs/physics.md, Stairs.
   const int with_falls = stair_walks_with_falls(32, true);
   RecordProperty("walks_with_falls", with_falls);
   EXPECT_LE(with_falls, 5);

@@ -7,7 +7,6 @@
 
 #include <filesystem>
 #include <fstream>
-
 #include <nlohmann/json.hpp>
 
 #include "png_image.h"
@@ -27,42 +26,60 @@ struct XrRun {
 
 // Runs `stagger play LEVEL --mode xr` against the simulated runtime with `script`; `env` adds
 // variables (a capture, the validation layer).
-XrRun play_xr(const std::string& level, const nlohmann::json& script, const std::string& env = "", bool validate = false) {
+XrRun play_xr(const std::string& level, const nlohmann::json& script, const std::string& env = "",
+              bool validate = false) {
   const auto script_path = test::temp_path("simxr_script.json");
   const auto summary_path = test::temp_path("simxr_summary.json");
   const auto report_path = test::temp_path("xr_report.json");
   const auto validation_path = test::temp_path("xr_validation.txt");
   std::ofstream(script_path) << script.dump();
-  std::string vars = "XR_RUNTIME_JSON=" STAGGER_SIMXR_MANIFEST " VK_ICD_FILENAMES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json "
-                     "STAGGER_SIMXR_SCRIPT=" + script_path.string() + " STAGGER_SIMXR_SUMMARY=" + summary_path.string() + " " + env;
+  std::string vars = "XR_RUNTIME_JSON=" STAGGER_SIMXR_MANIFEST
+                     " VK_ICD_FILENAMES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json "
+                     "STAGGER_SIMXR_SCRIPT=" +
+                     script_path.string() + " STAGGER_SIMXR_SUMMARY=" + summary_path.string() +
+                     " " + env;
   if (validate) {
     // Both validation layers: OpenXR's (into a file) and Vulkan's (on the app's stdout).
-    vars += " XR_ENABLE_API_LAYERS=XR_APILAYER_LUNARG_core_validation XR_CORE_VALIDATION_EXPORT_TYPE=text"
-            " XR_CORE_VALIDATION_FILE_NAME=" + validation_path.string() + " VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation";
+    vars +=
+        " XR_ENABLE_API_LAYERS=XR_APILAYER_LUNARG_core_validation "
+        "XR_CORE_VALIDATION_EXPORT_TYPE=text"
+        " XR_CORE_VALIDATION_FILE_NAME=" +
+        validation_path.string() + " VK_INSTANCE_LAYERS=VK_LAYER_KHRONOS_validation";
   }
   XrRun run;
-  run.process = test::run_stagger("play \"" + level + "\" --mode xr --report \"" + report_path.string() + "\"", vars);
-  if (std::filesystem::exists(report_path)) run.report = nlohmann::json::parse(test::read_file(report_path));
-  if (std::filesystem::exists(summary_path)) run.summary = nlohmann::json::parse(test::read_file(summary_path));
+  run.process = test::run_stagger(
+      "play \"" + level + "\" --mode xr --report \"" + report_path.string() + "\"", vars);
+  if (std::filesystem::exists(report_path))
+    run.report = nlohmann::json::parse(test::read_file(report_path));
+  if (std::filesystem::exists(summary_path))
+    run.summary = nlohmann::json::parse(test::read_file(summary_path));
   if (std::filesystem::exists(validation_path)) run.validation = test::read_file(validation_path);
-  for (const auto& p : {script_path, summary_path, report_path, validation_path}) std::filesystem::remove(p);
+  for (const auto& p : {script_path, summary_path, report_path, validation_path})
+    std::filesystem::remove(p);
   return run;
 }
 
-std::string courtyard() { return STAGGER_SOURCE_DIR "/levels/data/courtyard.json"; }
+std::string courtyard() {
+  return STAGGER_SOURCE_DIR "/levels/data/courtyard.json";
+}
 
 // A right-hand path: held at `from` until `start`, then to `to` in `seconds`, held there.
-nlohmann::json right_hand_path(double start, nlohmann::json from, nlohmann::json to, double seconds) {
+nlohmann::json right_hand_path(double start, nlohmann::json from, nlohmann::json to,
+                               double seconds) {
   return {{"t", 0.0},
           {"type", "hand"},
           {"hand", "right"},
-          {"path", {{{"t", 0.0}, {"position", from}}, {{"t", start}, {"position", from}}, {{"t", start + seconds}, {"position", to}}}}};
+          {"path",
+           {{{"t", 0.0}, {"position", from}},
+            {{"t", start}, {"position", from}},
+            {{"t", start + seconds}, {"position", to}}}}};
 }
 
 TEST(XrPlay, SixHundredFramesUnderCoreValidationThenACleanExitOnExiting) {
   // 602 frames: the first two end before the session is VISIBLE (SimXR synchronises on the first
   // ended frame, as real runtimes do) and carry no picture; 600 are submitted with one.
-  const nlohmann::json script = {{"display_hz", 0}, {"events", {{{"frame", 602}, {"type", "exit"}}}}};
+  const nlohmann::json script = {{"display_hz", 0},
+                                 {"events", {{{"frame", 602}, {"type", "exit"}}}}};
   const XrRun run = play_xr(courtyard(), script, "", /*validate=*/true);
   ASSERT_EQ(run.process.exit_code, 0) << run.process.out << run.process.err;
   ASSERT_TRUE(run.summary.is_object()) << "the runtime wrote no summary";
@@ -70,7 +87,8 @@ TEST(XrPlay, SixHundredFramesUnderCoreValidationThenACleanExitOnExiting) {
     EXPECT_EQ(output->find("Validation Error"), std::string::npos) << *output;  // Vulkan's layer
     EXPECT_EQ(output->find("VUID"), std::string::npos) << *output;
   }
-  EXPECT_NE(run.process.out.find("stagger play: mode xr on "), std::string::npos) << run.process.out;
+  EXPECT_NE(run.process.out.find("stagger play: mode xr on "), std::string::npos)
+      << run.process.out;
   EXPECT_EQ(run.report["play"]["end_reason"], "session exited");
   EXPECT_EQ(run.report["play"]["frames"], 602);
   EXPECT_EQ(run.summary["frames_total"], 602);
@@ -84,13 +102,16 @@ TEST(XrPlay, SixHundredFramesUnderCoreValidationThenACleanExitOnExiting) {
 }
 
 TEST(XrPlay, ARightHandShoveKnocksTheGuardDownAndPulsesTheController) {
-  // The guard stands 1 m in front of the player, its back turned; the right controller punches through
-  // its chest at about 7 m/s two seconds in. The left eye is read back at frame 30.
+  // The guard stands 1 m in front of the player, its back turned; the right controller punches
+  // through its chest at about 7 m/s two seconds in. The left eye is read back at frame 30.
   const auto left_eye = test::temp_path("left_eye.png");
   const nlohmann::json script = {
       {"display_hz", 90},
-      {"events", {right_hand_path(2.0, {0.12, 1.25, -0.2}, {0.12, 1.25, -1.05}, 0.12), {{"t", 5.0}, {"type", "exit"}}}}};
-  std::filesystem::remove(left_eye);  // (a picture from an earlier run must not pass for this one's)
+      {"events",
+       {right_hand_path(2.0, {0.12, 1.25, -0.2}, {0.12, 1.25, -1.05}, 0.12),
+        {{"t", 5.0}, {"type", "exit"}}}}};
+  std::filesystem::remove(
+      left_eye);  // (a picture from an earlier run must not pass for this one's)
   const XrRun run = play_xr(kShoveLevel, script, "STAGGER_SIMXR_CAPTURE=30:" + left_eye.string());
   ASSERT_EQ(run.process.exit_code, 0) << run.process.out << run.process.err;
   ASSERT_TRUE(run.summary.is_object()) << "the runtime wrote no summary";
@@ -122,7 +143,9 @@ TEST(XrPlay, WithoutControllersTrackedHandsShoveWithThePalmAndFingers) {
   const nlohmann::json script = {
       {"display_hz", 90},
       {"interaction_profile", "none"},
-      {"events", {right_hand_path(2.0, {0.12, 1.25, -0.2}, {0.12, 1.25, -1.05}, 0.12), {{"t", 4.0}, {"type", "exit"}}}}};
+      {"events",
+       {right_hand_path(2.0, {0.12, 1.25, -0.2}, {0.12, 1.25, -1.05}, 0.12),
+        {{"t", 4.0}, {"type", "exit"}}}}};
   const XrRun run = play_xr(kShoveLevel, script);
   ASSERT_EQ(run.process.exit_code, 0) << run.process.out << run.process.err;
   // The hand is tracked from the first focused frame to the last. (The frames are paced by the
@@ -137,16 +160,20 @@ TEST(XrPlay, WithoutControllersTrackedHandsShoveWithThePalmAndFingers) {
 }
 
 TEST(XrPlay, EachControllerProfileBindsAndDrivesTheHands) {
-  for (const char* profile : {"/interaction_profiles/khr/simple_controller", "/interaction_profiles/oculus/touch_controller",
-                              "/interaction_profiles/valve/index_controller", "/interaction_profiles/htc/vive_controller"}) {
+  for (const char* profile : {"/interaction_profiles/khr/simple_controller",
+                              "/interaction_profiles/oculus/touch_controller",
+                              "/interaction_profiles/valve/index_controller",
+                              "/interaction_profiles/htc/vive_controller"}) {
     SCOPED_TRACE(profile);
     nlohmann::json move = right_hand_path(0.5, {0.6, 1.2, -0.3}, {0.6, 1.2, -0.9}, 0.6);
-    const nlohmann::json script = {
-        {"display_hz", 0}, {"interaction_profile", profile}, {"events", {move, {{"t", 2.0}, {"type", "exit"}}}}};
+    const nlohmann::json script = {{"display_hz", 0},
+                                   {"interaction_profile", profile},
+                                   {"events", {move, {{"t", 2.0}, {"type", "exit"}}}}};
     const XrRun run = play_xr(courtyard(), script);
     ASSERT_EQ(run.process.exit_code, 0) << run.process.out << run.process.err;
     EXPECT_EQ(run.summary["interaction_profile"], profile);
-    EXPECT_NE(run.process.err.find(std::string("right ") + profile), std::string::npos) << run.process.err;
+    EXPECT_NE(run.process.err.find(std::string("right ") + profile), std::string::npos)
+        << run.process.err;
     const auto& right = run.report["play"]["hands"]["right"];
     EXPECT_GT(right["tracked_frames"].get<int>(), 10);
     // The body followed the 0.6 m the controller moved (and from the rest pose to its start).
@@ -161,10 +188,15 @@ TEST(XrPlay, LeavingOnItsOwnAsksToExitAndEndsTheSessionCleanly) {
   const auto summary_path = test::temp_path("simxr_leave_summary.json");
   std::ofstream(script_path) << R"({ "display_hz": 90, "form_factor_unavailable_calls": 2 })";
   const auto r = test::run_stagger("play courtyard --mode xr --seconds 1.5",
-                                   "XR_RUNTIME_JSON=" STAGGER_SIMXR_MANIFEST " VK_ICD_FILENAMES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
-                                   " STAGGER_SIMXR_SCRIPT=" + script_path.string() + " STAGGER_SIMXR_SUMMARY=" + summary_path.string());
+                                   "XR_RUNTIME_JSON=" STAGGER_SIMXR_MANIFEST
+                                   " VK_ICD_FILENAMES=/usr/share/vulkan/icd.d/lvp_icd.x86_64.json"
+                                   " STAGGER_SIMXR_SCRIPT=" +
+                                       script_path.string() +
+                                       " STAGGER_SIMXR_SUMMARY=" + summary_path.string());
   ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
-  EXPECT_NE(r.err.find("waiting for the headset (XR_ERROR_FORM_FACTOR_UNAVAILABLE)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("waiting for the headset (XR_ERROR_FORM_FACTOR_UNAVAILABLE)"),
+            std::string::npos)
+      << r.err;
   EXPECT_NE(r.out.find("ended by time"), std::string::npos) << r.out;
   const auto summary = nlohmann::json::parse(test::read_file(summary_path));
   const std::vector<std::string> tail{"STOPPING", "IDLE", "EXITING"};
@@ -172,7 +204,8 @@ TEST(XrPlay, LeavingOnItsOwnAsksToExitAndEndsTheSessionCleanly) {
   ASSERT_GE(states.size(), 3u);
   EXPECT_EQ(std::vector<std::string>(states.end() - 3, states.end()), tail);
   // The only errors the game was given: the two scripted "no headset yet".
-  const auto expected = nlohmann::json::parse(R"([{"count":2,"function":"xrGetSystem","result":"XR_ERROR_FORM_FACTOR_UNAVAILABLE"}])");
+  const auto expected = nlohmann::json::parse(
+      R"([{"count":2,"function":"xrGetSystem","result":"XR_ERROR_FORM_FACTOR_UNAVAILABLE"}])");
   EXPECT_EQ(summary["errors"], expected);
   std::filesystem::remove(script_path);
   std::filesystem::remove(summary_path);
@@ -180,7 +213,8 @@ TEST(XrPlay, LeavingOnItsOwnAsksToExitAndEndsTheSessionCleanly) {
 
 TEST(XrPlay, ALostSessionIsCreatedAgainAndTheGameCarriesOn) {
   const nlohmann::json script = {
-      {"display_hz", 0}, {"events", {{{"frame", 100}, {"type", "loss_pending"}}, {{"frame", 300}, {"type", "exit"}}}}};
+      {"display_hz", 0},
+      {"events", {{{"frame", 100}, {"type", "loss_pending"}}, {{"frame", 300}, {"type", "exit"}}}}};
   const XrRun run = play_xr(courtyard(), script);
   ASSERT_EQ(run.process.exit_code, 0) << run.process.out << run.process.err;
   EXPECT_EQ(run.report["play"]["session_restarts"], 1);
@@ -188,20 +222,24 @@ TEST(XrPlay, ALostSessionIsCreatedAgainAndTheGameCarriesOn) {
   EXPECT_EQ(run.report["play"]["end_reason"], "session exited");
   EXPECT_EQ(run.summary["frames_total"], 300);  // (the exit comes on the second session's frames)
   // The headset was gone for three xrGetSystem calls after the loss: the game waited for it.
-  const auto expected = nlohmann::json::parse(R"([{"count":3,"function":"xrGetSystem","result":"XR_ERROR_FORM_FACTOR_UNAVAILABLE"}])");
+  const auto expected = nlohmann::json::parse(
+      R"([{"count":3,"function":"xrGetSystem","result":"XR_ERROR_FORM_FACTOR_UNAVAILABLE"}])");
   EXPECT_EQ(run.summary["errors"], expected);
-  EXPECT_NE(run.process.err.find("the XR session was lost; waiting for the headset to start a new one"), std::string::npos);
+  EXPECT_NE(
+      run.process.err.find("the XR session was lost; waiting for the headset to start a new one"),
+      std::string::npos);
   EXPECT_NE(run.process.err.find("started a new XR session"), std::string::npos) << run.process.err;
 }
 
 TEST(XrPlay, WithoutFocusThereAreNoHapticsAndTheHandsFreeze) {
   // The same shove as above, but the session loses input focus from 1 s to 3 s.
-  const nlohmann::json script = {{"display_hz", 90},
-                                 {"events",
-                                  {right_hand_path(2.0, {0.12, 1.25, -0.2}, {0.12, 1.25, -1.05}, 0.12),
-                                   {{"t", 1.0}, {"type", "focus_loss"}},
-                                   {{"t", 3.0}, {"type", "focus_gain"}},
-                                   {{"t", 4.0}, {"type", "exit"}}}}};
+  const nlohmann::json script = {
+      {"display_hz", 90},
+      {"events",
+       {right_hand_path(2.0, {0.12, 1.25, -0.2}, {0.12, 1.25, -1.05}, 0.12),
+        {{"t", 1.0}, {"type", "focus_loss"}},
+        {{"t", 3.0}, {"type", "focus_gain"}},
+        {{"t", 4.0}, {"type", "exit"}}}}};
   const XrRun run = play_xr(kShoveLevel, script);
   ASSERT_EQ(run.process.exit_code, 0) << run.process.out << run.process.err;
   EXPECT_GT(run.report["play"]["unfocused_frames"].get<int>(), 30);
@@ -209,7 +247,8 @@ TEST(XrPlay, WithoutFocusThereAreNoHapticsAndTheHandsFreeze) {
   // The frozen right hand never reached the guard; no pulse was asked for while unfocused (the
   // runtime logs such a request as not delivered). The left hand may touch the guard later.
   EXPECT_EQ(run.report["play"]["haptic_pulses"]["right"], 0);
-  for (const auto& pulse : run.summary["haptics"]) EXPECT_TRUE(pulse["delivered"].get<bool>()) << pulse.dump();
+  for (const auto& pulse : run.summary["haptics"])
+    EXPECT_TRUE(pulse["delivered"].get<bool>()) << pulse.dump();
   EXPECT_EQ(run.report["enemies"][0]["falls"], 0);
 }
 

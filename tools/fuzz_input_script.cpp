@@ -15,7 +15,8 @@
 
 namespace {
 
-constexpr std::size_t kMaxErrorLineBytes = 2000;  // a file position, an event's label and a cut quote
+constexpr std::size_t kMaxErrorLineBytes =
+    2000;  // a file position, an event's label and a cut quote
 
 bool lines_are_short(std::string_view text) {
   while (!text.empty()) {

@@ -19,7 +19,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   // A level that loads must survive a save and load unchanged.
   if (result.ok()) {
-    const auto again = stagger::levels::parse_level(stagger::levels::save_level(result.level), "saved.json", "");
+    const auto again =
+        stagger::levels::parse_level(stagger::levels::save_level(result.level), "saved.json", "");
     if (!again.ok() || !(again.level == result.level)) __builtin_trap();
   }
   return 0;

@@ -23,8 +23,9 @@ constexpr std::size_t kChecksumBytes = 8;
 constexpr std::string_view kSource = "fuzz.stagrec";
 
 bool same(const stagger::sim::Recording& a, const stagger::sim::Recording& b) {
-  return a.level_path == b.level_path && a.level_hash == b.level_hash && a.builtin_enemies == b.builtin_enemies &&
-         a.physics_hz == b.physics_hz && a.solver_iterations == b.solver_iterations && a.display_hz == b.display_hz &&
+  return a.level_path == b.level_path && a.level_hash == b.level_hash &&
+         a.builtin_enemies == b.builtin_enemies && a.physics_hz == b.physics_hz &&
+         a.solver_iterations == b.solver_iterations && a.display_hz == b.display_hz &&
          a.seconds == b.seconds && a.incomplete == b.incomplete && a.input_name == b.input_name &&
          a.input_script == b.input_script && a.step_hashes == b.step_hashes;
 }
@@ -33,7 +34,8 @@ void check(std::string_view bytes) {
   const auto read = stagger::sim::parse_recording(bytes, kSource);
   if (!read) {
     const std::string& error = read.error();
-    if (error.rfind(kSource, 0) != 0 || error.size() == kSource.size() || error.find('\n') != std::string::npos) {
+    if (error.rfind(kSource, 0) != 0 || error.size() == kSource.size() ||
+        error.find('\n') != std::string::npos) {
       __builtin_trap();
     }
     return;
@@ -52,7 +54,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (size >= kChecksumBytes) {
     std::string sealed(bytes);
     const std::uint64_t sum = stagger::sim::fnv1a_64(sealed.data(), size - kChecksumBytes);
-    for (std::size_t i = 0; i < kChecksumBytes; ++i) sealed[size - kChecksumBytes + i] = static_cast<char>(sum >> (8 * i));
+    for (std::size_t i = 0; i < kChecksumBytes; ++i)
+      sealed[size - kChecksumBytes + i] = static_cast<char>(sum >> (8 * i));
     check(sealed);
   }
   return 0;

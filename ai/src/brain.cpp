@@ -7,23 +7,35 @@ namespace stagger::ai {
 
 std::string_view name_of(BrainState state) {
   switch (state) {
-    case BrainState::guard: return "guard";
-    case BrainState::patrol: return "patrol";
-    case BrainState::chase: return "chase";
-    case BrainState::attack: return "attack";
-    case BrainState::search: return "search";
-    case BrainState::stunned: return "stunned";
-    case BrainState::down: return "down";
-    case BrainState::dead: return "dead";
+    case BrainState::guard:
+      return "guard";
+    case BrainState::patrol:
+      return "patrol";
+    case BrainState::chase:
+      return "chase";
+    case BrainState::attack:
+      return "attack";
+    case BrainState::search:
+      return "search";
+    case BrainState::stunned:
+      return "stunned";
+    case BrainState::down:
+      return "down";
+    case BrainState::dead:
+      return "dead";
   }
   return "?";
 }
 
 namespace {
 
-float horizontal_distance(Vec3 a, Vec3 b) { return length(horizontal(a - b)); }
+float horizontal_distance(Vec3 a, Vec3 b) {
+  return length(horizontal(a - b));
+}
 
-float yaw_toward(Vec3 from, Vec3 to) { return yaw_of(horizontal(to - from)); }
+float yaw_toward(Vec3 from, Vec3 to) {
+  return yaw_of(horizontal(to - from));
+}
 
 }  // namespace
 
@@ -113,11 +125,20 @@ BrainOutput Brain::update(const BrainInput& in) {
   BrainOutput out;
   switch (state_) {
     case BrainState::guard:
-    case BrainState::patrol: out = follow_route(in); break;
-    case BrainState::chase: out = chase(in); break;
-    case BrainState::attack: out = attack(in); break;
-    case BrainState::search: out = search(in); break;
-    default: break;
+    case BrainState::patrol:
+      out = follow_route(in);
+      break;
+    case BrainState::chase:
+      out = chase(in);
+      break;
+    case BrainState::attack:
+      out = attack(in);
+      break;
+    case BrainState::search:
+      out = search(in);
+      break;
+    default:
+      break;
   }
   // A transition inside a state's handler hands the tick to the new state's handler once.
   if (out.goal) last_goal_ = out.goal;
@@ -160,10 +181,13 @@ float Brain::corner_slowdown(Vec3 position) const {
     return 1.0f - 0.5f * std::min(1.0f, turn / (0.5f * kPi));
   };
   float scale = 1.0f;
-  if (patrol_.target_wait_s() <= 0) scale = slowdown(position, position, patrol_.target(), patrol_.following());
+  if (patrol_.target_wait_s() <= 0)
+    scale = slowdown(position, position, patrol_.target(), patrol_.following());
   if (patrol_.previous()) {
     const std::size_t p = *patrol_.previous();
-    if (patrol_.point(p).wait_s <= 0) scale = std::min(scale, slowdown(position, patrol_.point(patrol_.before(p)).position, patrol_.point(p).position, patrol_.target()));
+    if (patrol_.point(p).wait_s <= 0)
+      scale = std::min(scale, slowdown(position, patrol_.point(patrol_.before(p)).position,
+                                       patrol_.point(p).position, patrol_.target()));
   }
   return scale;
 }
@@ -178,7 +202,8 @@ BrainOutput Brain::chase(const BrainInput& in) {
     return attack(in);
   }
   // Re-request the target only when the player moved enough (a new path each tick is waste).
-  if (!chase_goal_set_ || horizontal_distance(in.player_feet, chase_goal_) > settings_.chase_repath_m) {
+  if (!chase_goal_set_ ||
+      horizontal_distance(in.player_feet, chase_goal_) > settings_.chase_repath_m) {
     chase_goal_ = in.player_feet;
     chase_goal_set_ = true;
   }
@@ -246,7 +271,8 @@ BrainOutput Brain::search(const BrainInput& in) {
   BrainOutput out;
   if (!looking_) {
     if (in.stalled) ++search_stalls_;
-    const bool there = horizontal_distance(in.position, in.last_seen_feet) <= settings_.search_arrived_m;
+    const bool there =
+        horizontal_distance(in.position, in.last_seen_feet) <= settings_.search_arrived_m;
     if (!in.remembers_player || there || search_stalls_ >= settings_.stalls_to_give_up_search) {
       looking_ = true;
       look_from_yaw_ = in.yaw_rad;
@@ -260,7 +286,9 @@ BrainOutput Brain::search(const BrainInput& in) {
   // Look left, then right, then ahead again; then back to the route.
   const float third = settings_.look_around_s / 3.0f;
   const float angle = deg_to_rad(settings_.look_angle_deg);
-  out.facing_rad = look_from_yaw_ + (state_s_ < third ? angle : state_s_ < 2 * third ? -angle : 0.0f);
+  out.facing_rad = look_from_yaw_ + (state_s_ < third       ? angle
+                                     : state_s_ < 2 * third ? -angle
+                                                            : 0.0f);
   if (state_s_ >= settings_.look_around_s) {
     out.forget_player = true;
     resume_route(in.position);

@@ -1,10 +1,10 @@
 #include "stagger/ai/crowd.h"
 
-#include <optional>
-#include <vector>
-
 #include <recastnavigation/DetourCommon.h>
 #include <recastnavigation/DetourCrowd.h>
+
+#include <optional>
+#include <vector>
 
 #include "navmesh_impl.h"
 #include "stagger/core/assert.h"
@@ -37,7 +37,8 @@ Crowd::Crowd(std::shared_ptr<const Navmesh> navmesh, int max_agents, float max_a
   const bool ready = impl_->crowd && impl_->crowd->init(max_agents, max_agent_radius, mesh);
   STAGGER_ASSERT(ready);
   // RecastDemo's "medium" avoidance (5 divisions, 2 rings, depth 2): dtCrowd's default samples
-  // to depth 5, and 32 agents then cost 0.55 ms per tick at the 99th percentile (the budget is 0.5 ms: docs/design.md, Budgets).
+  // to depth 5, and 32 agents then cost 0.55 ms per tick at the 99th percentile (the budget is 0.5
+  // ms: docs/design.md, Budgets).
   dtObstacleAvoidanceParams avoidance = *impl_->crowd->getObstacleAvoidanceParams(0);
   avoidance.adaptiveDivs = 5;
   avoidance.adaptiveRings = 2;
@@ -101,7 +102,8 @@ Vec3 Crowd::position(int agent) const {
 std::vector<Vec3> Crowd::corners(int agent) const {
   const dtCrowdAgent* a = impl_->crowd->getAgent(agent);
   std::vector<Vec3> out;
-  for (int i = 0; i < a->ncorners; ++i) out.push_back({a->cornerVerts[i * 3], a->cornerVerts[i * 3 + 1], a->cornerVerts[i * 3 + 2]});
+  for (int i = 0; i < a->ncorners; ++i)
+    out.push_back({a->cornerVerts[i * 3], a->cornerVerts[i * 3 + 1], a->cornerVerts[i * 3 + 2]});
   return out;
 }
 
@@ -118,7 +120,8 @@ bool Crowd::valid(int agent) const {
 Vec3 Crowd::pull_back(int agent, Vec3 toward) {
   // The same move dtCrowd::update makes at the end of every tick.
   dtCrowdAgent& a = impl_->agent(agent);
-  a.corridor.movePosition(&toward.x, impl_->navmesh->impl().query, impl_->crowd->getFilter(a.params.queryFilterType));
+  a.corridor.movePosition(&toward.x, impl_->navmesh->impl().query,
+                          impl_->crowd->getFilter(a.params.queryFilterType));
   dtVcopy(a.npos, a.corridor.getPos());
   dtVset(a.vel, 0, 0, 0);
   dtVset(a.dvel, 0, 0, 0);
@@ -133,7 +136,8 @@ bool Crowd::reseat(int agent, Vec3 position) {
   const dtNavMeshQuery* query = impl_->crowd->getNavMeshQuery();
   dtPolyRef ref = 0;
   float point[3];
-  query->findNearestPoly(&position.x, impl_->crowd->getQueryHalfExtents(), impl_->crowd->getFilter(0), &ref, point);
+  query->findNearestPoly(&position.x, impl_->crowd->getQueryHalfExtents(),
+                         impl_->crowd->getFilter(0), &ref, point);
   if (ref == 0) return false;
   const std::optional<Vec3> target = impl_->targets[static_cast<std::size_t>(agent)];
   impl_->crowd->removeAgent(agent);

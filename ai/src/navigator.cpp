@@ -9,7 +9,7 @@ namespace stagger::ai {
 namespace {
 // Our own projection of a centre of mass: a narrow column from 1.4 m to 0.2 m below it (the
 // crowd's own vertical search is only ±0.45 m and would miss a point 1 m above the floor).
-constexpr float kColumnCentreBelowCom = 0.8f;  // [m]
+constexpr float kColumnCentreBelowCom = 0.8f;         // [m]
 constexpr Vec3 kColumnHalfExtents{0.6f, 0.6f, 0.6f};  // [m]
 }  // namespace
 
@@ -40,7 +40,8 @@ int Navigator::add(Vec3 feet) {
 void Navigator::set_goal(int enemy, std::optional<Vec3> goal, float speed) {
   Enemy& e = enemies_[static_cast<std::size_t>(enemy)];
   e.speed = speed;
-  const bool same = goal.has_value() == e.goal.has_value() && (!goal || length(*goal - *e.goal) < 1e-3f);
+  const bool same =
+      goal.has_value() == e.goal.has_value() && (!goal || length(*goal - *e.goal) < 1e-3f);
   if (same) return;
   e.goal = goal;
   e.best_distance_m = 1e9f;
@@ -67,7 +68,8 @@ void Navigator::project(Enemy& e) const {
   const Vec3 below = e.com - Vec3{0, kColumnCentreBelowCom, 0};
   if (e.follow.on_navmesh) {
     const Navmesh::Nearest slid = navmesh_->slide(e.follow.feet, below);
-    if (slid.found && slid.horizontal_m < kColumnHalfExtents.x && slid.vertical_m < kColumnHalfExtents.y) {
+    if (slid.found && slid.horizontal_m < kColumnHalfExtents.x &&
+        slid.vertical_m < kColumnHalfExtents.y) {
       e.follow.feet = slid.point;
       return;
     }
@@ -95,7 +97,8 @@ void Navigator::leash(Enemy& e, bool measure) {
     const Vec3 wanted = e.follow.feet + normalized(horizontal(agent - e.follow.feet)) * s.slack_m;
     agent = crowd_.pull_back(e.agent, wanted);
     ++e.follow.pull_backs;
-    if (length(horizontal(agent - wanted)) > s.reseat_gap_m && reseat(e)) agent = crowd_.position(e.agent);
+    if (length(horizontal(agent - wanted)) > s.reseat_gap_m && reseat(e))
+      agent = crowd_.position(e.agent);
   }
   const float lead = length(horizontal(agent - e.follow.feet));
   const float slack = std::clamp(1.0f - (lead - s.slack_m) / (s.hard_m - s.slack_m), 0.0f, 1.0f);

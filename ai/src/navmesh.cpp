@@ -1,6 +1,9 @@
 #include "stagger/ai/navmesh.h"
 
-#include "navmesh_impl.h"
+#include <recastnavigation/DetourNavMesh.h>
+#include <recastnavigation/DetourNavMeshBuilder.h>
+#include <recastnavigation/DetourNavMeshQuery.h>
+#include <recastnavigation/Recast.h>
 
 #include <algorithm>
 #include <cmath>
@@ -8,10 +11,7 @@
 #include <sstream>
 #include <string>
 
-#include <recastnavigation/DetourNavMesh.h>
-#include <recastnavigation/DetourNavMeshBuilder.h>
-#include <recastnavigation/DetourNavMeshQuery.h>
-#include <recastnavigation/Recast.h>
+#include "navmesh_impl.h"
 
 namespace stagger::ai {
 namespace {
@@ -30,7 +30,8 @@ struct Owned {
 int voxels(float metres, float cell, bool round_up) {
   // A small epsilon so float noise cannot add a cell.
   const float v = metres / cell;
-  return round_up ? static_cast<int>(std::ceil(v - 1e-4f)) : static_cast<int>(std::floor(v + 1e-4f));
+  return round_up ? static_cast<int>(std::ceil(v - 1e-4f))
+                  : static_cast<int>(std::floor(v + 1e-4f));
 }
 
 // The polygon nearest `p` within `half_extents`, and the point on it; 0 when there is none
@@ -42,7 +43,8 @@ dtPolyRef nearest_poly(const dtNavMeshQuery& query, Vec3 p, Vec3 half_extents, f
   return ref;
 }
 
-constexpr Vec3 kOnSurface{0.5f, 1.0f, 0.5f};  // [m] where slide and distance_to_edge look for a start
+constexpr Vec3 kOnSurface{0.5f, 1.0f,
+                          0.5f};  // [m] where slide and distance_to_edge look for a start
 
 }  // namespace
 
@@ -55,17 +57,17 @@ void NavmeshInput::add(const std::vector<Vec3>& v, const std::vector<std::uint32
 void NavmeshInput::add_box(Vec3 center, Vec3 h, Quat rotation) {
   std::vector<Vec3> corners;
   for (int c = 0; c < 8; ++c) {
-    corners.push_back(center + rotation.rotate({c & 1 ? h.x : -h.x, c & 2 ? h.y : -h.y, c & 4 ? h.z : -h.z}));
+    corners.push_back(
+        center + rotation.rotate({c & 1 ? h.x : -h.x, c & 2 ? h.y : -h.y, c & 4 ? h.z : -h.z}));
   }
   // Bit 0 is +X, bit 1 +Y, bit 2 +Z; each face wound counter-clockwise seen from outside.
-  add(corners, {2, 6, 7, 2, 7, 3,   // +Y (top)
-                0, 1, 5, 0, 5, 4,   // -Y
-                1, 3, 7, 1, 7, 5,   // +X
-                0, 4, 6, 0, 6, 2,   // -X
-                4, 5, 7, 4, 7, 6,   // +Z
-                0, 2, 3, 0, 3, 1}); // -Z
+  add(corners, {2, 6, 7, 2, 7, 3,    // +Y (top)
+                0, 1, 5, 0, 5, 4,    // -Y
+                1, 3, 7, 1, 7, 5,    // +X
+                0, 4, 6, 0, 6, 2,    // -X
+                4, 5, 7, 4, 7, 6,    // +Z
+                0, 2, 3, 0, 3, 1});  // -Z
 }
-
 
 namespace {
 
@@ -76,13 +78,18 @@ constexpr double kMaxGridCells = 4096.0 * 4096.0;
 
 // Why the geometry's bounding box is too large a grid for Recast, if it is.
 std::optional<std::string> grid_too_large(const float* bmin, const float* bmax, float cell_size) {
-  const double width = (static_cast<double>(bmax[0]) - static_cast<double>(bmin[0])) / static_cast<double>(cell_size);
-  const double depth = (static_cast<double>(bmax[2]) - static_cast<double>(bmin[2])) / static_cast<double>(cell_size);
-  if (std::isfinite(width) && std::isfinite(depth) && (width + 1.0) * (depth + 1.0) <= kMaxGridCells) return std::nullopt;
+  const double width = (static_cast<double>(bmax[0]) - static_cast<double>(bmin[0])) /
+                       static_cast<double>(cell_size);
+  const double depth = (static_cast<double>(bmax[2]) - static_cast<double>(bmin[2])) /
+                       static_cast<double>(cell_size);
+  if (std::isfinite(width) && std::isfinite(depth) &&
+      (width + 1.0) * (depth + 1.0) <= kMaxGridCells)
+    return std::nullopt;
   std::ostringstream out;
   out << "navmesh: the level's geometry spans " << static_cast<double>(bmax[0] - bmin[0]) << " x "
-      << static_cast<double>(bmax[2] - bmin[2]) << " m, a grid of " << width << " x " << depth << " cells of "
-      << cell_size << " m; at most " << kMaxGridCells << " cells (" << std::sqrt(kMaxGridCells) * static_cast<double>(cell_size)
+      << static_cast<double>(bmax[2] - bmin[2]) << " m, a grid of " << width << " x " << depth
+      << " cells of " << cell_size << " m; at most " << kMaxGridCells << " cells ("
+      << std::sqrt(kMaxGridCells) * static_cast<double>(cell_size)
       << " m square at this cell size): make the level smaller or `navigation.cell_size` larger";
   return out.str();
 }
@@ -92,7 +99,8 @@ std::optional<std::string> grid_too_large(const float* bmin, const float* bmax, 
 Navmesh::Navmesh(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
 Navmesh::~Navmesh() = default;
 
-Result<std::shared_ptr<Navmesh>> Navmesh::build(const NavmeshInput& input, const NavigationSettings& s) {
+Result<std::shared_ptr<Navmesh>> Navmesh::build(const NavmeshInput& input,
+                                                const NavigationSettings& s) {
   if (input.indices.empty()) return Error{"navmesh: no geometry"};
   rcContext ctx(false);
   const float* verts = &input.vertices[0].x;
@@ -121,12 +129,14 @@ Result<std::shared_ptr<Navmesh>> Navmesh::build(const NavmeshInput& input, const
 
   // 2. Rasterise the walkable triangles into a heightfield, 3. filter it.
   Owned<rcHeightfield, rcFreeHeightField> solid{rcAllocHeightfield()};
-  if (!solid.p || !rcCreateHeightfield(&ctx, *solid.p, cfg.width, cfg.height, cfg.bmin, cfg.bmax, cfg.cs, cfg.ch)) {
+  if (!solid.p || !rcCreateHeightfield(&ctx, *solid.p, cfg.width, cfg.height, cfg.bmin, cfg.bmax,
+                                       cfg.cs, cfg.ch)) {
     return Error{"navmesh: cannot create the heightfield"};
   }
   std::vector<unsigned char> areas(static_cast<std::size_t>(nt), 0);
   rcMarkWalkableTriangles(&ctx, cfg.walkableSlopeAngle, verts, nv, tris.data(), nt, areas.data());
-  if (!rcRasterizeTriangles(&ctx, verts, nv, tris.data(), areas.data(), nt, *solid.p, cfg.walkableClimb)) {
+  if (!rcRasterizeTriangles(&ctx, verts, nv, tris.data(), areas.data(), nt, *solid.p,
+                            cfg.walkableClimb)) {
     return Error{"navmesh: rasterisation failed"};
   }
   rcFilterLowHangingWalkableObstacles(&ctx, cfg.walkableClimb, *solid.p);
@@ -135,8 +145,10 @@ Result<std::shared_ptr<Navmesh>> Navmesh::build(const NavmeshInput& input, const
 
   // 4. Compact heightfield, eroded by the agent radius; 5. regions (watershed).
   Owned<rcCompactHeightfield, rcFreeCompactHeightfield> chf{rcAllocCompactHeightfield()};
-  if (!chf.p || !rcBuildCompactHeightfield(&ctx, cfg.walkableHeight, cfg.walkableClimb, *solid.p, *chf.p) ||
-      !rcErodeWalkableArea(&ctx, cfg.walkableRadius, *chf.p) || !rcBuildDistanceField(&ctx, *chf.p) ||
+  if (!chf.p ||
+      !rcBuildCompactHeightfield(&ctx, cfg.walkableHeight, cfg.walkableClimb, *solid.p, *chf.p) ||
+      !rcErodeWalkableArea(&ctx, cfg.walkableRadius, *chf.p) ||
+      !rcBuildDistanceField(&ctx, *chf.p) ||
       !rcBuildRegions(&ctx, *chf.p, 0, cfg.minRegionArea, cfg.mergeRegionArea)) {
     return Error{"navmesh: building regions failed"};
   }
@@ -144,12 +156,15 @@ Result<std::shared_ptr<Navmesh>> Navmesh::build(const NavmeshInput& input, const
   Owned<rcContourSet, rcFreeContourSet> contours{rcAllocContourSet()};
   Owned<rcPolyMesh, rcFreePolyMesh> poly{rcAllocPolyMesh()};
   Owned<rcPolyMeshDetail, rcFreePolyMeshDetail> detail{rcAllocPolyMeshDetail()};
-  if (!contours.p || !rcBuildContours(&ctx, *chf.p, cfg.maxSimplificationError, cfg.maxEdgeLen, *contours.p) ||
+  if (!contours.p ||
+      !rcBuildContours(&ctx, *chf.p, cfg.maxSimplificationError, cfg.maxEdgeLen, *contours.p) ||
       !poly.p || !rcBuildPolyMesh(&ctx, *contours.p, cfg.maxVertsPerPoly, *poly.p) || !detail.p ||
-      !rcBuildPolyMeshDetail(&ctx, *poly.p, *chf.p, cfg.detailSampleDist, cfg.detailSampleMaxError, *detail.p)) {
+      !rcBuildPolyMeshDetail(&ctx, *poly.p, *chf.p, cfg.detailSampleDist, cfg.detailSampleMaxError,
+                             *detail.p)) {
     return Error{"navmesh: building polygons failed"};
   }
-  if (poly.p->npolys == 0) return Error{"navmesh: nothing is walkable (check the slope and the agent size)"};
+  if (poly.p->npolys == 0)
+    return Error{"navmesh: nothing is walkable (check the slope and the agent size)"};
   for (int i = 0; i < poly.p->npolys; ++i) {
     poly.p->flags[i] = kWalkableFlag;
     if (poly.p->areas[i] == RC_WALKABLE_AREA) poly.p->areas[i] = 0;
@@ -179,7 +194,8 @@ Result<std::shared_ptr<Navmesh>> Navmesh::build(const NavmeshInput& input, const
   params.buildBvTree = true;
   unsigned char* data = nullptr;
   int size = 0;
-  if (!dtCreateNavMeshData(&params, &data, &size)) return Error{"navmesh: cannot create the Detour data"};
+  if (!dtCreateNavMeshData(&params, &data, &size))
+    return Error{"navmesh: cannot create the Detour data"};
   auto impl = std::make_unique<Impl>();
   impl->mesh = dtAllocNavMesh();
   if (!impl->mesh || dtStatusFailed(impl->mesh->init(data, size, DT_TILE_FREE_DATA))) {
@@ -214,7 +230,8 @@ Navmesh::Nearest Navmesh::slide(Vec3 from, Vec3 to) const {
   dtPolyRef visited[kMaxVisited];
   int visited_count = 0;
   float end[3];
-  if (dtStatusFailed(impl_->query->moveAlongSurface(start, start_point, &to.x, &filter, end, visited, &visited_count, kMaxVisited)) ||
+  if (dtStatusFailed(impl_->query->moveAlongSurface(start, start_point, &to.x, &filter, end,
+                                                    visited, &visited_count, kMaxVisited)) ||
       visited_count == 0) {
     return out;
   }
@@ -236,7 +253,9 @@ float Navmesh::distance_to_edge(Vec3 p, float max_m) const {
   float distance = max_m;
   float hit[3];
   float normal[3];
-  if (dtStatusFailed(impl_->query->findDistanceToWall(ref, point, max_m, &filter, &distance, hit, normal))) return -1.0f;
+  if (dtStatusFailed(
+          impl_->query->findDistanceToWall(ref, point, max_m, &filter, &distance, hit, normal)))
+    return -1.0f;
   return std::min(distance, max_m);
 }
 
@@ -249,10 +268,13 @@ Navmesh::PathKind Navmesh::path(Vec3 from, Vec3 to) const {
   if (start == 0 || end == 0) return PathKind::none;
   std::vector<dtPolyRef> polys(kMaxPathPolys);
   int count = 0;
-  const dtStatus status = impl_->query->findPath(start, end, start_point, end_point, &filter, polys.data(), &count, kMaxPathPolys);
+  const dtStatus status = impl_->query->findPath(start, end, start_point, end_point, &filter,
+                                                 polys.data(), &count, kMaxPathPolys);
   if (dtStatusFailed(status) || count == 0) return PathKind::none;
-  return polys[static_cast<std::size_t>(count - 1)] == end && !dtStatusDetail(status, DT_PARTIAL_RESULT) ? PathKind::complete
-                                                                                                        : PathKind::partial;
+  return polys[static_cast<std::size_t>(count - 1)] == end &&
+                 !dtStatusDetail(status, DT_PARTIAL_RESULT)
+             ? PathKind::complete
+             : PathKind::partial;
 }
 
 int Navmesh::remove_islands(const std::vector<Vec3>& seeds, Vec3 half_extents) {
@@ -325,8 +347,9 @@ std::vector<std::array<Vec3, 3>> Navmesh::triangles() const {
       const unsigned char* tri = &tile->detailTris[(d.triBase + static_cast<unsigned>(t)) * 4];
       std::array<Vec3, 3> corners;
       for (int k = 0; k < 3; ++k) {
-        const float* v = tri[k] < p.vertCount ? &tile->verts[p.verts[tri[k]] * 3]
-                                               : &tile->detailVerts[(d.vertBase + tri[k] - p.vertCount) * 3];
+        const float* v = tri[k] < p.vertCount
+                             ? &tile->verts[p.verts[tri[k]] * 3]
+                             : &tile->detailVerts[(d.vertBase + tri[k] - p.vertCount) * 3];
         corners[static_cast<std::size_t>(k)] = {v[0], v[1], v[2]};
       }
       out.push_back(corners);

@@ -7,7 +7,8 @@
 
 namespace stagger::ai {
 
-Patrol::Patrol(std::vector<PatrolPoint> points, PatrolMode mode, float guard_yaw_rad, PatrolSettings settings)
+Patrol::Patrol(std::vector<PatrolPoint> points, PatrolMode mode, float guard_yaw_rad,
+               PatrolSettings settings)
     : points_(std::move(points)), mode_(mode), guard_yaw_(guard_yaw_rad), settings_(settings) {
   STAGGER_ASSERT(!points_.empty());
 }
@@ -35,7 +36,8 @@ Vec3 Patrol::update(Vec3 position, float dt, bool settled) {
   }
   // A point without a wait is passed, not stopped at: it counts from farther off, before the
   // crowd agent, already there, slows down at it and the body stops behind it.
-  const float radius = points_[target_].wait_s > 0 || guarding() ? settings_.arrival_radius_m : settings_.pass_radius_m;
+  const float radius = points_[target_].wait_s > 0 || guarding() ? settings_.arrival_radius_m
+                                                                 : settings_.pass_radius_m;
   if (length(horizontal(target() - position)) <= radius) {
     arrived_ = true;
     waiting_started_ = false;
@@ -52,7 +54,8 @@ Vec3 Patrol::update(Vec3 position, float dt, bool settled) {
 void Patrol::resume_from(Vec3 position) {
   std::size_t nearest = 0;
   for (std::size_t i = 1; i < points_.size(); ++i) {
-    if (length(horizontal(points_[i].position - position)) < length(horizontal(points_[nearest].position - position))) {
+    if (length(horizontal(points_[i].position - position)) <
+        length(horizontal(points_[nearest].position - position))) {
       nearest = i;
     }
   }

@@ -17,7 +17,8 @@ bool Perception::in_cone(Vec3 eye, Vec3 forward, Vec3 target) const {
   return dot(to / distance, normalized(forward)) >= cos_half;
 }
 
-void Perception::update(const physics::World& world, Vec3 eye, Vec3 forward, const PlayerView& player, float dt) {
+void Perception::update(const physics::World& world, Vec3 eye, Vec3 forward,
+                        const PlayerView& player, float dt) {
   since_seen_s_ += dt;
   bool visible = false;
   if (player.present) {

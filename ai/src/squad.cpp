@@ -13,16 +13,20 @@ namespace {
 BodyCondition condition_of(const physics::Ragdoll& body, const SquadSettings& s) {
   using physics::LocomotionState;
   switch (body.state()) {
-    case LocomotionState::dead: return BodyCondition::dead;
+    case LocomotionState::dead:
+      return BodyCondition::dead;
     case LocomotionState::falling:
     case LocomotionState::down:
-    case LocomotionState::getting_up: return BodyCondition::down;
-    default: break;
+    case LocomotionState::getting_up:
+      return BodyCondition::down;
+    default:
+      break;
   }
   // A strong hit stuns; so do the balance steps that catch it (a walking body catches a shove
   // with its gait, and a balance step after stopping is no stumble).
   const bool hit = body.recent_hit_ns(s.stumble_window_s) >= s.stumble_hit_ns;
-  const bool catching = body.state() == LocomotionState::stepping && body.recent_hit_ns(s.catch_window_s) >= s.stumble_hit_ns;
+  const bool catching = body.state() == LocomotionState::stepping &&
+                        body.recent_hit_ns(s.catch_window_s) >= s.stumble_hit_ns;
   return hit || catching ? BodyCondition::stumbling : BodyCondition::upright;
 }
 
@@ -33,12 +37,13 @@ float heading_of(const physics::Ragdoll& body) {
 }  // namespace
 
 Squad::Squad(std::shared_ptr<const Navmesh> navmesh, const NavigationSettings& navmesh_settings,
-             const physics::World& world, const std::vector<SquadMember>& members, SquadSettings settings)
+             const physics::World& world, const std::vector<SquadMember>& members,
+             SquadSettings settings)
     : world_(world),
       navmesh_(navmesh),
       settings_(settings),
-      navigator_(navmesh, static_cast<int>(members.size()), navmesh_settings.agent_radius, navmesh_settings.agent_height,
-                 settings.leash) {
+      navigator_(navmesh, static_cast<int>(members.size()), navmesh_settings.agent_radius,
+                 navmesh_settings.agent_height, settings.leash) {
   std::uint64_t stream = settings_.seed;
   for (const SquadMember& sm : members) {
     STAGGER_ASSERT(sm.body != nullptr);
@@ -101,8 +106,10 @@ void Squad::command(Member& m, const BrainOutput& out, float dt) {
   // Setting off, the agent is still by the body and the way to the goal says more.
   const bool setting_off = !was_walking && length(to_goal) > settings_.braking_m;
   if (out.goal && (length(to_aim) > settings_.arrived_m || setting_off)) {
-    const float wanted = yaw_of(length(to_aim) > settings_.braking_m || !setting_off ? to_aim : to_goal);
-    if (!was_walking && std::fabs(std::remainder(wanted - heading_of(body), 2.0f * kPi)) > deg_to_rad(settings_.turn_first_deg)) {
+    const float wanted =
+        yaw_of(length(to_aim) > settings_.braking_m || !setting_off ? to_aim : to_goal);
+    if (!was_walking && std::fabs(std::remainder(wanted - heading_of(body), 2.0f * kPi)) >
+                            deg_to_rad(settings_.turn_first_deg)) {
       body.set_intent(turn_on_the_spot(wanted));  // facing away: turn first, then walk
       return;
     }
@@ -124,21 +131,24 @@ physics::LocomotionIntent Squad::turn_on_the_spot(float yaw_rad) {
   return intent;
 }
 
-physics::LocomotionIntent Squad::walk(Member& m, float wanted_yaw, float speed, float to_goal_m, float to_aim_m,
-                                      float dt) const {
+physics::LocomotionIntent Squad::walk(Member& m, float wanted_yaw, float speed, float to_goal_m,
+                                      float to_aim_m, float dt) const {
   // The walking direction turns at a limited rate, and slows while it turns: the gait turns its
   // heading at a limited rate too, and a body told to walk at right angles to where it goes is
   // thrown sideways over its feet (falls at the courtyard's corners).
   const float most = deg_to_rad(settings_.max_walk_turn_deg_s) * dt;
   const float turn = std::remainder(wanted_yaw - m.walk_yaw, 2.0f * kPi);
   m.walk_yaw += std::clamp(turn, -most, most);
-  const float turning_speed = speed * std::clamp(std::cos(turn), settings_.min_turn_speed_scale, 1.0f);
+  const float turning_speed =
+      speed * std::clamp(std::cos(turn), settings_.min_turn_speed_scale, 1.0f);
   // Full speed until near the goal: slowing whenever the agent's lead shrinks couples the
   // body's speed to the agent's, and the gait stumbles on that see-saw.
   physics::LocomotionIntent intent;
   intent.gait = physics::Gait::walk;
   const Vec3 direction{std::sin(m.walk_yaw), 0.0f, std::cos(m.walk_yaw)};
-  intent.velocity = direction * (to_goal_m > settings_.braking_m ? turning_speed : std::min(turning_speed, 2.0f * to_aim_m));
+  intent.velocity =
+      direction *
+      (to_goal_m > settings_.braking_m ? turning_speed : std::min(turning_speed, 2.0f * to_aim_m));
   return intent;
 }
 
@@ -167,7 +177,8 @@ void Squad::tick(float dt) {
   for (Member& m : members_) {
     if (m.handle < 0) continue;
     if (m.released) m.condition = condition_of(*m.body, settings_);
-    const bool up = m.condition == BodyCondition::upright || m.condition == BodyCondition::stumbling;
+    const bool up =
+        m.condition == BodyCondition::upright || m.condition == BodyCondition::stumbling;
     navigator_.set_body(m.handle, m.body->balance().com, up);
   }
   navigator_.tick(dt);

@@ -1,17 +1,18 @@
 #include "stagger/levels/canvas.h"
 
 #include <png.h>
+#include <stb/stb_easy_font.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
-#include <stb/stb_easy_font.h>
-
 namespace stagger::levels {
 
 Canvas::Canvas(int width, int height, Colour background)
-    : width_(width), height_(height), pixels_(static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * 3) {
+    : width_(width),
+      height_(height),
+      pixels_(static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * 3) {
   for (std::size_t i = 0; i < pixels_.size(); i += 3) {
     pixels_[i] = background.r;
     pixels_[i + 1] = background.g;
@@ -26,7 +27,10 @@ Colour Canvas::at(int x, int y) const {
 
 void Canvas::put(int x, int y, Colour c) {
   if (x < 0 || y < 0 || x >= width_ || y >= height_) return;
-  std::uint8_t* p = pixels_.data() + (static_cast<std::size_t>(y) * static_cast<std::size_t>(width_) + static_cast<std::size_t>(x)) * 3;
+  std::uint8_t* p =
+      pixels_.data() + (static_cast<std::size_t>(y) * static_cast<std::size_t>(width_) +
+                        static_cast<std::size_t>(x)) *
+                           3;
   p[0] = c.r;
   p[1] = c.g;
   p[2] = c.b;
@@ -60,7 +64,8 @@ void Canvas::line(float x0, float y0, float x1, float y1, Colour c, float thickn
   }
 }
 
-void Canvas::arrow(float x0, float y0, float x1, float y1, Colour c, float thickness, bool both_ends, float head) {
+void Canvas::arrow(float x0, float y0, float x1, float y1, Colour c, float thickness,
+                   bool both_ends, float head) {
   const float length = std::hypot(x1 - x0, y1 - y0);
   if (length < 1e-3f) return;
   const float ux = (x1 - x0) / length, uy = (y1 - y0) / length;
@@ -85,7 +90,8 @@ void Canvas::blend(int x, int y, Colour c, float opacity) {
   if (x < 0 || y < 0 || x >= width_ || y >= height_) return;
   const Colour under = at(x, y);
   const auto mix = [opacity](std::uint8_t a, std::uint8_t b) {
-    return static_cast<std::uint8_t>(static_cast<float>(a) + (static_cast<float>(b) - static_cast<float>(a)) * opacity);
+    return static_cast<std::uint8_t>(static_cast<float>(a) +
+                                     (static_cast<float>(b) - static_cast<float>(a)) * opacity);
   };
   put(x, y, {mix(under.r, c.r), mix(under.g, c.g), mix(under.b, c.b)});
 }
@@ -95,7 +101,8 @@ void Canvas::polygon(const std::vector<std::array<float, 2>>& points, Colour c, 
   float top = 1e9f, bottom = -1e9f;
   for (const auto& p : points) top = std::min(top, p[1]), bottom = std::max(bottom, p[1]);
   std::vector<float> crossings;
-  for (int y = std::max(0, static_cast<int>(std::floor(top))); y <= std::min(height_ - 1, static_cast<int>(std::ceil(bottom))); ++y) {
+  for (int y = std::max(0, static_cast<int>(std::floor(top)));
+       y <= std::min(height_ - 1, static_cast<int>(std::ceil(bottom))); ++y) {
     const float sy = static_cast<float>(y) + 0.5f;
     crossings.clear();
     for (std::size_t i = 0; i < points.size(); ++i) {
@@ -138,7 +145,8 @@ void Canvas::glyphs(float x, float y, const std::string& text, Colour c, int sca
   static thread_local std::vector<char> buffer(1 << 16);
   std::string copy = text;
   unsigned char colour[4] = {c.r, c.g, c.b, 255};
-  const int quads = stb_easy_font_print(0, 0, copy.data(), colour, buffer.data(), static_cast<int>(buffer.size()));
+  const int quads = stb_easy_font_print(0, 0, copy.data(), colour, buffer.data(),
+                                        static_cast<int>(buffer.size()));
   const float s = static_cast<float>(scale);
   for (int q = 0; q < quads; ++q) {
     const auto* v = reinterpret_cast<const float*>(buffer.data() + q * 64);
@@ -158,7 +166,8 @@ bool write_png(int width, int height, const std::uint8_t* rgb, const std::string
   if (ok) {
     png_init_io(png, file);
     png_set_IHDR(png, info, static_cast<png_uint_32>(width), static_cast<png_uint_32>(height), 8,
-                 PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT, PNG_FILTER_TYPE_DEFAULT);
+                 PNG_COLOR_TYPE_RGB, PNG_INTERLACE_NONE, PNG_COMPRESSION_TYPE_DEFAULT,
+                 PNG_FILTER_TYPE_DEFAULT);
     png_write_info(png, info);
     for (int y = 0; y < height; ++y) {
       png_write_row(png, rgb + static_cast<std::size_t>(y) * static_cast<std::size_t>(width) * 3);

@@ -1,6 +1,7 @@
-// A level exported from Blender as glTF (docs/design.md, glTF levels): mesh nodes are the geometry; empties whose
-// custom properties (glTF `extras`) hold `stagger_*` keys are the player start, enemy spawns and
-// route points. Diagnostics point at the node in the file's JSON (for .glb, in its JSON chunk).
+// A level exported from Blender as glTF (docs/design.md, glTF levels): mesh nodes are the geometry;
+// empties whose custom properties (glTF `extras`) hold `stagger_*` keys are the player start, enemy
+// spawns and route points. Diagnostics point at the node in the file's JSON (for .glb, in its JSON
+// chunk).
 
 #include <algorithm>
 #include <array>
@@ -27,9 +28,9 @@ namespace {
 
 // ---- The level ---------------------------------------------------------------------------
 
-constexpr std::array<std::string_view, 8> kKeys = {"stagger_player", "stagger_enemy",  "stagger_route",
-                                                   "stagger_index",  "stagger_wait_s", "stagger_mode",
-                                                   "stagger_height_m", "stagger_mass_kg"};
+constexpr std::array<std::string_view, 8> kKeys = {
+    "stagger_player", "stagger_enemy", "stagger_route",    "stagger_index",
+    "stagger_wait_s", "stagger_mode",  "stagger_height_m", "stagger_mass_kg"};
 
 // What a numeric custom property must be: the words that say so, and its bounds (those of the
 // same field of a JSON level).
@@ -41,14 +42,20 @@ struct NumberRule {
   const char* unit;  // after the bounds: " s"
   bool whole;        // an integer (a place along a route)
 };
-constexpr std::size_t kMaxLoaderErrorBytes = 300;  // [bytes] of tiny_gltf's message kept (it can be many lines)
+constexpr std::size_t kMaxLoaderErrorBytes =
+    300;  // [bytes] of tiny_gltf's message kept (it can be many lines)
 constexpr double kMaxRouteIndex = 10000;  // the last place along a route
 constexpr double kMaxWaitS = 3600.0;      // [s] the longest wait at a route point
-constexpr NumberRule kIndexRule{"stagger_index", "a whole number (the point's place along the route: 0, 1, 2, ...)",
-                                0, kMaxRouteIndex, "", true};
+constexpr NumberRule kIndexRule{"stagger_index",
+                                "a whole number (the point's place along the route: 0, 1, 2, ...)",
+                                0,
+                                kMaxRouteIndex,
+                                "",
+                                true};
 constexpr NumberRule kWaitRule{"stagger_wait_s", "a number of seconds", 0, kMaxWaitS, " s", false};
 constexpr NumberRule kHeightRule{"stagger_height_m", "a number of metres", 1.0, 2.5, " m", false};
-constexpr NumberRule kMassRule{"stagger_mass_kg", "a number of kilograms", 30.0, 200.0, " kg", false};
+constexpr NumberRule kMassRule{
+    "stagger_mass_kg", "a number of kilograms", 30.0, 200.0, " kg", false};
 
 // A custom property's value as a message shows it: strings quoted, long ones cut.
 std::string shown(const tinygltf::Value& v) {
@@ -65,16 +72,20 @@ std::string shown(Vec3 p) {
          limits::number_text(double(p.z)) + ")";
 }
 
-bool within_world(Vec3 p) { return limits::within_world(double(p.x), double(p.y), double(p.z)); }
+bool within_world(Vec3 p) {
+  return limits::within_world(double(p.x), double(p.y), double(p.z));
+}
 
 const std::string& world_bound_text() {
-  static const std::string text = "every coordinate within +-" + limits::number_text(limits::kWorldExtentM) + " m";
+  static const std::string text =
+      "every coordinate within +-" + limits::number_text(limits::kWorldExtentM) + " m";
   return text;
 }
 
 std::string backticked_list(const std::vector<std::string>& keys) {
   std::string out;
-  for (const std::string& key : keys) out += (out.empty() ? "`" : ", `") + limits::quoted(key) + "`";
+  for (const std::string& key : keys)
+    out += (out.empty() ? "`" : ", `") + limits::quoted(key) + "`";
   return out;
 }
 
@@ -83,13 +94,15 @@ std::string backticked_list(const std::vector<std::string>& keys) {
 std::optional<std::string_view> json_text_of(std::string_view bytes, bool binary) {
   constexpr std::size_t kGlbHeaderBytes = 20;  // file header (12) and the JSON chunk's header (8)
   if (!binary) {
-    if (bytes.substr(0, 3) == "\xEF\xBB\xBF") bytes.remove_prefix(3);  // a byte-order mark is no JSON
+    if (bytes.substr(0, 3) == "\xEF\xBB\xBF")
+      bytes.remove_prefix(3);  // a byte-order mark is no JSON
     return bytes;
   }
   if (bytes.size() < kGlbHeaderBytes || bytes.substr(0, 4) != "glTF") return std::nullopt;
   std::uint32_t length = 0;
   std::memcpy(&length, bytes.data() + 12, 4);
-  return bytes.substr(kGlbHeaderBytes, std::min<std::size_t>(length, bytes.size() - kGlbHeaderBytes));
+  return bytes.substr(kGlbHeaderBytes,
+                      std::min<std::size_t>(length, bytes.size() - kGlbHeaderBytes));
 }
 
 // Positions of nodes[i] in the JSON, for messages.
@@ -103,11 +116,18 @@ std::vector<TextPosition> node_positions(const JsonValue& root) {
 
 class GltfLevelReader {
  public:
-  GltfLevelReader(const std::string& file, const tinygltf::Model& model, std::vector<TextPosition> positions,
-                  std::vector<Diagnostic>& out, SourceMap& where)
-      : file_(file), model_(model), positions_(std::move(positions)), out_(out), where_(where),
-        world_(model.nodes.size(), kIdentity), reached_(model.nodes.size(), false),
-        on_path_(model.nodes.size(), false), parent_(model.nodes.size()) {}
+  GltfLevelReader(const std::string& file, const tinygltf::Model& model,
+                  std::vector<TextPosition> positions, std::vector<Diagnostic>& out,
+                  SourceMap& where)
+      : file_(file),
+        model_(model),
+        positions_(std::move(positions)),
+        out_(out),
+        where_(where),
+        world_(model.nodes.size(), kIdentity),
+        reached_(model.nodes.size(), false),
+        on_path_(model.nodes.size(), false),
+        parent_(model.nodes.size()) {}
 
   /// Reads the level and, into `geometry`, the triangles of every mesh of the default scene.
   void read(Level& level, TriangleMesh& geometry) {
@@ -117,7 +137,8 @@ class GltfLevelReader {
       if (reached_[i] && model_.nodes[i].extras.IsObject()) read_markers(i, level);
     }
     if (!player_) {
-      out_.push_back({file_, 1, 1, true, "no player start: give one empty the custom property stagger_player = true"});
+      out_.push_back({file_, 1, 1, true,
+                      "no player start: give one empty the custom property stagger_player = true"});
     }
     finish_routes(level);
   }
@@ -135,7 +156,9 @@ class GltfLevelReader {
     d.message = text;
     out_.push_back(d);
   }
-  void error(std::size_t node, const std::string& message) { report(node, "node " + label(node) + ": " + message); }
+  void error(std::size_t node, const std::string& message) {
+    report(node, "node " + label(node) + ": " + message);
+  }
 
   std::string label(std::size_t node) const {
     const std::string& name = node < model_.nodes.size() ? model_.nodes[node].name : "";
@@ -149,22 +172,28 @@ class GltfLevelReader {
   // file can make the walk neither endless nor exponential.
   void walk_scene() {
     if (model_.scenes.empty()) return;  // nothing to show: "no triangles" says so
-    const std::size_t scene = model_.defaultScene >= 0 ? static_cast<std::size_t>(model_.defaultScene) : 0;
+    const std::size_t scene =
+        model_.defaultScene >= 0 ? static_cast<std::size_t>(model_.defaultScene) : 0;
     if (scene >= model_.scenes.size()) {
-      out_.push_back({file_, 1, 1, true, "the default scene (" + std::to_string(scene) + ") does not exist"});
+      out_.push_back(
+          {file_, 1, 1, true, "the default scene (" + std::to_string(scene) + ") does not exist"});
       return;
     }
     for (int root : model_.scenes[scene].nodes) {
       if (!exists(root)) {
-        out_.push_back({file_, 1, 1, true, "the scene lists node " + std::to_string(root) + ", which does not exist"});
+        out_.push_back({file_, 1, 1, true,
+                        "the scene lists node " + std::to_string(root) + ", which does not exist"});
         continue;
       }
       visit(static_cast<std::size_t>(root), kIdentity, std::nullopt, 0);
     }
   }
-  bool exists(int node) const { return node >= 0 && static_cast<std::size_t>(node) < model_.nodes.size(); }
+  bool exists(int node) const {
+    return node >= 0 && static_cast<std::size_t>(node) < model_.nodes.size();
+  }
 
-  void visit(std::size_t i, const Affine& parent_world, std::optional<std::size_t> parent, int depth) {
+  void visit(std::size_t i, const Affine& parent_world, std::optional<std::size_t> parent,
+             int depth) {
     if (reached_[i]) {
       reached_again(i, parent);
       return;
@@ -214,7 +243,8 @@ class GltfLevelReader {
     }
     const std::size_t first = geometry.vertices.size();
     std::string why;
-    if (!append_mesh_triangles(model_, model_.meshes[static_cast<std::size_t>(mesh)], world_[i], geometry, why)) {
+    if (!append_mesh_triangles(model_, model_.meshes[static_cast<std::size_t>(mesh)], world_[i],
+                               geometry, why)) {
       error(i, "its mesh cannot be read: " + why);
       geometry_ok_ = false;
       return;
@@ -225,7 +255,8 @@ class GltfLevelReader {
   // The vertices from `first` on (one node's mesh, placed) lie inside the world and span at most
   // the largest shape.
   bool mesh_fits(std::size_t i, const TriangleMesh& geometry, std::size_t first) {
-    const auto problem = placed_mesh_problem(std::span<const Vec3>(geometry.vertices).subspan(first));
+    const auto problem =
+        placed_mesh_problem(std::span<const Vec3>(geometry.vertices).subspan(first));
     if (problem) error(i, *problem);
     return !problem;
   }
@@ -239,15 +270,17 @@ class GltfLevelReader {
       markers.push_back(key);
       if (std::find(kKeys.begin(), kKeys.end(), key) == kKeys.end()) {
         std::string message = "unknown custom property `" + limits::quoted(key) + "`";
-        if (const auto guess = closest(key, kKeys)) message += " (did you mean `" + std::string(*guess) + "`?)";
+        if (const auto guess = closest(key, kKeys))
+          message += " (did you mean `" + std::string(*guess) + "`?)";
         error(i, message);
       }
     }
     if (markers.empty()) return;
     // A marker on a mesh is a mistake: the mesh would be an obstacle and the marker lost.
     if (model_.nodes[i].mesh >= 0) {
-      report(i, "node " + label(i) + " has a mesh and the marker" + (markers.size() > 1 ? "s " : " ") +
-                    backticked_list(markers) + ": markers belong on empties (Add > Empty in Blender)");
+      report(i, "node " + label(i) + " has a mesh and the marker" +
+                    (markers.size() > 1 ? "s " : " ") + backticked_list(markers) +
+                    ": markers belong on empties (Add > Empty in Blender)");
       return;
     }
     read_empty(i, level);
@@ -260,11 +293,13 @@ class GltfLevelReader {
     const Vec3 forward = apply(world_[i], {0, 0, 1}) - position;
     const float yaw_deg = rad_to_deg_of(std::atan2(forward.x, forward.z));
     if (!within_world(position)) {
-      error(i, "its position " + shown(position) + " lies outside the world (" + world_bound_text() + ")");
+      error(i, "its position " + shown(position) + " lies outside the world (" +
+                   world_bound_text() + ")");
     } else if (!std::isfinite(yaw_deg)) {
       error(i, "its facing is not a finite direction (check its rotation and scale)");
     }
-    if (extras.Has("stagger_player") && boolean_of(i, "stagger_player")) read_player(i, {position, yaw_deg}, level);
+    if (extras.Has("stagger_player") && boolean_of(i, "stagger_player"))
+      read_player(i, {position, yaw_deg}, level);
     if (extras.Has("stagger_enemy")) {
       read_enemy(i, position, yaw_deg, level);
     } else if (extras.Has("stagger_route")) {
@@ -290,9 +325,12 @@ class GltfLevelReader {
     enemy.position = position;
     enemy.yaw_deg = yaw_deg;
     if (extras.Has("stagger_route")) enemy.route = string_of(i, "stagger_route");
-    if (extras.Has("stagger_height_m")) enemy.height_m = number_of(i, kHeightRule).value_or(enemy.height_m);
-    if (extras.Has("stagger_mass_kg")) enemy.mass_kg = number_of(i, kMassRule).value_or(enemy.mass_kg);
-    if (std::any_of(level.enemies.begin(), level.enemies.end(), [&](const EnemySpawn& e) { return e.name == enemy.name; })) {
+    if (extras.Has("stagger_height_m"))
+      enemy.height_m = number_of(i, kHeightRule).value_or(enemy.height_m);
+    if (extras.Has("stagger_mass_kg"))
+      enemy.mass_kg = number_of(i, kMassRule).value_or(enemy.mass_kg);
+    if (std::any_of(level.enemies.begin(), level.enemies.end(),
+                    [&](const EnemySpawn& e) { return e.name == enemy.name; })) {
       error(i, "duplicate enemy name `" + limits::quoted(enemy.name) + "`");
     }
     enemy_nodes_.push_back(i);
@@ -317,7 +355,8 @@ class GltfLevelReader {
     if (extras.Has("stagger_mode")) {
       point.mode = string_of(i, "stagger_mode");
       if (!point.mode.empty() && point.mode != "loop" && point.mode != "ping-pong") {
-        error(i, "`stagger_mode` must be \"loop\" or \"ping-pong\", got " + shown(extras.Get("stagger_mode")));
+        error(i, "`stagger_mode` must be \"loop\" or \"ping-pong\", got " +
+                     shown(extras.Get("stagger_mode")));
       }
     }
     points_.push_back(point);
@@ -325,10 +364,12 @@ class GltfLevelReader {
 
   std::string string_of(std::size_t i, const char* key) {
     const tinygltf::Value& v = model_.nodes[i].extras.Get(key);
-    if (v.IsString() && !v.Get<std::string>().empty() && limits::printable_utf8(v.Get<std::string>())) {
+    if (v.IsString() && !v.Get<std::string>().empty() &&
+        limits::printable_utf8(v.Get<std::string>())) {
       return v.Get<std::string>();
     }
-    error(i, "`" + std::string(key) + "` must be a name (a non-empty UTF-8 string without control characters), got " +
+    error(i, "`" + std::string(key) +
+                 "` must be a name (a non-empty UTF-8 string without control characters), got " +
                  shown(v));
     return {};
   }
@@ -336,7 +377,8 @@ class GltfLevelReader {
   bool boolean_of(std::size_t i, const char* key) {
     const tinygltf::Value& v = model_.nodes[i].extras.Get(key);
     if (v.IsBool()) return v.Get<bool>();
-    if (v.IsNumber() && (v.GetNumberAsDouble() == 0 || v.GetNumberAsDouble() == 1)) return v.GetNumberAsDouble() == 1;
+    if (v.IsNumber() && (v.GetNumberAsDouble() == 0 || v.GetNumberAsDouble() == 1))
+      return v.GetNumberAsDouble() == 1;
     error(i, "`" + std::string(key) + "` must be true or false, got " + shown(v));
     return false;
   }
@@ -344,14 +386,15 @@ class GltfLevelReader {
   std::optional<float> number_of(std::size_t i, const NumberRule& rule) {
     const tinygltf::Value& v = model_.nodes[i].extras.Get(rule.key);
     const std::string key = "`" + std::string(rule.key) + "`";
-    if (!v.IsNumber() || (rule.whole && v.GetNumberAsDouble() != std::floor(v.GetNumberAsDouble()))) {
+    if (!v.IsNumber() ||
+        (rule.whole && v.GetNumberAsDouble() != std::floor(v.GetNumberAsDouble()))) {
       error(i, key + " must be " + rule.kind + ", got " + shown(v));
       return std::nullopt;
     }
     const double d = v.GetNumberAsDouble();
     if (!std::isfinite(d) || d < rule.min || d > rule.max) {
-      error(i, key + " must be between " + limits::number_text(rule.min) + " and " + limits::number_text(rule.max) +
-                   rule.unit + ", got " + shown(v));
+      error(i, key + " must be between " + limits::number_text(rule.min) + " and " +
+                   limits::number_text(rule.max) + rule.unit + ", got " + shown(v));
       return std::nullopt;
     }
     return static_cast<float>(d);
@@ -362,14 +405,16 @@ class GltfLevelReader {
     std::map<std::string, std::vector<const RoutePointAt*>> routes;
     for (const RoutePointAt& p : points_) routes[p.route].push_back(&p);
     for (auto& [name, points] : routes) {
-      std::stable_sort(points.begin(), points.end(), [](const auto* a, const auto* b) { return a->index < b->index; });
+      std::stable_sort(points.begin(), points.end(),
+                       [](const auto* a, const auto* b) { return a->index < b->index; });
       Route route;
       route.name = name;
       std::string mode;
       std::vector<Diagnostic> point_sources;
       for (std::size_t k = 0; k < points.size(); ++k) {
         if (k > 0 && points[k]->index == points[k - 1]->index) {
-          error(points[k]->node, "route `" + limits::quoted(name) + "` has two points with stagger_index " +
+          error(points[k]->node, "route `" + limits::quoted(name) +
+                                     "` has two points with stagger_index " +
                                      std::to_string(points[k]->index));
         }
         if (!points[k]->mode.empty()) {
@@ -389,7 +434,9 @@ class GltfLevelReader {
       const std::string& route = level.enemies[e].route;
       if (!route.empty() && routes.find(route) == routes.end()) {
         const std::string name = limits::quoted(route);
-        error(enemy_nodes_[e], "route `" + name + "` does not exist (no empty has stagger_route = \"" + name + "\")");
+        error(
+            enemy_nodes_[e],
+            "route `" + name + "` does not exist (no empty has stagger_route = \"" + name + "\")");
       }
     }
   }
@@ -407,13 +454,13 @@ class GltfLevelReader {
   std::vector<TextPosition> positions_;
   std::vector<Diagnostic>& out_;
   SourceMap& where_;
-  std::vector<Affine> world_;                        // per node, once reached
-  std::vector<bool> reached_;                        // per node
-  std::vector<bool> on_path_;                        // per node: between the root and the node walked now
-  std::vector<std::optional<std::size_t>> parent_;   // per node: none for a scene root
-  std::vector<std::size_t> order_;                   // reached nodes, parents before children
+  std::vector<Affine> world_;  // per node, once reached
+  std::vector<bool> reached_;  // per node
+  std::vector<bool> on_path_;  // per node: between the root and the node walked now
+  std::vector<std::optional<std::size_t>> parent_;  // per node: none for a scene root
+  std::vector<std::size_t> order_;                  // reached nodes, parents before children
   bool geometry_ok_ = true;
-  std::optional<std::size_t> player_;                // the player start's node
+  std::optional<std::size_t> player_;  // the player start's node
   std::vector<RoutePointAt> points_;
   std::vector<std::size_t> enemy_nodes_;
 };
@@ -430,46 +477,57 @@ LoadResult load_gltf_level(const std::string& path) {
                           folder.empty() ? "." : folder.string());
 }
 
-
 // ---- A level from memory -------------------------------------------------------------------
 
 namespace {
 
 // With no base folder, a file's external buffers and images are never looked for: bytes from
 // anywhere (a fuzzer, a network) must not make the reader open files on this machine.
-bool no_file_exists(const std::string&, void*) { return false; }
-std::string path_as_given(const std::string& path, void*) { return path; }
+bool no_file_exists(const std::string&, void*) {
+  return false;
+}
+std::string path_as_given(const std::string& path, void*) {
+  return path;
+}
 bool read_no_file(std::vector<unsigned char>*, std::string* error, const std::string& path, void*) {
   if (error) *error = path + ": external files are not read for a level given as bytes";
   return false;
 }
-bool write_no_file(std::string*, const std::string&, const std::vector<unsigned char>&, void*) { return false; }
-bool skip_image(tinygltf::Image*, const int, std::string*, std::string*, int, int, const unsigned char*, int, void*) {
+bool write_no_file(std::string*, const std::string&, const std::vector<unsigned char>&, void*) {
+  return false;
+}
+bool skip_image(tinygltf::Image*, const int, std::string*, std::string*, int, int,
+                const unsigned char*, int, void*) {
   return true;  // textures do not matter for collision
 }
 
-bool read_gltf_bytes(std::string_view bytes, bool binary, const std::string& base_dir, tinygltf::Model& model,
-                     std::string& error) {
-  constexpr std::size_t kMaxTinyGltfBytes = 0xFFFFFFFFu;  // tiny_gltf takes a length as unsigned int
+bool read_gltf_bytes(std::string_view bytes, bool binary, const std::string& base_dir,
+                     tinygltf::Model& model, std::string& error) {
+  constexpr std::size_t kMaxTinyGltfBytes =
+      0xFFFFFFFFu;  // tiny_gltf takes a length as unsigned int
   if (bytes.size() > kMaxTinyGltfBytes) {
     error = "larger than 4 GiB";
     return false;
   }
   tinygltf::TinyGLTF loader;
   loader.SetImageLoader(skip_image, nullptr);
-  if (base_dir.empty()) loader.SetFsCallbacks({no_file_exists, path_as_given, read_no_file, write_no_file, nullptr});
+  if (base_dir.empty())
+    loader.SetFsCallbacks({no_file_exists, path_as_given, read_no_file, write_no_file, nullptr});
   std::string warning;
   const auto size = static_cast<unsigned int>(bytes.size());
-  const bool ok = binary ? loader.LoadBinaryFromMemory(&model, &error, &warning,
-                                                       reinterpret_cast<const unsigned char*>(bytes.data()), size, base_dir)
-                         : loader.LoadASCIIFromString(&model, &error, &warning, bytes.data(), size, base_dir);
+  const bool ok =
+      binary ? loader.LoadBinaryFromMemory(&model, &error, &warning,
+                                           reinterpret_cast<const unsigned char*>(bytes.data()),
+                                           size, base_dir)
+             : loader.LoadASCIIFromString(&model, &error, &warning, bytes.data(), size, base_dir);
   if (!ok && error.empty()) error = "unknown error";
   return ok;
 }
 
 }  // namespace
 
-LoadResult parse_gltf_level(std::string_view bytes, const std::string& file, bool binary, const std::string& base_dir) {
+LoadResult parse_gltf_level(std::string_view bytes, const std::string& file, bool binary,
+                            const std::string& base_dir) {
   LoadResult result;
   // tiny_gltf reads `extras` recursively, so the positioned reader, which refuses deep nesting,
   // reads the JSON first; its positions place the messages.
@@ -477,7 +535,8 @@ LoadResult parse_gltf_level(std::string_view bytes, const std::string& file, boo
   if (const auto json = json_text_of(bytes, binary)) {
     auto parsed = parse_json_with_positions(*json);
     if (const auto* bad = std::get_if<JsonSyntaxError>(&parsed)) {
-      result.diagnostics.push_back({file, bad->at.line, bad->at.column, true, "not a readable glTF file: " + bad->message});
+      result.diagnostics.push_back(
+          {file, bad->at.line, bad->at.column, true, "not a readable glTF file: " + bad->message});
       return result;
     }
     positions = node_positions(std::get<JsonValue>(parsed));
@@ -485,16 +544,20 @@ LoadResult parse_gltf_level(std::string_view bytes, const std::string& file, boo
   tinygltf::Model model;
   std::string error;
   if (!read_gltf_bytes(bytes, binary, base_dir, model, error)) {
-    result.diagnostics.push_back({file, 1, 1, true, "not a readable glTF file: " + limits::printable(error, kMaxLoaderErrorBytes)});
+    result.diagnostics.push_back(
+        {file, 1, 1, true,
+         "not a readable glTF file: " + limits::printable(error, kMaxLoaderErrorBytes)});
     return result;
   }
   GltfLevelReader reader(file, model, std::move(positions), result.diagnostics, result.where);
   TriangleMesh geometry;
   reader.read(result.level, geometry);
   // A file name need not be UTF-8; the level's name goes into reports, which are.
-  result.level.name = limits::printable(std::filesystem::path(file).stem().string(), kMaxLoaderErrorBytes);
+  result.level.name =
+      limits::printable(std::filesystem::path(file).stem().string(), kMaxLoaderErrorBytes);
   if (reader.geometry_ok() && geometry.indices.empty()) {
-    result.diagnostics.push_back({file, 1, 1, true, "no walkable geometry: no triangles in the default scene"});
+    result.diagnostics.push_back(
+        {file, 1, 1, true, "no walkable geometry: no triangles in the default scene"});
   } else if (reader.geometry_ok()) {
     MeshGeometry mesh;
     mesh.name = result.level.name;
@@ -502,9 +565,10 @@ LoadResult parse_gltf_level(std::string_view bytes, const std::string& file, boo
     result.level.meshes.push_back(mesh);
     result.mesh_triangles.push_back(std::move(geometry));
   }
-  std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
-    return a.line != b.line ? a.line < b.line : a.column < b.column;
-  });
+  std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(),
+                   [](const Diagnostic& a, const Diagnostic& b) {
+                     return a.line != b.line ? a.line < b.line : a.column < b.column;
+                   });
   return result;
 }
 

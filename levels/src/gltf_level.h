@@ -1,5 +1,6 @@
 #pragma once
-// Levels exported from Blender as .gltf/.glb (docs/design.md, glTF levels); load_level() dispatches here.
+// Levels exported from Blender as .gltf/.glb (docs/design.md, glTF levels); load_level() dispatches
+// here.
 
 #include <string>
 

@@ -20,7 +20,8 @@ inline Affine compose(const Affine& a, const Affine& b) {  // a * b
   for (int r = 0; r < 3; ++r) {
     for (int c = 0; c < 4; ++c) {
       float v = c == 3 ? a[static_cast<std::size_t>(r * 4 + 3)] : 0.0f;
-      for (int k = 0; k < 3; ++k) v += a[static_cast<std::size_t>(r * 4 + k)] * b[static_cast<std::size_t>(k * 4 + c)];
+      for (int k = 0; k < 3; ++k)
+        v += a[static_cast<std::size_t>(r * 4 + k)] * b[static_cast<std::size_t>(k * 4 + c)];
       out[static_cast<std::size_t>(r * 4 + c)] = v;
     }
   }
@@ -50,18 +51,23 @@ inline Affine node_transform(const tinygltf::Node& node) {
     const auto& m = node.matrix;
     Affine a{};
     for (int r = 0; r < 3; ++r) {
-      for (int c = 0; c < 4; ++c) a[static_cast<std::size_t>(r * 4 + c)] = static_cast<float>(m[static_cast<std::size_t>(c * 4 + r)]);
+      for (int c = 0; c < 4; ++c)
+        a[static_cast<std::size_t>(r * 4 + c)] =
+            static_cast<float>(m[static_cast<std::size_t>(c * 4 + r)]);
     }
     return a;
   }
   Vec3 t;
   Quat r;
   Vec3 s{1, 1, 1};
-  if (node.translation.size() == 3) t = {float(node.translation[0]), float(node.translation[1]), float(node.translation[2])};
+  if (node.translation.size() == 3)
+    t = {float(node.translation[0]), float(node.translation[1]), float(node.translation[2])};
   if (node.rotation.size() == 4) {
-    r = normalized(Quat{float(node.rotation[3]), float(node.rotation[0]), float(node.rotation[1]), float(node.rotation[2])});
+    r = normalized(Quat{float(node.rotation[3]), float(node.rotation[0]), float(node.rotation[1]),
+                        float(node.rotation[2])});
   }
-  if (node.scale.size() == 3) s = {float(node.scale[0]), float(node.scale[1]), float(node.scale[2])};
+  if (node.scale.size() == 3)
+    s = {float(node.scale[0]), float(node.scale[1]), float(node.scale[2])};
   return trs(t, r, s);
 }
 
@@ -72,8 +78,8 @@ bool read_gltf(const std::string& path, bool binary, tinygltf::Model& model, std
 /// determinant of the node's global transform defines the winding), so their winding is reversed
 /// to keep every front face, a walkable top among them, facing out. False, with `error` set, when
 /// a primitive cannot be read.
-bool append_mesh_triangles(const tinygltf::Model& model, const tinygltf::Mesh& mesh, const Affine& world,
-                           TriangleMesh& out, std::string& error);
+bool append_mesh_triangles(const tinygltf::Model& model, const tinygltf::Mesh& mesh,
+                           const Affine& world, TriangleMesh& out, std::string& error);
 /// Every triangle of the model's default scene, node transforms applied.
 Result<TriangleMesh> triangles_of(const tinygltf::Model& model, const std::string& path);
 

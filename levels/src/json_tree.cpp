@@ -1,5 +1,8 @@
 #include "json_tree.h"
 
+#include <rapidjson/error/en.h>
+#include <rapidjson/reader.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -9,9 +12,6 @@
 #include <vector>
 
 #include "stagger/core/limits.h"
-
-#include <rapidjson/error/en.h>
-#include <rapidjson/reader.h>
 
 namespace stagger::levels {
 namespace {
@@ -61,9 +61,9 @@ class TrackingStream {
       previous_ = c;
       return;
     }
-    const bool separator = previous_ == '\0' || previous_ == ' ' || previous_ == '\t' || previous_ == '\n' ||
-                           previous_ == '\r' || previous_ == ',' || previous_ == ':' || previous_ == '[' ||
-                           previous_ == '{';
+    const bool separator = previous_ == '\0' || previous_ == ' ' || previous_ == '\t' ||
+                           previous_ == '\n' || previous_ == '\r' || previous_ == ',' ||
+                           previous_ == ':' || previous_ == '[' || previous_ == '{';
     if (c == '"') {
       in_string_ = true;
       token_start_ = here;
@@ -89,7 +89,8 @@ class TrackingStream {
 // Builds the tree from SAX events; containers are open on a stack until their end event.
 class TreeBuilder : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, TreeBuilder> {
  public:
-  TreeBuilder(const TrackingStream& stream, const std::vector<std::pair<std::size_t, std::string>>& hidden)
+  TreeBuilder(const TrackingStream& stream,
+              const std::vector<std::pair<std::size_t, std::string>>& hidden)
       : stream_(stream), hidden_(hidden) {}
 
   bool Null() { return add(JsonValue::Kind::null); }
@@ -106,8 +107,9 @@ class TreeBuilder : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, TreeB
     // A huge number hidden as a string of the same length: a number again, with its own text.
     const std::size_t start = stream_.token_offset();
     // In offset order, so a binary search finds it.
-    const auto it = std::lower_bound(hidden_.begin(), hidden_.end(), start,
-                                     [](const auto& h, std::size_t offset) { return h.first < offset; });
+    const auto it =
+        std::lower_bound(hidden_.begin(), hidden_.end(), start,
+                         [](const auto& h, std::size_t offset) { return h.first < offset; });
     if (it != hidden_.end() && it->first == start) {
       add_value(JsonValue::Kind::number).text = it->second;
       return true;
@@ -206,7 +208,8 @@ std::vector<const JsonMember*> repeated_keys(const JsonValue& root) {
     for (const JsonValue& item : v->items) open.push_back(&item);
   }
   std::sort(repeated.begin(), repeated.end(), [](const JsonMember* a, const JsonMember* b) {
-    return a->key_at.line != b->key_at.line ? a->key_at.line < b->key_at.line : a->key_at.column < b->key_at.column;
+    return a->key_at.line != b->key_at.line ? a->key_at.line < b->key_at.line
+                                            : a->key_at.column < b->key_at.column;
   });
   return repeated;
 }
@@ -226,7 +229,8 @@ std::size_t edit_distance(std::string_view a, std::string_view b) {
   return row[b.size()];
 }
 
-std::optional<std::string_view> closest(std::string_view word, std::span<const std::string_view> choices) {
+std::optional<std::string_view> closest(std::string_view word,
+                                        std::span<const std::string_view> choices) {
   // [bytes] no typo is suggested for longer words: the comparison's cost grows with the square
   // of the lengths, and a hostile file can hold megabyte-long names.
   constexpr std::size_t kLongestSuggested = 64;
@@ -267,8 +271,10 @@ std::vector<std::size_t> huge_number_offsets(std::string_view text) {
   for (std::size_t i = 0; i < text.size();) {
     const char c = text[i];
     if (in_string) {
-      if (c == '\\') ++i;
-      else if (c == '"') in_string = false;
+      if (c == '\\')
+        ++i;
+      else if (c == '"')
+        in_string = false;
       ++i;
       continue;
     }
@@ -278,8 +284,11 @@ std::vector<std::size_t> huge_number_offsets(std::string_view text) {
       continue;
     }
     std::size_t end = i + 1;
-    while (end < text.size() && std::string_view("0123456789+-.eE").find(text[end]) != std::string_view::npos) ++end;
-    if (!std::isfinite(std::strtod(std::string(text.substr(i, end - i)).c_str(), nullptr))) offsets.push_back(i);
+    while (end < text.size() &&
+           std::string_view("0123456789+-.eE").find(text[end]) != std::string_view::npos)
+      ++end;
+    if (!std::isfinite(std::strtod(std::string(text.substr(i, end - i)).c_str(), nullptr)))
+      offsets.push_back(i);
     i = end;
   }
   return offsets;
@@ -292,7 +301,9 @@ std::string hide_huge_numbers(std::string_view text, const std::vector<std::size
   std::string out(text);
   for (std::size_t offset : offsets) {
     std::size_t end = offset + 1;
-    while (end < text.size() && std::string_view("0123456789+-.eE").find(text[end]) != std::string_view::npos) ++end;
+    while (end < text.size() &&
+           std::string_view("0123456789+-.eE").find(text[end]) != std::string_view::npos)
+      ++end;
     // Any number a double cannot hold has at least four characters ("1e400"), room for quotes.
     hidden.emplace_back(offset, std::string(text.substr(offset, end - offset)));
     out[offset] = '"';
@@ -304,11 +315,13 @@ std::string hide_huge_numbers(std::string_view text, const std::vector<std::size
 
 }  // namespace
 
-std::variant<JsonValue, JsonSyntaxError> parse_json_with_positions(std::string_view original, HugeNumbers huge) {
+std::variant<JsonValue, JsonSyntaxError> parse_json_with_positions(std::string_view original,
+                                                                   HugeNumbers huge) {
   // A UTF-8 byte order mark (some Windows editors write one) is not part of the document; lines and
   // columns count from after it, as an editor shows them.
   constexpr std::string_view kByteOrderMark = "\xEF\xBB\xBF";
-  if (original.substr(0, kByteOrderMark.size()) == kByteOrderMark) original.remove_prefix(kByteOrderMark.size());
+  if (original.substr(0, kByteOrderMark.size()) == kByteOrderMark)
+    original.remove_prefix(kByteOrderMark.size());
   std::vector<std::pair<std::size_t, std::string>> hidden;
   std::string replaced;
   std::string_view text = original;
@@ -326,14 +339,17 @@ std::variant<JsonValue, JsonSyntaxError> parse_json_with_positions(std::string_v
       reader.Parse<rapidjson::kParseNumbersAsStringsFlag | rapidjson::kParseStopWhenDoneFlag |
                    rapidjson::kParseValidateEncodingFlag>(stream, builder);
   if (builder.too_deep_at) {
-    return JsonSyntaxError{*builder.too_deep_at, "arrays and objects nested more than " +
-                                                     std::to_string(limits::kMaxJsonDepth) + " deep"};
+    return JsonSyntaxError{
+        *builder.too_deep_at,
+        "arrays and objects nested more than " + std::to_string(limits::kMaxJsonDepth) + " deep"};
   }
   if (!ok) {
     // RapidJSON checks numbers even when it hands them over as text.
-    const std::string message = ok.Code() == rapidjson::kParseErrorNumberTooBig ? "a number too large for a double (not finite)"
+    const std::string message = ok.Code() == rapidjson::kParseErrorNumberTooBig
+                                    ? "a number too large for a double (not finite)"
                                 : ok.Code() == rapidjson::kParseErrorStringInvalidEncoding
-                                    ? "a string that is not valid UTF-8 or holds a raw control character (write it as \\n, \\t, \\u0001)"
+                                    ? "a string that is not valid UTF-8 or holds a raw control "
+                                      "character (write it as \\n, \\t, \\u0001)"
                                     : rapidjson::GetParseError_En(ok.Code());
     return JsonSyntaxError{position_of(text, ok.Offset()), message};
   }
@@ -341,7 +357,8 @@ std::variant<JsonValue, JsonSyntaxError> parse_json_with_positions(std::string_v
   for (std::size_t i = stream.Tell(); i < text.size(); ++i) {
     const char c = text[i];
     if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
-      return JsonSyntaxError{position_of(text, i), "The document root must not be followed by other values."};
+      return JsonSyntaxError{position_of(text, i),
+                             "The document root must not be followed by other values."};
     }
   }
   return std::move(builder.root);

@@ -1,5 +1,3 @@
-#include "stagger/levels/load.h"
-
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -14,6 +12,7 @@
 #include "gltf_level.h"
 #include "json_tree.h"
 #include "stagger/core/limits.h"
+#include "stagger/levels/load.h"
 
 namespace stagger::levels {
 namespace {
@@ -24,17 +23,22 @@ constexpr std::string_view kFormat = "stagger-level";
 constexpr int kVersion = 1;
 
 // A name or key in a message, cut when long (a hostile file may hold megabyte-long ones).
-std::string backticked(std::string_view s) { return "`" + limits::quoted(s) + "`"; }
+std::string backticked(std::string_view s) {
+  return "`" + limits::quoted(s) + "`";
+}
 
 // The largest magnitude a vector's components may have, and how a message says it.
 struct VectorBound {
   double limit;
   std::string text;
 };
-const VectorBound kInsideWorld{limits::kWorldExtentM, "every coordinate within +-" +
-                                                          limits::number_text(limits::kWorldExtentM) + " m (the world's extent)"};
-const VectorBound kShapeSize{limits::kLargestShapeM,
-                             "every side at most " + limits::number_text(limits::kLargestShapeM) + " m"};
+const VectorBound kInsideWorld{limits::kWorldExtentM,
+                               "every coordinate within +-" +
+                                   limits::number_text(limits::kWorldExtentM) +
+                                   " m (the world's extent)"};
+const VectorBound kShapeSize{
+    limits::kLargestShapeM,
+    "every side at most " + limits::number_text(limits::kLargestShapeM) + " m"};
 /// [deg] rotations beyond ten turns are typing mistakes.
 constexpr double kMaxRotationDeg = 3600.0;
 const VectorBound kRotation{kMaxRotationDeg, "every angle within +-3600 degrees"};
@@ -69,7 +73,8 @@ class LevelReader {
     error(v.at, what + " must be a JSON object");
     return false;
   }
-  void check_keys(const JsonValue& object, std::initializer_list<std::string_view> allowed, const std::string& what) {
+  void check_keys(const JsonValue& object, std::initializer_list<std::string_view> allowed,
+                  const std::string& what) {
     for (const JsonMember& m : object.members) {
       if (std::find(allowed.begin(), allowed.end(), m.key) != allowed.end()) continue;
       std::string message = "unknown key " + backticked(m.key) + " in " + what;
@@ -81,14 +86,16 @@ class LevelReader {
     }
     std::unordered_set<std::string_view> seen;
     for (const JsonMember& m : object.members) {
-      if (!seen.insert(m.key).second) error(m.key_at, "duplicate key " + backticked((m.key)) + " in " + what);
+      if (!seen.insert(m.key).second)
+        error(m.key_at, "duplicate key " + backticked((m.key)) + " in " + what);
     }
   }
   const JsonValue* require(const JsonValue& object, std::string_view key, const std::string& what) {
     const JsonValue* v = object.find(key);
     // A missing key that a misspelt one already suggested is one problem, reported once.
-    const bool suggested = std::any_of(suggested_.begin(), suggested_.end(),
-                                       [&](const auto& s) { return s.first == &object && s.second == key; });
+    const bool suggested = std::any_of(suggested_.begin(), suggested_.end(), [&](const auto& s) {
+      return s.first == &object && s.second == key;
+    });
     if (!v && !suggested) error(object.at, "missing " + backticked(key) + " in " + what);
     return v;
   }
@@ -117,7 +124,8 @@ class LevelReader {
     out = static_cast<float>(*d);
   }
   // Reads three numbers, each within +-`bound`; `bound_text` says what the bound means.
-  bool read_vec3(const JsonValue& object, std::string_view key, Vec3& out, const VectorBound& bound = kInsideWorld) {
+  bool read_vec3(const JsonValue& object, std::string_view key, Vec3& out,
+                 const VectorBound& bound = kInsideWorld) {
     const JsonValue* v = object.find(key);
     if (!v) return false;
     if (v->kind != Kind::array || v->items.size() != 3) {
@@ -129,7 +137,8 @@ class LevelReader {
     for (std::size_t i = 0; i < 3; ++i) {
       const auto d = number(v->items[i], key);
       if (d && std::fabs(*d) > bound.limit) {
-        error(v->items[i].at, backticked(key) + " must have " + bound.text + ", got " + limits::quoted(v->items[i].text));
+        error(v->items[i].at, backticked(key) + " must have " + bound.text + ", got " +
+                                  limits::quoted(v->items[i].text));
         ok = false;
         continue;
       }
@@ -147,7 +156,8 @@ class LevelReader {
       return false;
     }
     if (!limits::printable_utf8(v->text)) {
-      error(v->at, backticked(key) + " must not hold control characters, got " + backticked(v->text));
+      error(v->at,
+            backticked(key) + " must not hold control characters, got " + backticked(v->text));
       return false;
     }
     out = v->text;
@@ -159,16 +169,17 @@ class LevelReader {
     if (name.empty()) return;
     const auto [first, inserted] = seen.emplace(name, at);
     if (!inserted) {
-      error(at, std::string("duplicate ") + kind + " name " + backticked((name)) + " (first used at line " +
-                    std::to_string(first->second.line) + ", column " + std::to_string(first->second.column) + ")");
+      error(at, std::string("duplicate ") + kind + " name " + backticked((name)) +
+                    " (first used at line " + std::to_string(first->second.line) + ", column " +
+                    std::to_string(first->second.column) + ")");
     }
   }
   // Lists longer than a level can use are refused before they are read: reading, checking and
   // simulating them would take minutes.
   bool within_count(const JsonValue& list, std::size_t most, const char* what) {
     if (list.items.size() <= most) return true;
-    error(list.at, std::string("`") + what + "` holds " + std::to_string(list.items.size()) + " items; at most " +
-                       std::to_string(most) + " are allowed");
+    error(list.at, std::string("`") + what + "` holds " + std::to_string(list.items.size()) +
+                       " items; at most " + std::to_string(most) + " are allowed");
     return false;
   }
   TextPosition name_position(const JsonValue& object) {
@@ -176,7 +187,8 @@ class LevelReader {
     return v ? v->at : object.at;
   }
   static std::string named(const char* kind, const std::string& name, std::size_t index) {
-    return name.empty() ? std::string(kind) + " " + std::to_string(index) : std::string(kind) + " " + backticked(name);
+    return name.empty() ? std::string(kind) + " " + std::to_string(index)
+                        : std::string(kind) + " " + backticked(name);
   }
 
   void read_header(const JsonValue& root);
@@ -201,17 +213,20 @@ class LevelReader {
   SourceMap& where_;
   std::unordered_map<std::string, TextPosition> geometry_names_, route_names_, enemy_names_;
   std::vector<std::pair<std::string, TextPosition>> enemy_routes_;  // route named by each enemy
-  std::vector<std::pair<const JsonValue*, std::string>> suggested_;  // keys offered as "did you mean"
+  std::vector<std::pair<const JsonValue*, std::string>>
+      suggested_;  // keys offered as "did you mean"
 };
 
 Level LevelReader::read(const JsonValue& root) {
   Level level;
   if (!expect_object(root, "the level")) return level;
-  check_keys(root, {"format", "version", "name", "geometry", "player", "routes", "enemies", "navigation"},
+  check_keys(root,
+             {"format", "version", "name", "geometry", "player", "routes", "enemies", "navigation"},
              "the level");
   read_header(root);
   read_string(root, "name", level.name);
-  if (const JsonValue* g = expect_array(require(root, "geometry", "the level"), "geometry")) read_geometry(*g, level);
+  if (const JsonValue* g = expect_array(require(root, "geometry", "the level"), "geometry"))
+    read_geometry(*g, level);
   if (const JsonValue* p = require(root, "player", "the level")) read_player(*p, level);
   if (const JsonValue* r = expect_array(root.find("routes"), "routes")) read_routes(*r, level);
   if (const JsonValue* e = expect_array(root.find("enemies"), "enemies")) read_enemies(*e, level);
@@ -221,12 +236,14 @@ Level LevelReader::read(const JsonValue& root) {
   for (const auto& named_route : enemy_routes_) {
     const std::string& route = named_route.first;
     const TextPosition at = named_route.second;
-    const bool exists = std::any_of(level.routes.begin(), level.routes.end(), [&](const Route& r) { return r.name == route; });
+    const bool exists = std::any_of(level.routes.begin(), level.routes.end(),
+                                    [&](const Route& r) { return r.name == route; });
     if (exists) continue;
     std::string message = "route " + backticked((route)) + " does not exist";
     std::vector<std::string_view> names;
     for (const Route& r : level.routes) names.push_back(r.name);
-    if (const auto guess = closest(route, names)) message += " (did you mean " + backticked(*guess) + "?)";
+    if (const auto guess = closest(route, names))
+      message += " (did you mean " + backticked(*guess) + "?)";
     error(at, message);
   }
   return level;
@@ -241,8 +258,9 @@ void LevelReader::read_header(const JsonValue& root) {
   if (const JsonValue* v = require(root, "version", "the level")) {
     const auto d = number(*v, "version");
     if (d && *d != kVersion) {
-      error(v->at, "version " + limits::quoted(v->text) + " is not supported (this build reads version " +
-                       std::to_string(kVersion) + ")");
+      error(v->at, "version " + limits::quoted(v->text) +
+                       " is not supported (this build reads version " + std::to_string(kVersion) +
+                       ")");
     }
   }
 }
@@ -267,7 +285,8 @@ void LevelReader::read_geometry(const JsonValue& list, Level& level) {
       std::string message = "geometry `type` must be \"box\" or \"mesh\"";
       if (type->kind == Kind::string) {
         message += ", got \"" + limits::quoted(type->text) + "\"";
-        if (const auto guess = closest(type->text, {"box", "mesh"})) message += " (did you mean \"" + std::string(*guess) + "\"?)";
+        if (const auto guess = closest(type->text, {"box", "mesh"}))
+          message += " (did you mean \"" + std::string(*guess) + "\"?)";
       }
       error(type->at, message);
     }
@@ -298,7 +317,8 @@ void LevelReader::read_mesh(const JsonValue& item, const std::string& what, Leve
     namespace fs = std::filesystem;
     const std::string ext = fs::path(mesh.file).extension().string();
     if (ext != ".gltf" && ext != ".glb" && ext != ".obj") {
-      error(item.find("file")->at, "mesh file " + backticked(mesh.file) + " must be .gltf, .glb or .obj");
+      error(item.find("file")->at,
+            "mesh file " + backticked(mesh.file) + " must be .gltf, .glb or .obj");
     } else if (!base_dir_.empty() && !fs::is_regular_file(fs::path(base_dir_) / mesh.file)) {
       error(item.find("file")->at, "mesh file " + backticked(mesh.file) + " not found (looked in " +
                                        (fs::path(base_dir_) / mesh.file).string() + ")");
@@ -313,13 +333,15 @@ void LevelReader::read_mesh(const JsonValue& item, const std::string& what, Leve
   }
   read_vec3(item, "position", mesh.position);
   read_vec3(item, "rotation_deg", mesh.rotation_deg, kRotation);
-  if (read_vec3(item, "scale", mesh.scale, kScale) && (mesh.scale.x == 0 || mesh.scale.y == 0 || mesh.scale.z == 0)) {
+  if (read_vec3(item, "scale", mesh.scale, kScale) &&
+      (mesh.scale.x == 0 || mesh.scale.y == 0 || mesh.scale.z == 0)) {
     error(item.find("scale")->at, what + " has a zero scale");
   }
   read_float(item, "friction", mesh.friction, 0.0, 10.0, "between 0 and 10");
   level.meshes.push_back(mesh);
   meshes_.push_back(placed(file_mesh, mesh.position, mesh.rotation_deg, mesh.scale));
-  if (const auto problem = placed_mesh_problem(meshes_.back().vertices)) error(item.at, what + ": " + *problem);
+  if (const auto problem = placed_mesh_problem(meshes_.back().vertices))
+    error(item.at, what + ": " + *problem);
 }
 
 void LevelReader::read_player(const JsonValue& v, Level& level) {
@@ -340,7 +362,8 @@ void LevelReader::read_routes(const JsonValue& list, Level& level) {
     read_string(item, "name", route.name);
     const std::string what = named("route", route.name, i);
     check_keys(item, {"name", "mode", "points"}, what);
-    if (require(item, "name", what)) check_unique(route.name, name_position(item), "route", route_names_);
+    if (require(item, "name", what))
+      check_unique(route.name, name_position(item), "route", route_names_);
     if (const JsonValue* mode = item.find("mode")) {
       if (mode->kind == Kind::string && mode->text == "loop") {
         route.mode = RouteMode::loop;
@@ -352,7 +375,8 @@ void LevelReader::read_routes(const JsonValue& list, Level& level) {
     }
     if (const JsonValue* points = expect_array(require(item, "points", what), "points")) {
       if (points->items.empty()) error(points->at, what + " has no points");
-      const std::size_t count = within_count(*points, kMaxRoutePoints, "points") ? points->items.size() : 0;
+      const std::size_t count =
+          within_count(*points, kMaxRoutePoints, "points") ? points->items.size() : 0;
       for (std::size_t p = 0; p < count; ++p) {
         const JsonValue& point = points->items[p];
         const std::string point_what = "point " + std::to_string(p) + " of " + what;
@@ -379,10 +403,12 @@ void LevelReader::read_enemies(const JsonValue& list, Level& level) {
     read_string(item, "name", enemy.name);
     const std::string what = named("enemy", enemy.name, i);
     check_keys(item, {"name", "position", "yaw_deg", "route", "height_m", "mass_kg"}, what);
-    if (require(item, "name", what)) check_unique(enemy.name, name_position(item), "enemy", enemy_names_);
+    if (require(item, "name", what))
+      check_unique(enemy.name, name_position(item), "enemy", enemy_names_);
     if (require(item, "position", what)) read_vec3(item, "position", enemy.position);
     read_float(item, "yaw_deg", enemy.yaw_deg, -3600, 3600, "between -3600 and 3600");
-    if (read_string(item, "route", enemy.route)) enemy_routes_.emplace_back(enemy.route, item.find("route")->at);
+    if (read_string(item, "route", enemy.route))
+      enemy_routes_.emplace_back(enemy.route, item.find("route")->at);
     read_float(item, "height_m", enemy.height_m, 1.0, 2.5, "between 1 and 2.5 m");
     read_float(item, "mass_kg", enemy.mass_kg, 30.0, 200.0, "between 30 and 200 kg");
     level.enemies.push_back(enemy);
@@ -391,8 +417,9 @@ void LevelReader::read_enemies(const JsonValue& list, Level& level) {
 
 void LevelReader::read_navigation(const JsonValue& v, Level& level) {
   if (!expect_object(v, "`navigation`")) return;
-  check_keys(v, {"agent_radius", "agent_height", "max_climb", "max_slope_deg", "cell_size", "cell_height"},
-             "`navigation`");
+  check_keys(
+      v, {"agent_radius", "agent_height", "max_climb", "max_slope_deg", "cell_size", "cell_height"},
+      "`navigation`");
   NavigationSettings& n = level.navigation;
   read_float(v, "agent_radius", n.agent_radius, 0.05, 5.0, "between 0.05 and 5 m");
   read_float(v, "agent_height", n.agent_height, 0.5, 5.0, "between 0.5 and 5 m");
@@ -410,28 +437,33 @@ std::string format(const Diagnostic& d) {
 }
 
 bool LoadResult::ok() const {
-  return std::none_of(diagnostics.begin(), diagnostics.end(), [](const Diagnostic& d) { return d.error; });
+  return std::none_of(diagnostics.begin(), diagnostics.end(),
+                      [](const Diagnostic& d) { return d.error; });
 }
 
-LoadResult parse_level(std::string_view text, const std::string& file, const std::string& base_dir) {
+LoadResult parse_level(std::string_view text, const std::string& file,
+                       const std::string& base_dir) {
   LoadResult result;
   auto parsed = parse_json_with_positions(text);
   if (auto* syntax = std::get_if<JsonSyntaxError>(&parsed)) {
-    result.diagnostics.push_back({file, syntax->at.line, syntax->at.column, true, "not valid JSON: " + syntax->message});
+    result.diagnostics.push_back(
+        {file, syntax->at.line, syntax->at.column, true, "not valid JSON: " + syntax->message});
     result.level = {};
     return result;
   }
   LevelReader reader(file, base_dir, result.diagnostics, result.mesh_triangles, result.where);
   result.level = reader.read(std::get<JsonValue>(parsed));
-  std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
-    return a.line != b.line ? a.line < b.line : a.column < b.column;
-  });
+  std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(),
+                   [](const Diagnostic& a, const Diagnostic& b) {
+                     return a.line != b.line ? a.line < b.line : a.column < b.column;
+                   });
   return result;
 }
 
 LoadResult load_level(const std::string& path) {
   const std::string ext = std::filesystem::path(path).extension().string();
-  if ((ext == ".gltf" || ext == ".glb") && std::filesystem::exists(path)) return load_gltf_level(path);
+  if ((ext == ".gltf" || ext == ".glb") && std::filesystem::exists(path))
+    return load_gltf_level(path);
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     LoadResult result;

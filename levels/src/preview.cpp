@@ -13,12 +13,13 @@ namespace {
 
 // Map area: the left square of the picture; the legend sits to its right.
 struct MapView {
-  float scale = 1;    // pixels per metre
-  float min_x = 0;    // world x at the map's left edge
-  float min_z = 0;    // world z at the map's top edge
+  float scale = 1;  // pixels per metre
+  float min_x = 0;  // world x at the map's left edge
+  float min_z = 0;  // world z at the map's top edge
   int left = 0, top = 0;
   std::array<float, 2> at(Vec3 p) const {
-    return {static_cast<float>(left) + (p.x - min_x) * scale, static_cast<float>(top) + (p.z - min_z) * scale};
+    return {static_cast<float>(left) + (p.x - min_x) * scale,
+            static_cast<float>(top) + (p.z - min_z) * scale};
   }
 };
 
@@ -50,11 +51,13 @@ struct Footprint {
 std::vector<Footprint> footprints(const Level& level, const std::vector<TriangleMesh>& meshes) {
   std::vector<Footprint> out;
   for (const BoxGeometry& b : level.boxes) {
-    const Quat r = Quat::from_euler_xyz({deg_to_rad(b.rotation_deg.x), deg_to_rad(b.rotation_deg.y), deg_to_rad(b.rotation_deg.z)});
+    const Quat r = Quat::from_euler_xyz(
+        {deg_to_rad(b.rotation_deg.x), deg_to_rad(b.rotation_deg.y), deg_to_rad(b.rotation_deg.z)});
     Footprint f;
     f.top = -1e9f;
     for (int i = 0; i < 8; ++i) {
-      const Vec3 c{(i & 1 ? 0.5f : -0.5f) * b.size.x, (i & 2 ? 0.5f : -0.5f) * b.size.y, (i & 4 ? 0.5f : -0.5f) * b.size.z};
+      const Vec3 c{(i & 1 ? 0.5f : -0.5f) * b.size.x, (i & 2 ? 0.5f : -0.5f) * b.size.y,
+                   (i & 4 ? 0.5f : -0.5f) * b.size.z};
       const Vec3 p = b.center + r.rotate(c);
       f.corners.push_back(p);
       f.top = std::max(f.top, p.y);
@@ -78,7 +81,10 @@ std::vector<Footprint> footprints(const Level& level, const std::vector<Triangle
 
 Colour height_shade(float top, float low, float high) {
   const float u = high > low ? std::clamp((top - low) / (high - low), 0.0f, 1.0f) : 0.0f;
-  const auto mix = [u](int a, int b) { return static_cast<std::uint8_t>(static_cast<float>(a) + (static_cast<float>(b) - static_cast<float>(a)) * u); };
+  const auto mix = [u](int a, int b) {
+    return static_cast<std::uint8_t>(static_cast<float>(a) +
+                                     (static_cast<float>(b) - static_cast<float>(a)) * u);
+  };
   return {mix(70, 225), mix(80, 215), mix(95, 170)};  // slate (low) to sand (high)
 }
 
@@ -86,7 +92,9 @@ Colour height_shade(float top, float low, float high) {
 // player's green.
 constexpr Colour kLoopRoute{60, 160, 240};      // blue
 constexpr Colour kPingPongRoute{240, 170, 40};  // orange
-Colour route_colour(RouteMode mode) { return mode == RouteMode::ping_pong ? kPingPongRoute : kLoopRoute; }
+Colour route_colour(RouteMode mode) {
+  return mode == RouteMode::ping_pong ? kPingPongRoute : kLoopRoute;
+}
 constexpr Colour kBackground{28, 30, 36};
 constexpr Colour kText{240, 240, 240};
 constexpr Colour kEnemy{250, 60, 60};
@@ -111,12 +119,16 @@ void draw_routes(Canvas& c, const Level& level, const MapView& view) {
     for (std::size_t i = 0; i < n; ++i) {
       const auto p = view.at(route.points[i].position);
       c.disc(p[0], p[1], 11.0f, colour);
-      c.text(p[0] - 4.0f * static_cast<float>(std::to_string(i).size()), p[1] - 6.0f, std::to_string(i), {0, 0, 0}, 2);
-      if (route.points[i].wait_s > 0) c.text(p[0] + 14.0f, p[1] - 4.0f, "wait " + one_decimal(route.points[i].wait_s) + " s", kText, 1);
+      c.text(p[0] - 4.0f * static_cast<float>(std::to_string(i).size()), p[1] - 6.0f,
+             std::to_string(i), {0, 0, 0}, 2);
+      if (route.points[i].wait_s > 0)
+        c.text(p[0] + 14.0f, p[1] - 4.0f, "wait " + one_decimal(route.points[i].wait_s) + " s",
+               kText, 1);
     }
     if (n > 0) {
       const auto p = view.at(route.points[0].position);
-      c.text(p[0] + 14.0f, p[1] + 8.0f, route.name + (route.mode == RouteMode::loop ? " (loop)" : " (ping-pong)"), colour, 2);
+      c.text(p[0] + 14.0f, p[1] + 8.0f,
+             route.name + (route.mode == RouteMode::loop ? " (loop)" : " (ping-pong)"), colour, 2);
     }
   }
 }
@@ -132,13 +144,16 @@ void draw_actors(Canvas& c, const Level& level, const MapView& view) {
   const auto p = view.at(level.player.position);
   const float yaw = deg_to_rad(level.player.yaw_deg);
   const float fx = std::sin(yaw), fz = std::cos(yaw);
-  c.triangle(p[0] + 18.0f * fx, p[1] + 18.0f * fz, p[0] - 10.0f * fx + 9.0f * fz, p[1] - 10.0f * fz - 9.0f * fx,
-             p[0] - 10.0f * fx - 9.0f * fz, p[1] - 10.0f * fz + 9.0f * fx, kPlayer);
+  c.triangle(p[0] + 18.0f * fx, p[1] + 18.0f * fz, p[0] - 10.0f * fx + 9.0f * fz,
+             p[1] - 10.0f * fz - 9.0f * fx, p[0] - 10.0f * fx - 9.0f * fz,
+             p[1] - 10.0f * fz + 9.0f * fx, kPlayer);
   c.text(p[0] + 14.0f, p[1] + 10.0f, "player", kPlayer, 1);
 }
 
-void draw_legend(Canvas& c, const Level& level, const MapView& view, float low, float high, bool with_navmesh) {
-  const float left = static_cast<float>(c.height()) + 10.0f;  // the map is a square as tall as the picture
+void draw_legend(Canvas& c, const Level& level, const MapView& view, float low, float high,
+                 bool with_navmesh) {
+  const float left =
+      static_cast<float>(c.height()) + 10.0f;  // the map is a square as tall as the picture
   float y = 20.0f;
   c.text(left, y, level.name.empty() ? "level" : level.name, kText, 3);
   y += 40.0f;
@@ -169,7 +184,9 @@ void draw_legend(Canvas& c, const Level& level, const MapView& view, float low, 
   c.text(left + 40.0f, y - 5.0f, "player start, facing", kText, 1);
   if (with_navmesh) {
     y += 26.0f;
-    c.polygon({{left, y - 8.0f}, {left + 28.0f, y - 8.0f}, {left + 28.0f, y + 8.0f}, {left, y + 8.0f}}, kNavmesh, 0.35f);
+    c.polygon(
+        {{left, y - 8.0f}, {left + 28.0f, y - 8.0f}, {left + 28.0f, y + 8.0f}, {left, y + 8.0f}},
+        kNavmesh, 0.35f);
     c.text(left + 40.0f, y - 5.0f, "navmesh (walkable)", kText, 1);
   }
   y += 40.0f;
@@ -187,7 +204,6 @@ void draw_legend(Canvas& c, const Level& level, const MapView& view, float low, 
   c.text(left, static_cast<float>(c.height()) - 24.0f, "top view: +X right, +Z down", kText, 1);
 }
 
-
 }  // namespace
 
 PreviewImage render_preview(const Level& level, const std::vector<TriangleMesh>& mesh_triangles,
@@ -200,14 +216,16 @@ PreviewImage render_preview(const Level& level, const std::vector<TriangleMesh>&
   // Bounds of everything drawn, with a margin; the map is a square as tall as the picture.
   float min_x = 1e9f, max_x = -1e9f, min_z = 1e9f, max_z = -1e9f, low = 1e9f, high = -1e9f;
   const auto include = [&](Vec3 p) {
-    min_x = std::min(min_x, p.x), max_x = std::max(max_x, p.x), min_z = std::min(min_z, p.z), max_z = std::max(max_z, p.z);
+    min_x = std::min(min_x, p.x), max_x = std::max(max_x, p.x), min_z = std::min(min_z, p.z),
+    max_z = std::max(max_z, p.z);
   };
   for (const Footprint& f : shapes) {
     for (Vec3 p : f.corners) include(p);
     low = std::min(low, f.top);
     high = std::max(high, f.top);
   }
-  for (const Route& r : level.routes) for (const RoutePoint& p : r.points) include(p.position);
+  for (const Route& r : level.routes)
+    for (const RoutePoint& p : r.points) include(p.position);
   for (const EnemySpawn& e : level.enemies) include(e.position);
   include(level.player.position);
   const float span = std::max({max_x - min_x, max_z - min_z, 1.0f}) * 1.08f;
@@ -218,7 +236,8 @@ PreviewImage render_preview(const Level& level, const std::vector<TriangleMesh>&
 
   std::vector<const Footprint*> order;
   for (const Footprint& f : shapes) order.push_back(&f);
-  std::stable_sort(order.begin(), order.end(), [](const Footprint* a, const Footprint* b) { return a->top < b->top; });
+  std::stable_sort(order.begin(), order.end(),
+                   [](const Footprint* a, const Footprint* b) { return a->top < b->top; });
   for (const Footprint* f : order) {
     std::vector<std::array<float, 2>> points;
     for (Vec3 p : f->corners) points.push_back(view.at(p));
@@ -235,16 +254,19 @@ PreviewImage render_preview(const Level& level, const std::vector<TriangleMesh>&
   PreviewImage image;
   image.width = canvas.width();
   image.height = canvas.height();
-  image.rgb.assign(canvas.row(0), canvas.row(0) + static_cast<std::size_t>(width) * static_cast<std::size_t>(height) * 3);
+  image.rgb.assign(canvas.row(0), canvas.row(0) + static_cast<std::size_t>(width) *
+                                                      static_cast<std::size_t>(height) * 3);
   const auto player = view.at(level.player.position);
-  image.player_px = {static_cast<int>(std::lround(player[0])), static_cast<int>(std::lround(player[1]))};
+  image.player_px = {static_cast<int>(std::lround(player[0])),
+                     static_cast<int>(std::lround(player[1]))};
   return image;
 }
 
 Result<bool> write_preview_png(const Level& level, const std::vector<TriangleMesh>& mesh_triangles,
                                const std::string& path, const PreviewSettings& settings) {
   const PreviewImage image = render_preview(level, mesh_triangles, settings);
-  if (!write_png(image.width, image.height, image.rgb.data(), path)) return Error{path + ": cannot write the PNG file"};
+  if (!write_png(image.width, image.height, image.rgb.data(), path))
+    return Error{path + ": cannot write the PNG file"};
   return true;
 }
 

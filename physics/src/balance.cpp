@@ -7,21 +7,30 @@ namespace stagger::physics {
 
 std::string_view name_of(BalanceState state) {
   switch (state) {
-    case BalanceState::in_balance: return "in_balance";
-    case BalanceState::out_of_balance: return "out_of_balance";
-    case BalanceState::fallen: return "fallen";
-    case BalanceState::in_air: return "in_air";
+    case BalanceState::in_balance:
+      return "in_balance";
+    case BalanceState::out_of_balance:
+      return "out_of_balance";
+    case BalanceState::fallen:
+      return "fallen";
+    case BalanceState::in_air:
+      return "in_air";
   }
   return "?";
 }
 
 std::string_view name_of(Lean lean) {
   switch (lean) {
-    case Lean::none: return "none";
-    case Lean::forward: return "forward";
-    case Lean::backward: return "backward";
-    case Lean::left: return "left";
-    case Lean::right: return "right";
+    case Lean::none:
+      return "none";
+    case Lean::forward:
+      return "forward";
+    case Lean::backward:
+      return "backward";
+    case Lean::left:
+      return "left";
+    case Lean::right:
+      return "right";
   }
   return "?";
 }
@@ -45,7 +54,8 @@ BalanceReadout measure_balance(const BalanceInputs& in, const BalanceSettings& s
   // Capture point: where the CoM would come to rest over, as a linear inverted pendulum.
   const float h = std::max(out.com_height_m, 0.05f);
   const float time_constant = std::sqrt(h / kGravity);
-  out.extrapolated_com = horizontal(in.com + (in.com_velocity - in.commanded_velocity) * time_constant);
+  out.extrapolated_com =
+      horizontal(in.com + (in.com_velocity - in.commanded_velocity) * time_constant);
   out.extrapolated_com.y = in.sole_height;
   out.support_mid = (in.left_foot + in.right_foot) * 0.5f;
   out.support_mid.y = in.sole_height;

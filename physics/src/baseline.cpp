@@ -11,7 +11,7 @@ void add_baseline_ragdoll(World& world, const RagdollSettings& settings, Vec3 fe
   const RagdollAssembly parts = assemble_ragdoll(impl, make_blueprint(settings), settings,
                                                  feet_position, yaw_rad, /*controlled=*/false);
   const Pose pose = standing_pose();
-  // 10 rad/s servo speed, as in research/bullet-ragdoll.md's standing benchmark.
+  // [rad/s] the servo speed of a typical stock Bullet ragdoll that holds a standing pose.
   constexpr float kServoSpeed = 10.0f;
   for (int j = 0; j < kJointCount; ++j) {
     const auto index = static_cast<std::size_t>(j);

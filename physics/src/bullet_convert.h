@@ -7,9 +7,17 @@
 
 namespace stagger::physics {
 
-inline btVector3 to_bt(Vec3 v) { return {v.x, v.y, v.z}; }
-inline btQuaternion to_bt(Quat q) { return {q.x, q.y, q.z, q.w}; }
-inline Vec3 from_bt(const btVector3& v) { return {v.x(), v.y(), v.z()}; }
-inline Quat from_bt(const btQuaternion& q) { return {q.w(), q.x(), q.y(), q.z()}; }
+inline btVector3 to_bt(Vec3 v) {
+  return {v.x, v.y, v.z};
+}
+inline btQuaternion to_bt(Quat q) {
+  return {q.x, q.y, q.z, q.w};
+}
+inline Vec3 from_bt(const btVector3& v) {
+  return {v.x(), v.y(), v.z()};
+}
+inline Quat from_bt(const btQuaternion& q) {
+  return {q.w(), q.x(), q.y(), q.z()};
+}
 
 }  // namespace stagger::physics

@@ -271,8 +271,10 @@ DrivenJoint::DrivenJoint(btRigidBody& parent, btRigidBody& child,
   }
   c.setAngularLowerLimit(to_bt(-settings.limits.upper));
   c.setAngularUpperLimit(to_bt(-settings.limits.lower));
-  const float lower[3] = {settings.limits.lower.x, settings.limits.lower.y, settings.limits.lower.z};
-  const float upper[3] = {settings.limits.upper.x, settings.limits.upper.y, settings.limits.upper.z};
+  const float lower[3] = {settings.limits.lower.x, settings.limits.lower.y,
+                          settings.limits.lower.z};
+  const float upper[3] = {settings.limits.upper.x, settings.limits.upper.y,
+                          settings.limits.upper.z};
   for (int i = 0; i < 3; ++i) {
     limit_lo_[i] = -upper[i];
     limit_hi_[i] = -lower[i];
@@ -405,7 +407,8 @@ void DrivenJoint::drive_axes(const btVector3& relative_omega, float dt) {
       // Reference: implicit Euler of x'' = w²(x* - x) + 2ζw(v* - v).
       const float error = wrap_angle(target_[i] - model_angle_[i]);
       const float target_rate = wrap_angle(target_[i] - previous_target_[i]) / h;
-      model_rate_[i] = (model_rate_[i] + h * w * w * error + two_zeta_w_h * target_rate) / denominator;
+      model_rate_[i] =
+          (model_rate_[i] + h * w * w * error + two_zeta_w_h * target_rate) / denominator;
       model_angle_[i] += h * model_rate_[i];
       const float gap = wrap_angle(model_angle_[i] - angle);
       const float beyond = std::fabs(gap) > kDeadband ? gap - std::copysign(kDeadband, gap) : 0.0f;
@@ -426,17 +429,19 @@ void DrivenJoint::resync_model(const btVector3& relative_omega) {
 
 Vec3 DrivenJoint::angles() const {
   const auto& c = *constraint_;
-  const btMatrix3x3 a = c.getRigidBodyA().getCenterOfMassTransform().getBasis() *
-                        c.getFrameOffsetA().getBasis();
-  const btMatrix3x3 b = c.getRigidBodyB().getCenterOfMassTransform().getBasis() *
-                        c.getFrameOffsetB().getBasis();
+  const btMatrix3x3 a =
+      c.getRigidBodyA().getCenterOfMassTransform().getBasis() * c.getFrameOffsetA().getBasis();
+  const btMatrix3x3 b =
+      c.getRigidBodyB().getCenterOfMassTransform().getBasis() * c.getFrameOffsetB().getBasis();
   return -from_bt(euler_xyz(a.transpose() * b));
 }
 
 float DrivenJoint::separation() const {
   const auto& c = *constraint_;
-  const btVector3 a = c.getRigidBodyA().getCenterOfMassTransform() * c.getFrameOffsetA().getOrigin();
-  const btVector3 b = c.getRigidBodyB().getCenterOfMassTransform() * c.getFrameOffsetB().getOrigin();
+  const btVector3 a =
+      c.getRigidBodyA().getCenterOfMassTransform() * c.getFrameOffsetA().getOrigin();
+  const btVector3 b =
+      c.getRigidBodyB().getCenterOfMassTransform() * c.getFrameOffsetB().getOrigin();
   return (a - b).length();
 }
 

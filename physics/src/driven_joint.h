@@ -6,14 +6,15 @@
 // pose stiffly against loads (gravity, the rest of the body) up to its torque cap.
 //
 // Why not Bullet's servo or spring: the servo's response is a fixed-rate ramp (no frequency or
-// damping ratio), and 6Dof2 springs cannot hold a standing pose (research/bullet-ragdoll.md §6.4).
+// damping ratio), and 6Dof2 springs cannot hold a standing pose (their soft rows give way under a
+// body's weight at any stiffness that stays stable).
 // Why not a spring on the measured state: with the velocity fed back, a joint's stiffness against
 // a load is its own (tiny) inertia times ω², and a 1.5 Hz drive on the pelvis let a standing body
 // fold at the hips.
 
-#include <memory>
-
 #include <btBulletDynamicsCommon.h>
+
+#include <memory>
 
 #include "stagger/physics/world.h"
 

@@ -32,7 +32,9 @@ void Hand::set_target(Vec3 position, Quat rotation, Vec3 velocity) {
   target_velocity_ = velocity;
 }
 
-void Hand::set_tracked(bool tracked) { tracked_ = tracked; }
+void Hand::set_tracked(bool tracked) {
+  tracked_ = tracked;
+}
 
 void Hand::set_ghost(bool ghost) {
   if (ghost == ghost_) return;
@@ -49,7 +51,8 @@ struct OverlapCounter : btCollisionWorld::ContactResultCallback {
   bool needsCollision(btBroadphaseProxy* proxy) const override {
     if (!ContactResultCallback::needsCollision(proxy)) return false;
     const auto* other = static_cast<const btCollisionObject*>(proxy->m_clientObject);
-    return self_.checkCollideWith(other) && !(other->getCollisionFlags() & btCollisionObject::CF_NO_CONTACT_RESPONSE);
+    return self_.checkCollideWith(other) &&
+           !(other->getCollisionFlags() & btCollisionObject::CF_NO_CONTACT_RESPONSE);
   }
   btScalar addSingleResult(btManifoldPoint& point, const btCollisionObjectWrapper*, int, int,
                            const btCollisionObjectWrapper*, int, int) override {
@@ -75,12 +78,13 @@ bool Hand::target_is_clear() const {
   return counter.overlaps == 0;
 }
 
-// Ghost rules (research/openxr.md §2.4-2.5): lost tracking or a body held too far from the
+// Ghost rules (as VR physics hands do it): lost tracking or a body held too far from the
 // target turns the hand ghost, so a drive chasing a far target can never fling an enemy; it turns
 // solid again once tracked and the target pose overlaps nothing.
 void Hand::update_ghost() {
   const float separation = length(state().position - target_);
-  const bool held_away = settings_.ghost_separation_m > 0 && separation > settings_.ghost_separation_m;
+  const bool held_away =
+      settings_.ghost_separation_m > 0 && separation > settings_.ghost_separation_m;
   if (!tracked_ || held_away) {
     set_ghost(true);
   } else if (ghost_ && target_is_clear()) {
@@ -102,7 +106,8 @@ void Hand::before_step(float /*dt*/) {
   pull.set_target(target_);
   const float cap = settings_.max_force_n;
   // (an untracked hand's target does not move, whatever velocity it last came with)
-  pull.pull({cap, cap, cap}, settings_.time_constant_s, settings_.max_catch_up_speed, tracked_ ? target_velocity_ : Vec3{});
+  pull.pull({cap, cap, cap}, settings_.time_constant_s, settings_.max_catch_up_speed,
+            tracked_ ? target_velocity_ : Vec3{});
   // Rotation: a critically damped torque toward the target rotation, capped.
   btRigidBody& rigid = impl.rigid(body_);
   const BodyState now = state();
@@ -111,7 +116,8 @@ void Hand::before_step(float /*dt*/) {
   const float omega = 2.0f * kPi * settings_.turn_frequency_hz;
   const Vec3 error = rotation_vector(target_rotation_ * now.rotation.conjugate());
   Vec3 torque = (error * (omega * omega) - now.angular_velocity * (2.0f * omega)) * inertia;
-  if (length(torque) > settings_.max_torque_nm) torque = normalized(torque) * settings_.max_torque_nm;
+  if (length(torque) > settings_.max_torque_nm)
+    torque = normalized(torque) * settings_.max_torque_nm;
   rigid.activate(true);
   rigid.applyTorque(to_bt(torque));
 }
@@ -130,7 +136,8 @@ void Hand::touch(std::size_t ragdoll, BodyPart part, Vec3 impulse) {
     // The arm's momentum lands with the first touch, along the way the hand was going.
     const Ragdoll& body = *world_.impl().ragdolls[ragdoll];
     const Vec3 toward = body.body_state(part).position - state().position;
-    const float closing = length(toward) > 1e-6f ? std::max(0.0f, dot(target_velocity_, normalized(toward))) : 0.0f;
+    const float closing =
+        length(toward) > 1e-6f ? std::max(0.0f, dot(target_velocity_, normalized(toward))) : 0.0f;
     if (settings_.arm_mass_kg > 0 && closing > 0) {
       const Vec3 blow = normalized(target_velocity_) * (settings_.arm_mass_kg * closing);
       world_.apply_impulse(body.body(part), blow);

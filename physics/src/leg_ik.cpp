@@ -41,16 +41,16 @@ Quat foot_on_ground(Vec3 forward, Vec3 ground_normal) {
   return segment_rotation(ground_normal, forward);
 }
 
-LegTargets solve_leg(Vec3 hip, Quat pelvis_rotation, Vec3 ankle, Quat foot_rotation, Vec3 knee_forward,
-                     float thigh, float shin) {
+LegTargets solve_leg(Vec3 hip, Quat pelvis_rotation, Vec3 ankle, Quat foot_rotation,
+                     Vec3 knee_forward, float thigh, float shin) {
   // Two-bone IK in the plane of the leg, the knee bending forward.
   const Vec3 reach = ankle - hip;
   const float distance = std::clamp(length(reach), 0.2f * (thigh + shin), 0.9999f * (thigh + shin));
   const Vec3 u = normalized(reach);
   Vec3 w = knee_forward - u * dot(knee_forward, u);
   w = length(w) > 1e-4f ? normalized(w) : normalized(cross(cross(u, knee_forward), u));
-  const float cos_hip =
-      std::clamp((thigh * thigh + distance * distance - shin * shin) / (2 * thigh * distance), -1.0f, 1.0f);
+  const float cos_hip = std::clamp(
+      (thigh * thigh + distance * distance - shin * shin) / (2 * thigh * distance), -1.0f, 1.0f);
   const float angle = std::acos(cos_hip);
   const Vec3 knee = hip + (u * std::cos(angle) + w * std::sin(angle)) * thigh;
   const Vec3 ankle_reached = hip + u * distance;

@@ -18,8 +18,8 @@ Quat segment_rotation(Vec3 up_along_bone, Vec3 forward);
 
 /// Hip at `hip`, ankle reaching for `ankle` (clamped to the leg's reach), the knee bending toward
 /// `knee_forward`, the foot turned to `foot_rotation`. Lengths [m].
-LegTargets solve_leg(Vec3 hip, Quat pelvis_rotation, Vec3 ankle, Quat foot_rotation, Vec3 knee_forward,
-                     float thigh, float shin);
+LegTargets solve_leg(Vec3 hip, Quat pelvis_rotation, Vec3 ankle, Quat foot_rotation,
+                     Vec3 knee_forward, float thigh, float shin);
 
 /// A foot flat on ground with this normal, its toes toward `forward` (horizontal).
 Quat foot_on_ground(Vec3 forward, Vec3 ground_normal);

@@ -33,7 +33,9 @@ Pose standing_pose() {
 
 namespace {
 
-Quat about_x(float degrees) { return Quat::from_axis_angle({1, 0, 0}, deg_to_rad(degrees)); }
+Quat about_x(float degrees) {
+  return Quat::from_axis_angle({1, 0, 0}, deg_to_rad(degrees));
+}
 
 void set_legs(Pose& pose, float hip, float knee, float ankle) {
   pose[JointName::hip_l] = pose[JointName::hip_r] = about_x(hip);

@@ -10,15 +10,22 @@
 namespace stagger::physics {
 namespace {
 
-constexpr std::size_t idx(BodyPart part) { return static_cast<std::size_t>(index_of(part)); }
-constexpr std::size_t idx(JointName joint) { return static_cast<std::size_t>(index_of(joint)); }
+constexpr std::size_t idx(BodyPart part) {
+  return static_cast<std::size_t>(index_of(part));
+}
+constexpr std::size_t idx(JointName joint) {
+  return static_cast<std::size_t>(index_of(joint));
+}
 
 // The torso joint that twists when a body part is struck (the pelvis has none).
 std::optional<JointName> twist_joint_for(BodyPart part) {
   switch (part) {
-    case BodyPart::head: return JointName::neck;
-    case BodyPart::chest: return JointName::lumbar;
-    default: return std::nullopt;
+    case BodyPart::head:
+      return JointName::neck;
+    case BodyPart::chest:
+      return JointName::lumbar;
+    default:
+      return std::nullopt;
   }
 }
 
@@ -31,13 +38,13 @@ bool in_leg(BodyPart part, int leg) {
 }  // namespace
 
 RagdollAssembly assemble_ragdoll(World::Impl& impl, const RagdollBlueprint& blueprint,
-                                 const RagdollSettings& settings, Vec3 feet_position,
-                                 float yaw_rad, bool controlled) {
+                                 const RagdollSettings& settings, Vec3 feet_position, float yaw_rad,
+                                 bool controlled) {
   RagdollAssembly out;
   const int owner = impl.next_owner++;
   out.owner = owner;
-  // A driven body does not collide with itself (PuppetMaster's and research/active-ragdoll-
-  // anchors.md's advice: its pose is the drives' business, and its 30-odd pairs of nearby limbs
+  // A driven body does not collide with itself (the usual active-ragdoll practice, PuppetMaster's
+  // among them: its pose is the drives' business, and its 30-odd pairs of nearby limbs
   // were a third of a patrolling ragdoll's collision work); it does once it goes limp.
   impl.self_collision.push_back(controlled ? SelfCollision::off : SelfCollision::bullet);
   const Quat facing = Quat::from_yaw(yaw_rad);
@@ -71,20 +78,31 @@ RagdollAssembly assemble_ragdoll(World::Impl& impl, const RagdollBlueprint& blue
 
 std::string_view name_of(LocomotionState state) {
   switch (state) {
-    case LocomotionState::standing: return "standing";
-    case LocomotionState::stepping: return "stepping";
-    case LocomotionState::walking: return "walking";
-    case LocomotionState::falling: return "falling";
-    case LocomotionState::down: return "down";
-    case LocomotionState::getting_up: return "getting_up";
-    case LocomotionState::dead: return "dead";
+    case LocomotionState::standing:
+      return "standing";
+    case LocomotionState::stepping:
+      return "stepping";
+    case LocomotionState::walking:
+      return "walking";
+    case LocomotionState::falling:
+      return "falling";
+    case LocomotionState::down:
+      return "down";
+    case LocomotionState::getting_up:
+      return "getting_up";
+    case LocomotionState::dead:
+      return "dead";
   }
   return "?";
 }
 
 Ragdoll::Ragdoll(World& world, const RagdollSettings& settings, Vec3 feet_position, float yaw_rad)
-    : world_(world), settings_(settings), blueprint_(make_blueprint(settings)), yaw_(yaw_rad),
-      spawn_feet_(feet_position), spawn_yaw_(yaw_rad) {
+    : world_(world),
+      settings_(settings),
+      blueprint_(make_blueprint(settings)),
+      yaw_(yaw_rad),
+      spawn_feet_(feet_position),
+      spawn_yaw_(yaw_rad) {
   World::Impl& impl = world_.impl();
   const RagdollAssembly parts =
       assemble_ragdoll(impl, blueprint_, settings_, feet_position, yaw_rad, true);
@@ -113,12 +131,15 @@ Ragdoll::Ragdoll(World& world, const RagdollSettings& settings, Vec3 feet_positi
 
   blend_from_ = blend_to_ = target_ = standing_pose();
   for (int j = 0; j < kJointCount; ++j) {
-    world_.set_joint_target(joints_[static_cast<std::size_t>(j)], target_.rotations[static_cast<std::size_t>(j)]);
+    world_.set_joint_target(joints_[static_cast<std::size_t>(j)],
+                            target_.rotations[static_cast<std::size_t>(j)]);
   }
   update_balance(0.0f);
 }
 
-BodyState Ragdoll::body_state(BodyPart part) const { return world_.body_state(body(part)); }
+BodyState Ragdoll::body_state(BodyPart part) const {
+  return world_.body_state(body(part));
+}
 
 void Ragdoll::apply_impulse(BodyPart part, Vec3 impulse) {
   world_.apply_impulse(body(part), impulse);
@@ -145,7 +166,8 @@ void Ragdoll::react_to_hit(BodyPart part, Vec3 impulse) {
 
   // The struck part loses the most strength; its parent and children less.
   strength_[idx(part)].hit(depth, hit);
-  if (part != BodyPart::pelvis) strength_[idx(parent_of(part))].hit(depth * hit.neighbour_share, hit);
+  if (part != BodyPart::pelvis)
+    strength_[idx(parent_of(part))].hit(depth * hit.neighbour_share, hit);
   for (int c = 1; c < kBodyPartCount; ++c) {
     if (parent_of(body_part_at(c)) == part) {
       strength_[static_cast<std::size_t>(c)].hit(depth * hit.neighbour_share, hit);
@@ -272,11 +294,14 @@ Pose Ragdoll::current_pose() const {
 
 float Ragdoll::max_body_speed() const {
   float fastest = 0;
-  for (BodyId id : bodies_) fastest = std::max(fastest, length(world_.body_state(id).linear_velocity));
+  for (BodyId id : bodies_)
+    fastest = std::max(fastest, length(world_.body_state(id).linear_velocity));
   return fastest;
 }
 
-float Ragdoll::strength(BodyPart part) const { return strength_[idx(part)].strength(settings_.hit); }
+float Ragdoll::strength(BodyPart part) const {
+  return strength_[idx(part)].strength(settings_.hit);
+}
 
 float Ragdoll::pelvis_height() const {
   // Above the lowest point of the body: the soles when standing, the ground when lying.
@@ -327,12 +352,13 @@ void Ragdoll::after_step(float dt) {
       BalanceSettings thresholds = settings_.balance;
       if (resistance_time_s_ > 0) {
         thresholds.fall_error_m *= settings_.get_up.resistance;
-        thresholds.fall_tilt_rad = std::min(thresholds.fall_tilt_rad * settings_.get_up.resistance,
-                                            deg_to_rad(80.0f));
+        thresholds.fall_tilt_rad =
+            std::min(thresholds.fall_tilt_rad * settings_.get_up.resistance, deg_to_rad(80.0f));
       }
       // Walking, the capture point runs up to half a step from the feet as the body vaults over
       // the stance foot; that much is the gait, not a stumble.
-      thresholds.fall_error_m += length(commanded_velocity()) * 0.5f * (settings_.step.lift_s + settings_.step.plant_s);
+      thresholds.fall_error_m +=
+          length(commanded_velocity()) * 0.5f * (settings_.step.lift_s + settings_.step.plant_s);
       if (gives_up(thresholds, dt)) fall();
       break;
     }
@@ -351,8 +377,11 @@ void Ragdoll::after_step(float dt) {
       break;
     }
     case LocomotionState::falling:
-    case LocomotionState::down: update_fallen(dt); break;
-    case LocomotionState::dead: break;
+    case LocomotionState::down:
+      update_fallen(dt);
+      break;
+    case LocomotionState::dead:
+      break;
   }
 }
 
@@ -416,7 +445,8 @@ void Ragdoll::update_get_up(float /*dt*/) {
                    get_up_anchor_.z + (over.z - get_up_anchor_.z) * over_feet});
   const float weight = mass() * kGravity;
   const float ramp = std::min(1.0f, (t - g.tuck_s) / 0.2f);
-  lift.pull({g.hold_ratio * weight, g.lift_ratio * weight * ramp, g.hold_ratio * weight}, 0.15f, 1.5f);
+  lift.pull({g.hold_ratio * weight, g.lift_ratio * weight * ramp, g.hold_ratio * weight}, 0.15f,
+            1.5f);
   impl.joint(upright_).set_strength(g.upright_boost * std::min(1.0f, 2.0f * u));
 }
 
@@ -434,7 +464,9 @@ void Ragdoll::fade_assistance(float dt) {
   const float weight = mass() * kGravity;
   WorldPull& lift = *impl.pulls[pelvis_assist_];
   lift.set_target(body_state(BodyPart::pelvis).position);
-  lift.pull({g.hold_ratio * weight * left, g.lift_ratio * weight * left, g.hold_ratio * weight * left}, 0.15f, 1.5f);
+  lift.pull(
+      {g.hold_ratio * weight * left, g.lift_ratio * weight * left, g.hold_ratio * weight * left},
+      0.15f, 1.5f);
   impl.joint(upright_).set_strength(1.0f + (g.upright_boost - 1.0f) * left);
 }
 
@@ -472,7 +504,8 @@ void Ragdoll::update_targets(float dt) {
     const auto part = body_part_at(p);
     const auto joint = twist_joint_for(part);
     if (!joint || !twist_[static_cast<std::size_t>(p)].active()) continue;
-    pose[*joint] = pose[*joint] * Quat::from_rotation_vector(twist_[static_cast<std::size_t>(p)].rotation_vector());
+    pose[*joint] = pose[*joint] * Quat::from_rotation_vector(
+                                      twist_[static_cast<std::size_t>(p)].rotation_vector());
   }
   if (is_upright(state_)) {
     update_legs(dt, pose);
@@ -491,7 +524,8 @@ void Ragdoll::update_targets(float dt) {
 std::optional<Runaway> Ragdoll::first_runaway_part() const {
   const World::Impl& impl = world_.impl();
   for (int p = 0; p < kBodyPartCount; ++p) {
-    if (auto what = body_runaway(impl.rigid(body(body_part_at(p))))) return Runaway{body_part_at(p), std::move(*what)};
+    if (auto what = body_runaway(impl.rigid(body(body_part_at(p)))))
+      return Runaway{body_part_at(p), std::move(*what)};
   }
   return std::nullopt;
 }
@@ -570,7 +604,8 @@ void Ragdoll::reset() {
   blend_from_ = blend_to_ = target_ = standing_pose();
   for (int j = 0; j < kJointCount; ++j) {
     impl.joint(joints_[static_cast<std::size_t>(j)]).forget_motion();
-    world_.set_joint_target(joints_[static_cast<std::size_t>(j)], target_.rotations[static_cast<std::size_t>(j)]);
+    world_.set_joint_target(joints_[static_cast<std::size_t>(j)],
+                            target_.rotations[static_cast<std::size_t>(j)]);
   }
   update_balance(0.0f);
 }
@@ -588,8 +623,9 @@ void Ragdoll::apply_arm_reach(int arm, Pose& pose) const {
   const JointName shoulder = arm == 0 ? JointName::shoulder_l : JointName::shoulder_r;
   const JointName elbow = arm == 0 ? JointName::elbow_l : JointName::elbow_r;
   const BodyState chest = body_state(BodyPart::chest);
-  const Vec3 pivot = chest.position + chest.rotation.rotate(
-      blueprint_.joints[idx(shoulder)].pivot - blueprint_.bodies[idx(BodyPart::chest)].center);
+  const Vec3 pivot =
+      chest.position + chest.rotation.rotate(blueprint_.joints[idx(shoulder)].pivot -
+                                             blueprint_.bodies[idx(BodyPart::chest)].center);
   const Vec3 to_target = reach.target - pivot;
   if (length(to_target) < 1e-3f) return;
   const Vec3 wanted = normalized(chest.rotation.conjugate().rotate(to_target));
@@ -664,7 +700,8 @@ void Ragdoll::plant_legs(float dt, Pose& pose) {
   }
   pelvis.y = smooth_pelvis_height(pelvis.y, dt);
   pelvis_target_ = pelvis;
-  for (int leg = 0; leg < 2; ++leg) solve_leg_targets(leg, pelvis, pelvis_rotation, feet[leg], feet_rotation[leg], pose);
+  for (int leg = 0; leg < 2; ++leg)
+    solve_leg_targets(leg, pelvis, pelvis_rotation, feet[leg], feet_rotation[leg], pose);
 }
 
 void Ragdoll::apply_ankle_strategy(float dt, Pose& pose) {
@@ -677,15 +714,18 @@ void Ragdoll::apply_ankle_strategy(float dt, Pose& pose) {
   const float lean_forward = balance_.error_forward_m / h;
   const float lean_left = balance_.error_left_m / h;
   const float limit = s.max_ankle_offset_rad;
-  ankle_integral_.x = std::clamp(ankle_integral_.x + s.ankle_integral_per_s * lean_forward * dt, -limit, limit);
-  ankle_integral_.z = std::clamp(ankle_integral_.z + s.ankle_integral_per_s * lean_left * dt, -limit, limit);
+  ankle_integral_.x =
+      std::clamp(ankle_integral_.x + s.ankle_integral_per_s * lean_forward * dt, -limit, limit);
+  ankle_integral_.z =
+      std::clamp(ankle_integral_.z + s.ankle_integral_per_s * lean_left * dt, -limit, limit);
   // A forward error needs the shins tilted back: +X on the ankle (foot relative to shin).
   // A leftward error needs them tilted right: -Z on the ankle.
   const float pitch = std::clamp(s.ankle_gain * lean_forward + ankle_integral_.x, -limit, limit);
   const float roll = std::clamp(-(s.ankle_gain * lean_left + ankle_integral_.z), -limit, limit);
   const Quat ankle_offset = Quat::from_euler_xyz({pitch, 0, roll});
   const Quat hip_offset = Quat::from_euler_xyz({-pitch, 0, -roll});
-  for (JointName ankle : {JointName::ankle_l, JointName::ankle_r}) pose[ankle] = pose[ankle] * ankle_offset;
+  for (JointName ankle : {JointName::ankle_l, JointName::ankle_r})
+    pose[ankle] = pose[ankle] * ankle_offset;
   for (JointName hip : {JointName::hip_l, JointName::hip_r}) pose[hip] = hip_offset * pose[hip];
 }
 
@@ -694,7 +734,8 @@ void Ragdoll::update_upright() {
   DrivenJoint& joint = world_.impl().joint(upright_);
   // While stepping or walking it also holds the heading (a stance foot alone does not stop the
   // body spinning: each swing turned it by up to 40°).
-  float yaw = yaw_of(from_bt(joint.constraint().getRigidBodyB().getOrientation()).rotate({0, 0, 1}));
+  float yaw =
+      yaw_of(from_bt(joint.constraint().getRigidBodyB().getOrientation()).rotate({0, 0, 1}));
   if (state_ == LocomotionState::getting_up) yaw = get_up_yaw_;
   if (holding_heading_) yaw = heading_;
   joint.constraint().getFrameOffsetA().setRotation(to_bt(Quat::from_yaw(yaw)));
@@ -707,8 +748,10 @@ void Ragdoll::update_foot_anchors() {
   // The swing foot is let go; the stance foot is held (the "rough" foot).
   const bool swing_l = swing_.active && swing_.leg == 0;
   const bool swing_r = swing_.active && swing_.leg == 1;
-  impl.foot_anchors[foot_anchors_[0]]->update(upright && !swing_l && foot_contact(BodyPart::foot_l));
-  impl.foot_anchors[foot_anchors_[1]]->update(upright && !swing_r && foot_contact(BodyPart::foot_r));
+  impl.foot_anchors[foot_anchors_[0]]->update(upright && !swing_l &&
+                                              foot_contact(BodyPart::foot_l));
+  impl.foot_anchors[foot_anchors_[1]]->update(upright && !swing_r &&
+                                              foot_contact(BodyPart::foot_r));
 }
 
 void Ragdoll::update_balance(float dt) {
@@ -767,9 +810,11 @@ void Ragdoll::clamp_velocities() {
   for (BodyId id : bodies_) {
     btRigidBody& b = impl.rigid(id);
     const btVector3 v = b.getLinearVelocity();
-    if (v.length() > settings_.max_linear_speed) b.setLinearVelocity(v * (settings_.max_linear_speed / v.length()));
+    if (v.length() > settings_.max_linear_speed)
+      b.setLinearVelocity(v * (settings_.max_linear_speed / v.length()));
     const btVector3 w = b.getAngularVelocity();
-    if (w.length() > settings_.max_angular_speed) b.setAngularVelocity(w * (settings_.max_angular_speed / w.length()));
+    if (w.length() > settings_.max_angular_speed)
+      b.setAngularVelocity(w * (settings_.max_angular_speed / w.length()));
   }
 }
 

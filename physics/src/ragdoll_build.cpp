@@ -26,53 +26,60 @@ struct PartShape {
 // together. The feet are heavier than Winter's 1.45 %: a 1.5 kg foot under 70 kg of body made the
 // contacts converge poorly and the standing body creep.
 constexpr PartShape kParts[kBodyPartCount] = {
-    {ShapeKind::capsule_x, 0.10f, 0.05f, {}, {0.0f, 0.97f, 0.0f}, 17.2f},     // pelvis
+    {ShapeKind::capsule_x, 0.10f, 0.05f, {}, {0.0f, 0.97f, 0.0f}, 17.2f},       // pelvis
     {ShapeKind::box, 0, 0, {0.16f, 0.23f, 0.11f}, {0.0f, 1.30f, 0.0f}, 20.0f},  // chest (and spine)
-    {ShapeKind::capsule_y, 0.10f, 0.03f, {}, {0.0f, 1.67f, 0.0f}, 7.0f},      // head
-    {ShapeKind::capsule_y, 0.045f, 0.095f, {}, {0.22f, 1.31f, 0.0f}, 5.0f},   // upper_arm_l
-    {ShapeKind::capsule_y, 0.04f, 0.17f, {}, {0.22f, 0.96f, 0.0f}, 3.4f},     // lower_arm_l, fist
-    {ShapeKind::capsule_y, 0.045f, 0.095f, {}, {-0.22f, 1.31f, 0.0f}, 5.0f},  // upper_arm_r
-    {ShapeKind::capsule_y, 0.04f, 0.17f, {}, {-0.22f, 0.96f, 0.0f}, 3.4f},    // lower_arm_r
-    {ShapeKind::capsule_y, 0.07f, 0.14f, {}, {0.10f, 0.71f, 0.0f}, 10.5f},    // thigh_l
-    {ShapeKind::capsule_y, 0.05f, 0.16f, {}, {0.10f, 0.29f, 0.0f}, 5.0f},     // shin_l
+    {ShapeKind::capsule_y, 0.10f, 0.03f, {}, {0.0f, 1.67f, 0.0f}, 7.0f},        // head
+    {ShapeKind::capsule_y, 0.045f, 0.095f, {}, {0.22f, 1.31f, 0.0f}, 5.0f},     // upper_arm_l
+    {ShapeKind::capsule_y, 0.04f, 0.17f, {}, {0.22f, 0.96f, 0.0f}, 3.4f},       // lower_arm_l, fist
+    {ShapeKind::capsule_y, 0.045f, 0.095f, {}, {-0.22f, 1.31f, 0.0f}, 5.0f},    // upper_arm_r
+    {ShapeKind::capsule_y, 0.04f, 0.17f, {}, {-0.22f, 0.96f, 0.0f}, 3.4f},      // lower_arm_r
+    {ShapeKind::capsule_y, 0.07f, 0.14f, {}, {0.10f, 0.71f, 0.0f}, 10.5f},      // thigh_l
+    {ShapeKind::capsule_y, 0.05f, 0.16f, {}, {0.10f, 0.29f, 0.0f}, 5.0f},       // shin_l
     {ShapeKind::box, 0, 0, {0.05f, 0.04f, 0.13f}, {0.10f, 0.04f, 0.05f}, 4.0f},   // foot_l
-    {ShapeKind::capsule_y, 0.07f, 0.14f, {}, {-0.10f, 0.71f, 0.0f}, 10.5f},   // thigh_r
-    {ShapeKind::capsule_y, 0.05f, 0.16f, {}, {-0.10f, 0.29f, 0.0f}, 5.0f},    // shin_r
+    {ShapeKind::capsule_y, 0.07f, 0.14f, {}, {-0.10f, 0.71f, 0.0f}, 10.5f},       // thigh_r
+    {ShapeKind::capsule_y, 0.05f, 0.16f, {}, {-0.10f, 0.29f, 0.0f}, 5.0f},        // shin_r
     {ShapeKind::box, 0, 0, {0.05f, 0.04f, 0.13f}, {-0.10f, 0.04f, 0.05f}, 4.0f},  // foot_r
 };
 
 struct JointShape {
-  Vec3 pivot;       // at 1.8 m
-  Vec3 lower_deg;   // X, Y, Z Euler limits for the left side (or the middle)
+  Vec3 pivot;      // at 1.8 m
+  Vec3 lower_deg;  // X, Y, Z Euler limits for the left side (or the middle)
   Vec3 upper_deg;
-  bool mirrored;    // right side: Y and Z limits mirror the left side's
+  bool mirrored;  // right side: Y and Z limits mirror the left side's
 };
 
 // X flexes (+X bends knees back, -X raises thighs and arms forward), Y twists about the bone,
 // Z abducts (+Z moves a left limb outward). Locked axes have lower == upper.
 constexpr JointShape kJoints[kJointCount] = {
-    {{0.0f, 1.07f, 0.0f}, {-60, -50, -40}, {45, 50, 40}, false},      // lumbar (the whole spine)
-    {{0.0f, 1.53f, 0.0f}, {-45, -60, -35}, {45, 60, 35}, false},      // neck
-    {{0.22f, 1.45f, 0.0f}, {-170, -80, -20}, {60, 80, 170}, false},   // shoulder_l
-    {{0.22f, 1.17f, 0.0f}, {-150, 0, 0}, {0, 0, 0}, false},           // elbow_l
-    {{-0.22f, 1.45f, 0.0f}, {-170, -80, -20}, {60, 80, 170}, true},   // shoulder_r
-    {{-0.22f, 1.17f, 0.0f}, {-150, 0, 0}, {0, 0, 0}, true},           // elbow_r
-    {{0.10f, 0.92f, 0.0f}, {-120, -40, -20}, {30, 40, 45}, false},    // hip_l
-    {{0.10f, 0.50f, 0.0f}, {0, 0, 0}, {150, 0, 0}, false},            // knee_l
-    {{0.10f, 0.08f, 0.0f}, {-45, 0, -25}, {35, 0, 25}, false},        // ankle_l
-    {{-0.10f, 0.92f, 0.0f}, {-120, -40, -20}, {30, 40, 45}, true},    // hip_r
-    {{-0.10f, 0.50f, 0.0f}, {0, 0, 0}, {150, 0, 0}, true},            // knee_r
-    {{-0.10f, 0.08f, 0.0f}, {-45, 0, -25}, {35, 0, 25}, true},        // ankle_r
+    {{0.0f, 1.07f, 0.0f}, {-60, -50, -40}, {45, 50, 40}, false},     // lumbar (the whole spine)
+    {{0.0f, 1.53f, 0.0f}, {-45, -60, -35}, {45, 60, 35}, false},     // neck
+    {{0.22f, 1.45f, 0.0f}, {-170, -80, -20}, {60, 80, 170}, false},  // shoulder_l
+    {{0.22f, 1.17f, 0.0f}, {-150, 0, 0}, {0, 0, 0}, false},          // elbow_l
+    {{-0.22f, 1.45f, 0.0f}, {-170, -80, -20}, {60, 80, 170}, true},  // shoulder_r
+    {{-0.22f, 1.17f, 0.0f}, {-150, 0, 0}, {0, 0, 0}, true},          // elbow_r
+    {{0.10f, 0.92f, 0.0f}, {-120, -40, -20}, {30, 40, 45}, false},   // hip_l
+    {{0.10f, 0.50f, 0.0f}, {0, 0, 0}, {150, 0, 0}, false},           // knee_l
+    {{0.10f, 0.08f, 0.0f}, {-45, 0, -25}, {35, 0, 25}, false},       // ankle_l
+    {{-0.10f, 0.92f, 0.0f}, {-120, -40, -20}, {30, 40, 45}, true},   // hip_r
+    {{-0.10f, 0.50f, 0.0f}, {0, 0, 0}, {150, 0, 0}, true},           // knee_r
+    {{-0.10f, 0.08f, 0.0f}, {-45, 0, -25}, {35, 0, 25}, true},       // ankle_r
 };
 
 Vec3 shape_inertia(const BodyBlueprint& b) {
   // Solid box approximation of each shape's extents (Bullet's own choice for capsules).
   Vec3 e;  // full extents
   switch (b.shape) {
-    case ShapeKind::capsule_y: e = {2 * b.radius, 2 * (b.radius + b.half_length), 2 * b.radius}; break;
-    case ShapeKind::capsule_x: e = {2 * (b.radius + b.half_length), 2 * b.radius, 2 * b.radius}; break;
-    case ShapeKind::box: e = b.half_extents * 2.0f; break;
-    case ShapeKind::sphere: return Vec3{1, 1, 1} * (0.4f * b.mass * b.radius * b.radius);
+    case ShapeKind::capsule_y:
+      e = {2 * b.radius, 2 * (b.radius + b.half_length), 2 * b.radius};
+      break;
+    case ShapeKind::capsule_x:
+      e = {2 * (b.radius + b.half_length), 2 * b.radius, 2 * b.radius};
+      break;
+    case ShapeKind::box:
+      e = b.half_extents * 2.0f;
+      break;
+    case ShapeKind::sphere:
+      return Vec3{1, 1, 1} * (0.4f * b.mass * b.radius * b.radius);
   }
   const float k = b.mass / 12.0f;
   return {k * (e.y * e.y + e.z * e.z), k * (e.x * e.x + e.z * e.z), k * (e.x * e.x + e.y * e.y)};
@@ -80,18 +87,25 @@ Vec3 shape_inertia(const BodyBlueprint& b) {
 
 DriveSettings drive_for(JointName j, const RagdollSettings& s) {
   switch (j) {
-    case JointName::lumbar: return s.spine_drive;
-    case JointName::neck: return s.neck_drive;
+    case JointName::lumbar:
+      return s.spine_drive;
+    case JointName::neck:
+      return s.neck_drive;
     case JointName::shoulder_l:
-    case JointName::shoulder_r: return s.shoulder_drive;
+    case JointName::shoulder_r:
+      return s.shoulder_drive;
     case JointName::elbow_l:
-    case JointName::elbow_r: return s.elbow_drive;
+    case JointName::elbow_r:
+      return s.elbow_drive;
     case JointName::hip_l:
-    case JointName::hip_r: return s.hip_drive;
+    case JointName::hip_r:
+      return s.hip_drive;
     case JointName::knee_l:
-    case JointName::knee_r: return s.knee_drive;
+    case JointName::knee_r:
+      return s.knee_drive;
     case JointName::ankle_l:
-    case JointName::ankle_r: return s.ankle_drive;
+    case JointName::ankle_r:
+      return s.ankle_drive;
   }
   return {};
 }
@@ -110,7 +124,8 @@ void condition_inertias(RagdollBlueprint& bp) {
   for (int i = kBodyPartCount - 1; i >= 0; --i) {
     Vec3 children;
     for (int c = 1; c < kBodyPartCount; ++c) {
-      if (index_of(parent_of(body_part_at(c))) == i) children += bp.bodies[static_cast<std::size_t>(c)].inertia;
+      if (index_of(parent_of(body_part_at(c))) == i)
+        children += bp.bodies[static_cast<std::size_t>(c)].inertia;
     }
     auto& inertia = bp.bodies[static_cast<std::size_t>(i)].inertia;
     inertia = {std::max(inertia.x, std::min(children.x, 2 * inertia.x)),

@@ -27,14 +27,23 @@ struct LegParts {
   JointName hip, knee, ankle;
   BodyPart foot;
 };
-constexpr LegParts kLegs[2] = {{JointName::hip_l, JointName::knee_l, JointName::ankle_l, BodyPart::foot_l},
-                               {JointName::hip_r, JointName::knee_r, JointName::ankle_r, BodyPart::foot_r}};
+constexpr LegParts kLegs[2] = {
+    {JointName::hip_l, JointName::knee_l, JointName::ankle_l, BodyPart::foot_l},
+    {JointName::hip_r, JointName::knee_r, JointName::ankle_r, BodyPart::foot_r}};
 
-constexpr std::size_t idx(BodyPart part) { return static_cast<std::size_t>(index_of(part)); }
-constexpr std::size_t idx(JointName joint) { return static_cast<std::size_t>(index_of(joint)); }
+constexpr std::size_t idx(BodyPart part) {
+  return static_cast<std::size_t>(index_of(part));
+}
+constexpr std::size_t idx(JointName joint) {
+  return static_cast<std::size_t>(index_of(joint));
+}
 
-Vec3 forward_of(float yaw) { return {std::sin(yaw), 0.0f, std::cos(yaw)}; }
-Vec3 left_of(Vec3 forward) { return {forward.z, 0.0f, -forward.x}; }
+Vec3 forward_of(float yaw) {
+  return {std::sin(yaw), 0.0f, std::cos(yaw)};
+}
+Vec3 left_of(Vec3 forward) {
+  return {forward.z, 0.0f, -forward.x};
+}
 
 float wrap_angle(float a) {
   while (a > kPi) a -= 2 * kPi;
@@ -42,8 +51,12 @@ float wrap_angle(float a) {
   return a;
 }
 
-float ease_in(float u) { return u * u; }
-float ease_out(float u) { return 1.0f - (1.0f - u) * (1.0f - u); }
+float ease_in(float u) {
+  return u * u;
+}
+float ease_out(float u) {
+  return 1.0f - (1.0f - u) * (1.0f - u);
+}
 
 // The foot centre half a foot above `ground` under `at` (or level with `at` where the probe found
 // no ground), and the ground's normal.
@@ -59,30 +72,39 @@ float rise_along(Vec3 normal, Vec3 forward) {
 }
 
 constexpr float kSpawnSettleS = 0.5f;  // [s] a new body stands this long before it may step
-constexpr float kPlantReach = 0.7f;    // [-] part of the plant phase that carries the foot over its target
+constexpr float kPlantReach =
+    0.7f;  // [-] part of the plant phase that carries the foot over its target
 
 }  // namespace
 
 std::string_view name_of(Gait gait) {
   switch (gait) {
-    case Gait::idle: return "idle";
-    case Gait::walk: return "walk";
-    case Gait::run: return "run";
+    case Gait::idle:
+      return "idle";
+    case Gait::walk:
+      return "walk";
+    case Gait::run:
+      return "run";
   }
   return "?";
 }
 
-void Ragdoll::set_intent(const LocomotionIntent& intent) { intent_ = intent; }
+void Ragdoll::set_intent(const LocomotionIntent& intent) {
+  intent_ = intent;
+}
 
 Vec3 Ragdoll::intended_velocity() const {
   if (intent_.gait == Gait::idle) return {};
-  const float most = intent_.gait == Gait::run ? settings_.step.max_run_speed : settings_.step.max_walk_speed;
+  const float most =
+      intent_.gait == Gait::run ? settings_.step.max_run_speed : settings_.step.max_walk_speed;
   Vec3 v = horizontal(intent_.velocity);
   if (length(v) > most) v = normalized(v) * most;
   return v;
 }
 
-Vec3 Ragdoll::commanded_velocity() const { return is_upright(state_) ? commanded_ : Vec3{}; }
+Vec3 Ragdoll::commanded_velocity() const {
+  return is_upright(state_) ? commanded_ : Vec3{};
+}
 
 void Ragdoll::turn_heading(float dt) {
   // The heading the body holds while it steps turns toward the desired one at a limited rate.
@@ -138,7 +160,8 @@ bool Ragdoll::walking_intent() const {
   const bool stopping = last_swing_leg_ >= 0 && last_kind_ == Swing::Kind::gait &&
                         length(horizontal(balance_.com_velocity)) > settings_.step.stop_speed;
   if (stopping) return true;
-  return length(intended_velocity()) > 0.05f || length(commanded_) > 0.05f || std::fabs(wrap_angle(desired_yaw() - yaw_)) > deg_to_rad(10.0f);
+  return length(intended_velocity()) > 0.05f || length(commanded_) > 0.05f ||
+         std::fabs(wrap_angle(desired_yaw() - yaw_)) > deg_to_rad(10.0f);
 }
 
 GroundHit Ragdoll::ground_under_foot(Vec3 at) const {
@@ -173,17 +196,19 @@ Ragdoll::LegGeometry Ragdoll::leg_geometry(int leg) const {
   const JointBlueprint& hip = joints[idx(parts.hip)];
   const JointBlueprint& knee = joints[idx(parts.knee)];
   const JointBlueprint& ankle = joints[idx(parts.ankle)];
-  return {hip.pivot - bodies[idx(BodyPart::pelvis)].center, ankle.pivot - bodies[idx(parts.foot)].center,
-          length(knee.pivot - hip.pivot), length(ankle.pivot - knee.pivot)};
+  return {hip.pivot - bodies[idx(BodyPart::pelvis)].center,
+          ankle.pivot - bodies[idx(parts.foot)].center, length(knee.pivot - hip.pivot),
+          length(ankle.pivot - knee.pivot)};
 }
 
-void Ragdoll::solve_leg_targets(int leg, Vec3 pelvis, Quat pelvis_rotation, Vec3 foot_center, Quat foot_rotation,
-                                Pose& pose) const {
+void Ragdoll::solve_leg_targets(int leg, Vec3 pelvis, Quat pelvis_rotation, Vec3 foot_center,
+                                Quat foot_rotation, Pose& pose) const {
   const LegGeometry g = leg_geometry(leg);
   const Vec3 hip_at = pelvis + pelvis_rotation.rotate(g.hip_from_pelvis);
   const Vec3 ankle_at = foot_center + foot_rotation.rotate(g.ankle_from_foot);
   const Vec3 knee_forward = normalized(horizontal(foot_rotation.rotate({0, 0, 1})));
-  const LegTargets t = solve_leg(hip_at, pelvis_rotation, ankle_at, foot_rotation, knee_forward, g.thigh, g.shin);
+  const LegTargets t =
+      solve_leg(hip_at, pelvis_rotation, ankle_at, foot_rotation, knee_forward, g.thigh, g.shin);
   const LegParts& parts = kLegs[leg];
   pose[parts.hip] = t.hip;
   pose[parts.knee] = t.knee;
@@ -225,8 +250,9 @@ Quat Ragdoll::legs_pelvis_yaw(float wanted_yaw) const {
 }
 
 void Ragdoll::set_swing_friction(int leg, bool slippery) {
-  world_.impl().rigid(body(kLegs[leg].foot)).setFriction(slippery ? settings_.step.swing_friction
-                                                                   : settings_.foot_friction);
+  world_.impl()
+      .rigid(body(kLegs[leg].foot))
+      .setFriction(slippery ? settings_.step.swing_friction : settings_.foot_friction);
 }
 
 void Ragdoll::update_legs(float dt, Pose& pose) {
@@ -242,7 +268,8 @@ void Ragdoll::update_legs(float dt, Pose& pose) {
   }
   if (assist_fade_s_ <= 0) hold_pelvis(dt);
   if (swing_.active) {
-    state_ = swing_.kind == Swing::Kind::gait ? LocomotionState::walking : LocomotionState::stepping;
+    state_ =
+        swing_.kind == Swing::Kind::gait ? LocomotionState::walking : LocomotionState::stepping;
   } else {
     state_ = walking_intent() ? LocomotionState::walking : LocomotionState::standing;
   }
@@ -268,7 +295,10 @@ void Ragdoll::maybe_start_step(float dt) {
       } else if (std::fabs(dot(v, lateral)) > 0.5f * length(v)) {
         leg = dot(v, lateral) > 0 ? 0 : 1;
       } else {
-        leg = dot(body_state(BodyPart::foot_l).position - body_state(BodyPart::foot_r).position, v) < 0 ? 0 : 1;
+        leg = dot(body_state(BodyPart::foot_l).position - body_state(BodyPart::foot_r).position,
+                  v) < 0
+                  ? 0
+                  : 1;
       }
     }
     if (!planted(1 - leg)) leg = 1 - leg;
@@ -287,7 +317,8 @@ void Ragdoll::maybe_start_step(float dt) {
   // Feet left apart by a recovery (or a stop) are brought back together once the body is calm.
   const int closing = stance_left_apart_ ? choose_closing_leg() : -1;
   if (closing < 0) stance_left_apart_ = false;
-  calm_s_ = closing >= 0 && balance_.error_m < 0.5f * s.step_error_m && left && right ? calm_s_ + dt : 0.0f;
+  calm_s_ = closing >= 0 && balance_.error_m < 0.5f * s.step_error_m && left && right ? calm_s_ + dt
+                                                                                      : 0.0f;
   if (calm_s_ >= s.settle_s) {
     calm_s_ = 0;
     start_step(closing, Swing::Kind::closing);
@@ -394,7 +425,8 @@ void Ragdoll::aim_swing() {
   const float side = dot(target - stance_at, lateral_axis);
   if (side < s.min_width_m * scale) target = target + lateral_axis * (s.min_width_m * scale - side);
   const Vec3 step = target - stance_at;
-  if (length(step) > s.max_step_m * scale) target = stance_at + normalized(step) * (s.max_step_m * scale);
+  if (length(step) > s.max_step_m * scale)
+    target = stance_at + normalized(step) * (s.max_step_m * scale);
   target.y = swing_.start.y;
   swing_.target =
       foot_center_clear_of_edges(target, forward, swing_.edge_side, &swing_.ground_normal);
@@ -536,7 +568,8 @@ void Ragdoll::update_swing(float dt, Pose& pose) {
   pelvis_target_ = pelvis;
   solve_leg_targets(stance_leg, pelvis, pelvis_rotation, stance_center, stance_rotation, pose);
   // Swing leg: hung from the real pelvis, so the foot goes where it is aimed in the world.
-  solve_leg_targets(swing_.leg, pelvis_now.position, pelvis_now.rotation, foot, foot_rotation, pose);
+  solve_leg_targets(swing_.leg, pelvis_now.position, pelvis_now.rotation, foot, foot_rotation,
+                    pose);
 
   const bool touched = foot_contact(kLegs[swing_.leg].foot) && t >= swing_.lift_s;
   if (touched || t > duration + 0.15f) land_swing();
@@ -582,8 +615,8 @@ void Ragdoll::hold_pelvis(float dt) {
   }
   const float cap = step_assist_ * mass() * kGravity;
   hold.set_target(pelvis_target_);
-  hold.pull({s.hold_ratio * cap, s.support_ratio * cap, s.hold_ratio * cap}, s.hold_time_constant_s, 1.0f,
-            commanded_velocity());
+  hold.pull({s.hold_ratio * cap, s.support_ratio * cap, s.hold_ratio * cap}, s.hold_time_constant_s,
+            1.0f, commanded_velocity());
 }
 
 void Ragdoll::cancel_steps() {
@@ -602,7 +635,8 @@ void Ragdoll::cancel_steps() {
 
 void Ragdoll::land_swing() {
   last_kind_ = swing_.kind;
-  // Only steps leave the feet apart on purpose; the slow creep of standing feet is the anchors' job.
+  // Only steps leave the feet apart on purpose; the slow creep of standing feet is the anchors'
+  // job.
   stance_left_apart_ = swing_.kind != Swing::Kind::closing;
   set_swing_friction(swing_.leg, false);
   last_swing_leg_ = swing_.leg;

@@ -31,8 +31,12 @@ constexpr std::array<std::string_view, kJointCount> kJointNames = {
 
 }  // namespace
 
-BodyPart parent_of(BodyPart part) { return kParents[static_cast<std::size_t>(index_of(part))]; }
-BodyPart joint_parent(JointName joint) { return parent_of(child_of(joint)); }
+BodyPart parent_of(BodyPart part) {
+  return kParents[static_cast<std::size_t>(index_of(part))];
+}
+BodyPart joint_parent(JointName joint) {
+  return parent_of(child_of(joint));
+}
 
 std::string_view name_of(BodyPart part) {
   return kBodyNames[static_cast<std::size_t>(index_of(part))];
@@ -48,6 +52,8 @@ std::optional<BodyPart> body_part_from_name(std::string_view name) {
   return std::nullopt;
 }
 
-const std::array<std::string_view, kBodyPartCount>& body_part_names() { return kBodyNames; }
+const std::array<std::string_view, kBodyPartCount>& body_part_names() {
+  return kBodyNames;
+}
 
 }  // namespace stagger::physics

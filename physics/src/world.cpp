@@ -321,14 +321,16 @@ void World::Impl::set_self_collision(int owner, SelfCollision mode) {
 }
 
 World::Impl::~Impl() {
-  for (auto it = pulls.rbegin(); it != pulls.rend(); ++it) dynamics.removeConstraint(&(*it)->constraint());
+  for (auto it = pulls.rbegin(); it != pulls.rend(); ++it)
+    dynamics.removeConstraint(&(*it)->constraint());
   for (auto it = foot_anchors.rbegin(); it != foot_anchors.rend(); ++it) {
     dynamics.removeConstraint(&(*it)->constraint());
   }
   for (auto it = joints.rbegin(); it != joints.rend(); ++it) {
     dynamics.removeConstraint(&(*it)->constraint());
   }
-  for (auto it = bodies.rbegin(); it != bodies.rend(); ++it) dynamics.removeRigidBody(it->body.get());
+  for (auto it = bodies.rbegin(); it != bodies.rend(); ++it)
+    dynamics.removeRigidBody(it->body.get());
   for (auto& b : static_bodies) dynamics.removeRigidBody(b.get());
   for (auto& o : ground_objects) ground.removeCollisionObject(o.get());
 }
@@ -435,10 +437,18 @@ bool World::line_of_sight(Vec3 from, Vec3 to) const {
 World::World(const WorldSettings& settings) : impl_(std::make_unique<Impl>(settings)) {}
 World::~World() = default;
 
-const WorldSettings& World::settings() const { return impl_->settings; }
-float World::dt() const { return impl_->dt; }
-std::uint64_t World::step_count() const { return impl_->steps; }
-double World::time() const { return static_cast<double>(impl_->steps) * static_cast<double>(impl_->dt); }
+const WorldSettings& World::settings() const {
+  return impl_->settings;
+}
+float World::dt() const {
+  return impl_->dt;
+}
+std::uint64_t World::step_count() const {
+  return impl_->steps;
+}
+double World::time() const {
+  return static_cast<double>(impl_->steps) * static_cast<double>(impl_->dt);
+}
 
 void World::add_static_box(const StaticBoxSettings& box) {
   auto shape = std::make_unique<btBoxShape>(to_bt(box.half_extents));
@@ -473,23 +483,33 @@ void World::add_static_mesh(const StaticMeshSettings& mesh) {
   impl_->mesh_data.push_back(std::move(data));
 }
 
-BodyId World::add_body(const BodySettings& body) { return impl_->add_body(body, -1); }
+BodyId World::add_body(const BodySettings& body) {
+  return impl_->add_body(body, -1);
+}
 
-JointId World::add_joint(const JointSettings& joint) { return impl_->add_joint(joint, true); }
+JointId World::add_joint(const JointSettings& joint) {
+  return impl_->add_joint(joint, true);
+}
 
 Ragdoll& World::add_ragdoll(const RagdollSettings& settings, Vec3 feet_position, float yaw_rad) {
   impl_->ragdolls.push_back(std::make_unique<Ragdoll>(*this, settings, feet_position, yaw_rad));
   return *impl_->ragdolls.back();
 }
 
-std::size_t World::ragdoll_count() const { return impl_->ragdolls.size(); }
+std::size_t World::ragdoll_count() const {
+  return impl_->ragdolls.size();
+}
 
 Hand& World::add_hand(const HandSettings& settings, Vec3 position, Quat rotation) {
   impl_->hands.push_back(std::make_unique<Hand>(*this, settings, position, rotation));
   return *impl_->hands.back();
 }
-Ragdoll& World::ragdoll(std::size_t index) { return *impl_->ragdolls.at(index); }
-const Ragdoll& World::ragdoll(std::size_t index) const { return *impl_->ragdolls.at(index); }
+Ragdoll& World::ragdoll(std::size_t index) {
+  return *impl_->ragdolls.at(index);
+}
+const Ragdoll& World::ragdoll(std::size_t index) const {
+  return *impl_->ragdolls.at(index);
+}
 
 void World::step() {
   const float dt = impl_->dt;
@@ -514,7 +534,9 @@ BodyState World::body_state(BodyId body) const {
           from_bt(b.getAngularVelocity())};
 }
 
-std::size_t World::body_count() const { return impl_->bodies.size(); }
+std::size_t World::body_count() const {
+  return impl_->bodies.size();
+}
 
 void World::apply_impulse(BodyId body, Vec3 impulse) {
   btRigidBody& b = impl_->rigid(body);
@@ -553,7 +575,8 @@ void World::teleport_kinematic(BodyId body, Vec3 position, Quat rotation) {
 void World::set_collisions(BodyId body, bool on) {
   btRigidBody& b = impl_->rigid(body);
   const int flags = b.getCollisionFlags();
-  b.setCollisionFlags(on ? flags & ~btCollisionObject::CF_NO_CONTACT_RESPONSE : flags | btCollisionObject::CF_NO_CONTACT_RESPONSE);
+  b.setCollisionFlags(on ? flags & ~btCollisionObject::CF_NO_CONTACT_RESPONSE
+                         : flags | btCollisionObject::CF_NO_CONTACT_RESPONSE);
 }
 
 void World::ignore_collisions(BodyId a, BodyId b) {
@@ -565,9 +588,13 @@ void World::set_joint_target(JointId joint, Quat local_rotation) {
   impl_->joint(joint).set_target(local_rotation);
 }
 
-Vec3 World::joint_angles(JointId joint) const { return impl_->joint(joint).angles(); }
+Vec3 World::joint_angles(JointId joint) const {
+  return impl_->joint(joint).angles();
+}
 
-float World::joint_separation(JointId joint) const { return impl_->joint(joint).separation(); }
+float World::joint_separation(JointId joint) const {
+  return impl_->joint(joint).separation();
+}
 
 float World::max_joint_separation() const {
   float worst = 0;
@@ -632,12 +659,14 @@ std::optional<std::string> body_runaway(const btRigidBody& b) {
   const auto extent = static_cast<btScalar>(limits::kWorldExtentM);
   const auto speed_limit = static_cast<btScalar>(limits::kMaxBodySpeedMps);
   if (std::fabs(p.x()) > extent || std::fabs(p.y()) > extent || std::fabs(p.z()) > extent) {
-    return "at " + limits::number_text(static_cast<double>(p.length())) + " m from the origin, beyond the world's " +
-           limits::number_text(limits::kWorldExtentM) + " m";
+    return "at " + limits::number_text(static_cast<double>(p.length())) +
+           " m from the origin, beyond the world's " + limits::number_text(limits::kWorldExtentM) +
+           " m";
   }
   if (b.getLinearVelocity().length2() > speed_limit * speed_limit) {
     return "moving at " + limits::number_text(static_cast<double>(b.getLinearVelocity().length())) +
-           " m/s, faster than the limit of " + limits::number_text(limits::kMaxBodySpeedMps) + " m/s";
+           " m/s, faster than the limit of " + limits::number_text(limits::kMaxBodySpeedMps) +
+           " m/s";
   }
   return std::nullopt;
 }

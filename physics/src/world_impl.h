@@ -1,21 +1,21 @@
 #pragma once
 // World internals shared by world.cpp, ragdoll.cpp and baseline.cpp.
 
+#include <BulletCollision/CollisionDispatch/btSimulationIslandManager.h>
+#include <btBulletDynamicsCommon.h>
+
 #include <memory>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
-#include <btBulletDynamicsCommon.h>
-#include <BulletCollision/CollisionDispatch/btSimulationIslandManager.h>
-
 #include "capsule_box.h"
 #include "driven_joint.h"
 #include "impulse_solver.h"
-#include "world_pull.h"
 #include "stagger/physics/ragdoll.h"
 #include "stagger/physics/world.h"
+#include "world_pull.h"
 
 namespace stagger::physics {
 
@@ -113,7 +113,7 @@ class DynamicsWorld final : public btDiscreteDynamicsWorld {
 /// The static ground under a point, from a vertical ray.
 struct GroundHit {
   bool hit = false;
-  Vec3 point;             ///< [m]
+  Vec3 point;  ///< [m]
   Vec3 normal{0, 1, 0};
 };
 
@@ -199,7 +199,7 @@ struct RagdollAssembly {
   std::array<JointId, kJointCount> joints{};
 };
 RagdollAssembly assemble_ragdoll(World::Impl& impl, const RagdollBlueprint& blueprint,
-                                 const RagdollSettings& settings, Vec3 feet_position,
-                                 float yaw_rad, bool controlled);
+                                 const RagdollSettings& settings, Vec3 feet_position, float yaw_rad,
+                                 bool controlled);
 
 }  // namespace stagger::physics

@@ -29,12 +29,17 @@ WorldPull::WorldPull(btRigidBody& body) : body_(body) {
   constraint_->setEnabled(false);
 }
 
-Vec3 WorldPull::target() const { return from_bt(constraint_->getFrameOffsetA().getOrigin()); }
+Vec3 WorldPull::target() const {
+  return from_bt(constraint_->getFrameOffsetA().getOrigin());
+}
 
-void WorldPull::set_target(Vec3 point) { constraint_->getFrameOffsetA().setOrigin(to_bt(point)); }
+void WorldPull::set_target(Vec3 point) {
+  constraint_->getFrameOffsetA().setOrigin(to_bt(point));
+}
 
 void WorldPull::pull(Vec3 max_force, float time_constant_s, float max_speed, Vec3 target_velocity) {
-  const btVector3 gap = constraint_->getFrameOffsetA().getOrigin() - body_.getCenterOfMassPosition();
+  const btVector3 gap =
+      constraint_->getFrameOffsetA().getOrigin() - body_.getCenterOfMassPosition();
   const float caps[3] = {max_force.x, max_force.y, max_force.z};
   const float feed[3] = {target_velocity.x, target_velocity.y, target_velocity.z};
   constraint_->setEnabled(caps[0] > 0 || caps[1] > 0 || caps[2] > 0);
@@ -45,13 +50,16 @@ void WorldPull::pull(Vec3 max_force, float time_constant_s, float max_speed, Vec
       enabled_[axis] = on;
     }
     if (!on) continue;
-    const float velocity = feed[axis] + std::clamp(gap[axis] / time_constant_s, -max_speed, max_speed);
+    const float velocity =
+        feed[axis] + std::clamp(gap[axis] / time_constant_s, -max_speed, max_speed);
     constraint_->setTargetVelocity(axis, kLinearMotorSign * velocity);
     constraint_->setMaxMotorForce(axis, caps[axis]);
   }
 }
 
-void WorldPull::release() { pull({}, 1.0f, 0.0f); }
+void WorldPull::release() {
+  pull({}, 1.0f, 0.0f);
+}
 
 FootAnchor::FootAnchor(btRigidBody& foot, const FootAnchorSettings& settings)
     : pull_(foot), settings_(settings) {}

@@ -5,13 +5,13 @@
 // - FootAnchor: static friction for a stance foot. Bullet's friction works on velocities only,
 //   so a foot that carries the drives' internal forces creeps a little every step. The anchor
 //   remembers where a planted foot stands and, once it has crept a couple of millimetres, pulls
-//   it back with a small capped horizontal force: the "rough" stance foot of design.md §8. A slip
+//   it back with a small capped horizontal force: a "rough" stance foot that does not creep. A slip
 //   larger than a few centimetres moves the anchor instead.
 // - The get-up assistance: a capped lift of the pelvis toward standing height.
 
-#include <memory>
-
 #include <btBulletDynamicsCommon.h>
+
+#include <memory>
 
 #include "stagger/core/math.h"
 

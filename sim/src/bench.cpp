@@ -17,7 +17,7 @@ namespace {
 
 enum class Variant { ours, baseline };
 
-constexpr float kWalkSpeed = 1.2f;  // [m/s]
+constexpr float kWalkSpeed = 1.2f;     // [m/s]
 constexpr int kWalkWarmUpSteps = 240;  // walkers get going (and past their first steps) untimed
 
 // One episode: a fresh world with `count` ragdolls on a 2 m grid (each its own island, as in
@@ -30,7 +30,8 @@ std::optional<double> time_episode(Variant variant, int count, std::int64_t step
   const int columns = std::max(1, static_cast<int>(std::ceil(std::sqrt(count))));
   const physics::RagdollSettings settings;
   for (int i = 0; i < count; ++i) {
-    const Vec3 feet{2.0f * static_cast<float>(i % columns), 0.005f, 2.0f * static_cast<float>(i / columns)};
+    const Vec3 feet{2.0f * static_cast<float>(i % columns), 0.005f,
+                    2.0f * static_cast<float>(i / columns)};
     if (variant == Variant::ours) {
       physics::Ragdoll& ragdoll = world.add_ragdoll(settings, feet, 0.0f);
       if (walking) ragdoll.set_intent({{0, 0, kWalkSpeed}, 0.0f, false, physics::Gait::walk});
@@ -46,7 +47,8 @@ std::optional<double> time_episode(Variant variant, int count, std::int64_t step
     if (stop && stop()) return std::nullopt;
     world.step();
   }
-  return (thread_cpu_ms() - start) * 1e3 / (static_cast<double>(count) * static_cast<double>(steps));
+  return (thread_cpu_ms() - start) * 1e3 /
+         (static_cast<double>(count) * static_cast<double>(steps));
 }
 
 double median(std::vector<double> values) {
@@ -64,15 +66,18 @@ std::vector<BenchRow> run_benchmark(const BenchOptions& options) {
   for (int count : options.counts) {
     // Pairs of episodes, baseline and ours back to back (in alternating order), so that slow
     // phases of a shared machine hit both; small N get more pairs for the same total work.
-    const std::int64_t pairs_per_repetition =
-        std::max<std::int64_t>(1, options.min_ragdoll_steps / std::max<std::int64_t>(1, count * steps));
-    const std::int64_t pairs = std::max<std::int64_t>(9, options.repetitions * pairs_per_repetition);
+    const std::int64_t pairs_per_repetition = std::max<std::int64_t>(
+        1, options.min_ragdoll_steps / std::max<std::int64_t>(1, count * steps));
+    const std::int64_t pairs =
+        std::max<std::int64_t>(9, options.repetitions * pairs_per_repetition);
     std::vector<double> ours, base, ratios;
     for (std::int64_t p = 0; p < pairs; ++p) {
       const bool baseline_first = p % 2 == 0;
-      const auto first = time_episode(baseline_first ? Variant::baseline : Variant::ours, count, steps, options.walking, options.stop);
+      const auto first = time_episode(baseline_first ? Variant::baseline : Variant::ours, count,
+                                      steps, options.walking, options.stop);
       if (!first) return rows;
-      const auto second = time_episode(baseline_first ? Variant::ours : Variant::baseline, count, steps, options.walking, options.stop);
+      const auto second = time_episode(baseline_first ? Variant::ours : Variant::baseline, count,
+                                       steps, options.walking, options.stop);
       if (!second) return rows;
       const double b = baseline_first ? *first : *second;
       const double o = baseline_first ? *second : *first;
@@ -92,7 +97,8 @@ std::string bench_table(const std::vector<BenchRow>& rows, bool walking) {
   out << "    N   stagger   raw Bullet baseline   ratio\n";
   char line[128];
   for (const BenchRow& r : rows) {
-    std::snprintf(line, sizeof(line), "%5d  %8.2f  %20.2f  %6.3f\n", r.count, r.ours_us, r.baseline_us, r.ratio);
+    std::snprintf(line, sizeof(line), "%5d  %8.2f  %20.2f  %6.3f\n", r.count, r.ours_us,
+                  r.baseline_us, r.ratio);
     out << line;
   }
   return out.str();

@@ -22,8 +22,8 @@ class ModelBuilder {
   ModelBuilder() { model_.buffers.emplace_back(); }
   tinygltf::Model& model() { return model_; }
 
-  int accessor(const void* data, std::size_t bytes, int component, int type, std::size_t count, int target,
-               std::vector<double> min = {}, std::vector<double> max = {}) {
+  int accessor(const void* data, std::size_t bytes, int component, int type, std::size_t count,
+               int target, std::vector<double> min = {}, std::vector<double> max = {}) {
     auto& buffer = model_.buffers[0].data;
     while (buffer.size() % 4) buffer.push_back(0);
     tinygltf::BufferView view;
@@ -55,12 +55,15 @@ class ModelBuilder {
       }
     }
     tinygltf::Primitive primitive;
-    primitive.attributes["POSITION"] = accessor(m.positions.data(), m.positions.size() * sizeof(Vec3), TINYGLTF_COMPONENT_TYPE_FLOAT,
-                                                TINYGLTF_TYPE_VEC3, m.positions.size(), TINYGLTF_TARGET_ARRAY_BUFFER, lo, hi);
-    primitive.attributes["NORMAL"] = accessor(m.normals.data(), m.normals.size() * sizeof(Vec3), TINYGLTF_COMPONENT_TYPE_FLOAT,
-                                              TINYGLTF_TYPE_VEC3, m.normals.size(), TINYGLTF_TARGET_ARRAY_BUFFER);
-    primitive.indices = accessor(m.indices.data(), m.indices.size() * 4, TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT, TINYGLTF_TYPE_SCALAR,
-                                 m.indices.size(), TINYGLTF_TARGET_ELEMENT_ARRAY_BUFFER);
+    primitive.attributes["POSITION"] = accessor(
+        m.positions.data(), m.positions.size() * sizeof(Vec3), TINYGLTF_COMPONENT_TYPE_FLOAT,
+        TINYGLTF_TYPE_VEC3, m.positions.size(), TINYGLTF_TARGET_ARRAY_BUFFER, lo, hi);
+    primitive.attributes["NORMAL"] =
+        accessor(m.normals.data(), m.normals.size() * sizeof(Vec3), TINYGLTF_COMPONENT_TYPE_FLOAT,
+                 TINYGLTF_TYPE_VEC3, m.normals.size(), TINYGLTF_TARGET_ARRAY_BUFFER);
+    primitive.indices =
+        accessor(m.indices.data(), m.indices.size() * 4, TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT,
+                 TINYGLTF_TYPE_SCALAR, m.indices.size(), TINYGLTF_TARGET_ELEMENT_ARRAY_BUFFER);
     primitive.material = material;
     primitive.mode = TINYGLTF_MODE_TRIANGLES;
     tinygltf::Mesh mesh;
@@ -98,10 +101,12 @@ class ModelBuilder {
 
 }  // namespace
 
-GltfAnimation::GltfAnimation(const Simulation& simulation, double sample_hz) : scene_(simulation.scene().description()) {
+GltfAnimation::GltfAnimation(const Simulation& simulation, double sample_hz)
+    : scene_(simulation.scene().description()) {
   const double physics_hz = static_cast<double>(simulation.scene().world().settings().physics_hz);
   every_steps_ = std::max(1, static_cast<int>(std::lround(physics_hz / sample_hz)));
-  for (const ShapedBody& b : shaped_bodies(simulation)) tracks_.push_back(Track{b.name, b.body, b.shape, {}, {}});
+  for (const ShapedBody& b : shaped_bodies(simulation))
+    tracks_.push_back(Track{b.name, b.body, b.shape, {}, {}});
   record(simulation);  // the first frame: where everything starts
 }
 
@@ -130,34 +135,44 @@ Result<bool> GltfAnimation::write(const std::string& path) const {
   model.defaultScene = 0;
   const int level_material = b.material("level", {0.62, 0.62, 0.58, 1.0});
   const int body_material = b.material("enemy", {0.80, 0.25, 0.22, 1.0});
-  const bool hands = std::any_of(tracks_.begin(), tracks_.end(), [](const Track& t) { return t.name.rfind("hand_", 0) == 0; });
-  const int hand_material = hands ? b.material("hand", {0.25, 0.55, 0.85, 1.0}) : -1;  // (no unused materials)
+  const bool hands = std::any_of(tracks_.begin(), tracks_.end(),
+                                 [](const Track& t) { return t.name.rfind("hand_", 0) == 0; });
+  const int hand_material =
+      hands ? b.material("hand", {0.25, 0.55, 0.85, 1.0}) : -1;  // (no unused materials)
   // The level: boxes as unit-less box meshes placed by their nodes, meshes as world triangles.
   for (std::size_t i = 0; i < scene_.boxes.size(); ++i) {
     const auto& box = scene_.boxes[i];
-    b.node("level/box-" + std::to_string(i + 1), b.mesh("box-" + std::to_string(i + 1), box_mesh(box.half_extents), level_material),
+    b.node("level/box-" + std::to_string(i + 1),
+           b.mesh("box-" + std::to_string(i + 1), box_mesh(box.half_extents), level_material),
            box.center, box.rotation);
   }
   for (std::size_t i = 0; i < scene_.meshes.size(); ++i) {
-    b.node("level/mesh-" + std::to_string(i + 1), b.mesh("mesh-" + std::to_string(i + 1), triangle_soup(scene_.meshes[i]), level_material),
+    b.node("level/mesh-" + std::to_string(i + 1),
+           b.mesh("mesh-" + std::to_string(i + 1), triangle_soup(scene_.meshes[i]), level_material),
            {}, {});
   }
   // The bodies and their animation: one sampler input (the key times) shared by every channel.
   tinygltf::Animation animation;
   animation.name = "run";
-  const int input = b.accessor(times_.data(), times_.size() * 4, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_SCALAR, times_.size(), 0,
-                               {times_.front()}, {times_.back()});
+  const int input =
+      b.accessor(times_.data(), times_.size() * 4, TINYGLTF_COMPONENT_TYPE_FLOAT,
+                 TINYGLTF_TYPE_SCALAR, times_.size(), 0, {times_.front()}, {times_.back()});
   for (const Track& t : tracks_) {
     const bool hand = t.name.rfind("hand_", 0) == 0;
-    const int node = b.node(t.name, b.mesh(t.name, shape_mesh(t.shape), hand ? hand_material : body_material), t.translations.front(),
-                            t.rotations.front());
+    const int node =
+        b.node(t.name, b.mesh(t.name, shape_mesh(t.shape), hand ? hand_material : body_material),
+               t.translations.front(), t.rotations.front());
     std::vector<float> rotations;
     for (const Quat& q : t.rotations) rotations.insert(rotations.end(), {q.x, q.y, q.z, q.w});
-    const int translation_out = b.accessor(t.translations.data(), t.translations.size() * sizeof(Vec3), TINYGLTF_COMPONENT_TYPE_FLOAT,
-                                           TINYGLTF_TYPE_VEC3, t.translations.size(), 0);
-    const int rotation_out = b.accessor(rotations.data(), rotations.size() * 4, TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC4,
-                                        t.rotations.size(), 0);
-    for (const auto& [path_name, output] : {std::pair<const char*, int>{"translation", translation_out}, {"rotation", rotation_out}}) {
+    const int translation_out =
+        b.accessor(t.translations.data(), t.translations.size() * sizeof(Vec3),
+                   TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3, t.translations.size(), 0);
+    const int rotation_out =
+        b.accessor(rotations.data(), rotations.size() * 4, TINYGLTF_COMPONENT_TYPE_FLOAT,
+                   TINYGLTF_TYPE_VEC4, t.rotations.size(), 0);
+    for (const auto& [path_name, output] :
+         {std::pair<const char*, int>{"translation", translation_out},
+          {"rotation", rotation_out}}) {
       tinygltf::AnimationSampler sampler;
       sampler.input = input;
       sampler.output = output;
@@ -173,7 +188,8 @@ Result<bool> GltfAnimation::write(const std::string& path) const {
   model.animations.push_back(animation);
   model.buffers[0].name = "data";
   tinygltf::TinyGLTF writer;
-  if (!writer.WriteGltfSceneToFile(&model, path, /*embedImages=*/true, /*embedBuffers=*/true, /*prettyPrint=*/false,
+  if (!writer.WriteGltfSceneToFile(&model, path, /*embedImages=*/true, /*embedBuffers=*/true,
+                                   /*prettyPrint=*/false,
                                    /*writeBinary=*/false)) {
     return Error{path + ": cannot write the glTF file"};
   }

@@ -26,7 +26,9 @@ constexpr double kMaxHeadHeightM = 3.0;
 /// Names listed in an "unknown enemy" message before "...".
 constexpr std::size_t kMaxListedEnemies = 12;
 
-std::string format_time(double t) { return limits::number_text(t); }
+std::string format_time(double t) {
+  return limits::number_text(t);
+}
 
 std::string join_body_names() {
   std::string names;
@@ -40,18 +42,25 @@ std::string join_body_names() {
 // A JSON value as a message shows it: strings quoted, long values cut.
 std::string shown(const JsonValue& v) {
   switch (v.kind) {
-    case Kind::null: return "null";
-    case Kind::boolean: return v.boolean ? "true" : "false";
-    case Kind::number: return limits::quoted(v.text);
-    case Kind::string: return "\"" + limits::quoted(v.text) + "\"";
-    case Kind::array: return "an array of " + std::to_string(v.items.size()) + " values";
-    case Kind::object: return "an object";
+    case Kind::null:
+      return "null";
+    case Kind::boolean:
+      return v.boolean ? "true" : "false";
+    case Kind::number:
+      return limits::quoted(v.text);
+    case Kind::string:
+      return "\"" + limits::quoted(v.text) + "\"";
+    case Kind::array:
+      return "an array of " + std::to_string(v.items.size()) + " values";
+    case Kind::object:
+      return "an object";
   }
   return "?";
 }
 
 std::string located(std::string_view source, TextPosition at, const std::string& message) {
-  return std::string(source) + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) + ": error: " + message;
+  return std::string(source) + ":" + std::to_string(at.line) + ":" + std::to_string(at.column) +
+         ": error: " + message;
 }
 
 // Collects the problems of one event, each at its place; the event's label is filled in once its
@@ -109,7 +118,8 @@ VecProblem read_vec3(const JsonValue& v, Vec3& out, TextPosition& at) {
 }
 
 bool within_world(Vec3 p) {
-  return limits::within_world(static_cast<double>(p.x), static_cast<double>(p.y), static_cast<double>(p.z));
+  return limits::within_world(static_cast<double>(p.x), static_cast<double>(p.y),
+                              static_cast<double>(p.z));
 }
 
 std::string world_bound_text() {
@@ -118,32 +128,37 @@ std::string world_bound_text() {
 
 // Reads three numbers, reporting a wrong shape (`form` says the right one, e.g. "[N·s]") or a
 // number too large; true when `out` holds them.
-bool read_event_vec3(const JsonValue& value, std::string_view key, const std::string& form, EventChecker& check,
-                     Vec3& out) {
+bool read_event_vec3(const JsonValue& value, std::string_view key, const std::string& form,
+                     EventChecker& check, Vec3& out) {
   TextPosition at;
   switch (read_vec3(value, out, at)) {
     case VecProblem::shape:
-      check.error(at, "`" + std::string(key) + "` must be an array of three numbers " + form + ", got " + shown(value));
+      check.error(at, "`" + std::string(key) + "` must be an array of three numbers " + form +
+                          ", got " + shown(value));
       return false;
     case VecProblem::non_finite:
-      check.error(at, "`" + std::string(key) + "` must be finite (a number is too large for a double)");
+      check.error(at,
+                  "`" + std::string(key) + "` must be finite (a number is too large for a double)");
       return false;
-    case VecProblem::none: break;
+    case VecProblem::none:
+      break;
   }
   return true;
 }
 
 // Reads a position [m], checking it lies inside the world; `what` describes it in messages.
-void read_position(const JsonValue& value, std::string_view key, const std::string& what, EventChecker& check,
-                   Vec3& out) {
+void read_position(const JsonValue& value, std::string_view key, const std::string& what,
+                   EventChecker& check, Vec3& out) {
   if (!read_event_vec3(value, key, "[m] (" + what + ")", check, out)) return;
-  if (!within_world(out)) check.error(value.at, "`" + std::string(key) + "` must lie inside the world (" + world_bound_text() + ")");
+  if (!within_world(out))
+    check.error(value.at, "`" + std::string(key) + "` must lie inside the world (" +
+                              world_bound_text() + ")");
 }
 
 // Unknown and repeated keys of an event. JSON leaves a repeated key's meaning open, so it is an
 // error, as in level files.
-void check_event_keys(const JsonValue& object, std::initializer_list<std::string_view> allowed, const std::string& what,
-                      EventChecker& check) {
+void check_event_keys(const JsonValue& object, std::initializer_list<std::string_view> allowed,
+                      const std::string& what, EventChecker& check) {
   const auto error = [&check](TextPosition at, const std::string& m) { check.error(at, m); };
   std::unordered_set<std::string_view> seen;
   std::string expected;
@@ -152,12 +167,14 @@ void check_event_keys(const JsonValue& object, std::initializer_list<std::string
     if (!seen.insert(m.key).second) {
       error(m.key_at, "duplicate key `" + limits::quoted(m.key) + "` in " + what);
     } else if (std::find(allowed.begin(), allowed.end(), m.key) == allowed.end()) {
-      error(m.key_at, "unknown key `" + limits::quoted(m.key) + "` in " + what + " (expected " + expected + ")");
+      error(m.key_at, "unknown key `" + limits::quoted(m.key) + "` in " + what + " (expected " +
+                          expected + ")");
     }
   }
 }
 
-void read_enemy(const JsonValue& event, EventChecker& check, std::string& enemy, TextPosition& enemy_at) {
+void read_enemy(const JsonValue& event, EventChecker& check, std::string& enemy,
+                TextPosition& enemy_at) {
   const JsonValue* value = event.find("enemy");
   if (value == nullptr) {
     check.error(event.at, "missing `enemy`");
@@ -171,17 +188,19 @@ void read_enemy(const JsonValue& event, EventChecker& check, std::string& enemy,
   }
 }
 
-void parse_push(const JsonValue& event, std::size_t index, EventChecker& check, std::vector<PushEvent>& pushes,
-                double t) {
+void parse_push(const JsonValue& event, std::size_t index, EventChecker& check,
+                std::vector<PushEvent>& pushes, double t) {
   PushEvent push;
   push.t = t;
   push.event_index = index;
   check_event_keys(event, {"t", "type", "enemy", "body", "impulse"}, "a push event", check);
   read_enemy(event, check, push.enemy, push.enemy_at);
   if (const JsonValue* body = event.find("body")) {
-    const auto part = body->kind == Kind::string ? physics::body_part_from_name(body->text) : std::nullopt;
+    const auto part =
+        body->kind == Kind::string ? physics::body_part_from_name(body->text) : std::nullopt;
     if (!part) {
-      check.error(body->at, "unknown body " + shown(*body) + "; expected one of " + join_body_names());
+      check.error(body->at,
+                  "unknown body " + shown(*body) + "; expected one of " + join_body_names());
     } else {
       push.body = *part;
     }
@@ -193,8 +212,10 @@ void parse_push(const JsonValue& event, std::size_t index, EventChecker& check, 
                           ? static_cast<double>(length(push.impulse))
                           : 0.0;
     if (ns > limits::kMaxImpulseNs) {
-      check.error(impulse->at, "`impulse` must be at most " + limits::number_text(limits::kMaxImpulseNs) +
-                                   " N·s long (a hard shove is 40-150 N·s), got " + limits::number_text(ns) + " N·s");
+      check.error(impulse->at, "`impulse` must be at most " +
+                                   limits::number_text(limits::kMaxImpulseNs) +
+                                   " N·s long (a hard shove is 40-150 N·s), got " +
+                                   limits::number_text(ns) + " N·s");
     }
   } else {
     check.error(event.at, "missing `impulse`");
@@ -202,8 +223,8 @@ void parse_push(const JsonValue& event, std::size_t index, EventChecker& check, 
   if (check.ok_so_far()) pushes.push_back(push);
 }
 
-void parse_kill(const JsonValue& event, std::size_t index, EventChecker& check, std::vector<KillEvent>& kills,
-                double t) {
+void parse_kill(const JsonValue& event, std::size_t index, EventChecker& check,
+                std::vector<KillEvent>& kills, double t) {
   KillEvent kill;
   kill.t = t;
   kill.event_index = index;
@@ -214,10 +235,14 @@ void parse_kill(const JsonValue& event, std::size_t index, EventChecker& check, 
 
 void read_gait(const JsonValue& value, EventChecker& check, physics::Gait& gait) {
   const std::string name = value.kind == Kind::string ? value.text : "";
-  if (name == "walk") gait = physics::Gait::walk;
-  else if (name == "run") gait = physics::Gait::run;
-  else if (name == "idle") gait = physics::Gait::idle;
-  else check.error(value.at, "unknown gait " + shown(value) + "; expected one of idle, walk, run");
+  if (name == "walk")
+    gait = physics::Gait::walk;
+  else if (name == "run")
+    gait = physics::Gait::run;
+  else if (name == "idle")
+    gait = physics::Gait::idle;
+  else
+    check.error(value.at, "unknown gait " + shown(value) + "; expected one of idle, walk, run");
 }
 
 // A walk's velocity is horizontal and no faster than its gait's top speed: the legs would clamp a
@@ -225,8 +250,10 @@ void read_gait(const JsonValue& value, EventChecker& check, physics::Gait& gait)
 void check_walk_velocity(const JsonValue& value, const WalkEvent& walk, EventChecker& check) {
   const Vec3 v = walk.intent.velocity;
   if (v.y != 0.0f) {
-    check.error(value.at, "`velocity` is horizontal [m/s]: its y must be 0 (the legs follow the ground), got " +
-                              limits::number_text(static_cast<double>(v.y)));
+    check.error(
+        value.at,
+        "`velocity` is horizontal [m/s]: its y must be 0 (the legs follow the ground), got " +
+            limits::number_text(static_cast<double>(v.y)));
     return;
   }
   const physics::StepSettings legs;
@@ -234,21 +261,24 @@ void check_walk_velocity(const JsonValue& value, const WalkEvent& walk, EventChe
   const float top = running ? legs.max_run_speed : legs.max_walk_speed;
   const float speed = length(horizontal(v));
   if (speed > top) {
-    check.error(value.at, "`velocity` must be at most " + limits::number_text(static_cast<double>(top)) + " m/s " +
-                              (running ? "running" : "walking (\"gait\": \"run\" goes up to " +
-                                                         limits::number_text(static_cast<double>(legs.max_run_speed)) +
-                                                         ")") +
-                              ", got " + limits::number_text(static_cast<double>(speed)) + " m/s");
+    check.error(
+        value.at,
+        "`velocity` must be at most " + limits::number_text(static_cast<double>(top)) + " m/s " +
+            (running ? "running"
+                     : "walking (\"gait\": \"run\" goes up to " +
+                           limits::number_text(static_cast<double>(legs.max_run_speed)) + ")") +
+            ", got " + limits::number_text(static_cast<double>(speed)) + " m/s");
   }
 }
 
-void parse_walk(const JsonValue& event, std::size_t index, EventChecker& check, std::vector<WalkEvent>& walks,
-                double t) {
+void parse_walk(const JsonValue& event, std::size_t index, EventChecker& check,
+                std::vector<WalkEvent>& walks, double t) {
   WalkEvent walk;
   walk.t = t;
   walk.event_index = index;
   walk.intent.gait = physics::Gait::walk;
-  check_event_keys(event, {"t", "type", "enemy", "velocity", "gait", "facing_deg"}, "a walk event", check);
+  check_event_keys(event, {"t", "type", "enemy", "velocity", "gait", "facing_deg"}, "a walk event",
+                   check);
   read_enemy(event, check, walk.enemy, walk.enemy_at);
   if (const JsonValue* gait = event.find("gait")) read_gait(*gait, check, walk.intent.gait);
   if (const JsonValue* velocity = event.find("velocity")) {
@@ -261,9 +291,11 @@ void parse_walk(const JsonValue& event, std::size_t index, EventChecker& check, 
   if (const JsonValue* facing = event.find("facing_deg")) {
     const auto deg = number_of(*facing);
     if (!deg) {
-      check.error(facing->at, "`facing_deg` must be a finite number of degrees (0 faces +Z), got " + shown(*facing));
+      check.error(facing->at, "`facing_deg` must be a finite number of degrees (0 faces +Z), got " +
+                                  shown(*facing));
     } else if (std::fabs(*deg) > kMaxFacingDeg) {
-      check.error(facing->at, "`facing_deg` must be a heading, -360 <= deg <= 360, got " + shown(*facing));
+      check.error(facing->at,
+                  "`facing_deg` must be a heading, -360 <= deg <= 360, got " + shown(*facing));
     } else {
       walk.intent.facing_rad = deg_to_rad(static_cast<float>(*deg));
       walk.intent.has_facing = true;
@@ -272,12 +304,13 @@ void parse_walk(const JsonValue& event, std::size_t index, EventChecker& check, 
   if (check.ok_so_far()) walks.push_back(walk);
 }
 
-void parse_player(const JsonValue& event, std::size_t index, EventChecker& check, std::vector<PlayerEvent>& players,
-                  double t) {
+void parse_player(const JsonValue& event, std::size_t index, EventChecker& check,
+                  std::vector<PlayerEvent>& players, double t) {
   PlayerEvent player;
   player.t = t;
   player.event_index = index;
-  check_event_keys(event, {"t", "type", "position", "head_height_m", "present"}, "a player event", check);
+  check_event_keys(event, {"t", "type", "position", "head_height_m", "present"}, "a player event",
+                   check);
   if (const JsonValue* present = event.find("present")) {
     if (present->kind != Kind::boolean) {
       check.error(present->at, "`present` must be true or false, got " + shown(*present));
@@ -293,7 +326,8 @@ void parse_player(const JsonValue& event, std::size_t index, EventChecker& check
   if (const JsonValue* head = event.find("head_height_m")) {
     const auto h = number_of(*head);
     if (!h || *h <= 0 || *h > kMaxHeadHeightM) {
-      check.error(head->at, "`head_height_m` must be a number of metres, 0 < m <= 3, got " + shown(*head));
+      check.error(head->at,
+                  "`head_height_m` must be a number of metres, 0 < m <= 3, got " + shown(*head));
     } else {
       player.head_height_m = static_cast<float>(*h);
     }
@@ -304,25 +338,28 @@ void parse_player(const JsonValue& event, std::size_t index, EventChecker& check
 const char* kPathPointForm = "{ \"t\": seconds >= 0, \"position\": [x, y, z] in m }";
 
 // One point of a hand's path; reports its own problems.
-bool read_path_point(const JsonValue& value, std::size_t i, EventChecker& check, HandEvent::Point& point) {
+bool read_path_point(const JsonValue& value, std::size_t i, EventChecker& check,
+                     HandEvent::Point& point) {
   const std::string name = "path[" + std::to_string(i) + "]";
   const JsonValue* t = value.kind == Kind::object ? value.find("t") : nullptr;
   const JsonValue* position = value.kind == Kind::object ? value.find("position") : nullptr;
   TextPosition at = value.at;
   const auto seconds = t != nullptr ? number_of(*t) : std::nullopt;
-  const bool shaped = t != nullptr && position != nullptr && value.members.size() == 2 && seconds && *seconds >= 0 &&
-                      read_vec3(*position, point.position, at) == VecProblem::none;
+  const bool shaped = t != nullptr && position != nullptr && value.members.size() == 2 && seconds &&
+                      *seconds >= 0 && read_vec3(*position, point.position, at) == VecProblem::none;
   if (!shaped) {
     check.error(at, name + " must be " + kPathPointForm + ", got " + shown(value));
     return false;
   }
   if (*seconds > limits::kMaxDurationS) {
-    check.error(t->at, name + ".t must be at most " + limits::number_text(limits::kMaxDurationS) + " s, got " + shown(*t));
+    check.error(t->at, name + ".t must be at most " + limits::number_text(limits::kMaxDurationS) +
+                           " s, got " + shown(*t));
     return false;
   }
   point.t = *seconds;
   if (!within_world(point.position)) {
-    check.error(position->at, "`" + name + ".position` must lie inside the world (" + world_bound_text() + ")");
+    check.error(position->at,
+                "`" + name + ".position` must lie inside the world (" + world_bound_text() + ")");
     return false;
   }
   return true;
@@ -330,21 +367,26 @@ bool read_path_point(const JsonValue& value, std::size_t i, EventChecker& check,
 
 void read_hand_side(const JsonValue& value, EventChecker& check, int& hand) {
   const std::string side = value.kind == Kind::string ? value.text : "";
-  if (side == "left") hand = 0;
-  else if (side == "right") hand = 1;
-  else check.error(value.at, "`hand` must be \"left\" or \"right\", got " + shown(value));
+  if (side == "left")
+    hand = 0;
+  else if (side == "right")
+    hand = 1;
+  else
+    check.error(value.at, "`hand` must be \"left\" or \"right\", got " + shown(value));
 }
 
 void read_hand_path(const JsonValue& value, EventChecker& check, HandEvent& hand) {
   if (value.kind != Kind::array || value.items.empty()) {
-    check.error(value.at, "`path` must be a non-empty array of { \"t\": seconds, \"position\": [x, y, z] }");
+    check.error(value.at,
+                "`path` must be a non-empty array of { \"t\": seconds, \"position\": [x, y, z] }");
     return;
   }
   for (std::size_t i = 0; i < value.items.size(); ++i) {
     HandEvent::Point point;
     if (!read_path_point(value.items[i], i, check, point)) continue;
     if (!hand.path.empty() && point.t < hand.path.back().t) {
-      check.error(value.items[i].at, "path[" + std::to_string(i) + "] goes back in time (t=" + format_time(point.t) +
+      check.error(value.items[i].at, "path[" + std::to_string(i) +
+                                         "] goes back in time (t=" + format_time(point.t) +
                                          " after t=" + format_time(hand.path.back().t) + ")");
     } else {
       hand.path.push_back(point);
@@ -352,8 +394,8 @@ void read_hand_path(const JsonValue& value, EventChecker& check, HandEvent& hand
   }
 }
 
-void parse_hand(const JsonValue& event, std::size_t index, EventChecker& check, std::vector<HandEvent>& hands,
-                double t) {
+void parse_hand(const JsonValue& event, std::size_t index, EventChecker& check,
+                std::vector<HandEvent>& hands, double t) {
   HandEvent hand;
   hand.t = t;
   hand.event_index = index;
@@ -394,18 +436,20 @@ std::optional<double> read_time(const JsonValue& event, EventChecker& check) {
   return seconds;
 }
 
-void parse_event(const JsonValue& event, std::size_t index, std::string_view source, std::vector<std::string>& errors,
-                 InputScript& script) {
+void parse_event(const JsonValue& event, std::size_t index, std::string_view source,
+                 std::vector<std::string>& errors, InputScript& script) {
   EventChecker check(source, index, errors);
   if (event.kind != Kind::object) {
     check.error(event.at, "an event must be a JSON object, got " + shown(event));
     return;
   }
   const JsonValue* type_value = event.find("type");
-  const std::string type = type_value != nullptr && type_value->kind == Kind::string ? type_value->text : "";
+  const std::string type =
+      type_value != nullptr && type_value->kind == Kind::string ? type_value->text : "";
   const JsonValue* t_value = event.find("t");
   const auto t_number = t_value != nullptr ? number_of(*t_value) : std::nullopt;
-  check.set_label(type.empty() ? "event" : limits::quoted(type), t_number.value_or(0), t_number.has_value());
+  check.set_label(type.empty() ? "event" : limits::quoted(type), t_number.value_or(0),
+                  t_number.has_value());
   const double t = read_time(event, check).value_or(0);
 
   if (type_value == nullptr) {
@@ -417,7 +461,8 @@ void parse_event(const JsonValue& event, std::size_t index, std::string_view sou
   if (type == "walk") return parse_walk(event, index, check, script.walks, t);
   if (type == "player") return parse_player(event, index, check, script.players, t);
   if (type == "hand") return parse_hand(event, index, check, script.hands, t);
-  check.error(type_value->at, "unknown event type " + shown(*type_value) + " (expected push, hand, player, kill or walk)");
+  check.error(type_value->at, "unknown event type " + shown(*type_value) +
+                                  " (expected push, hand, player, kill or walk)");
 }
 
 std::string join_lines(const std::vector<std::string>& lines) {
@@ -431,7 +476,8 @@ std::string join_lines(const std::vector<std::string>& lines) {
 
 template <typename Event>
 void sort_by_time(std::vector<Event>& events) {
-  std::stable_sort(events.begin(), events.end(), [](const Event& a, const Event& b) { return a.t < b.t; });
+  std::stable_sort(events.begin(), events.end(),
+                   [](const Event& a, const Event& b) { return a.t < b.t; });
 }
 
 }  // namespace
@@ -444,15 +490,19 @@ Result<InputScript> parse_input_script(std::string_view json_text, std::string_v
   }
   const JsonValue& root = std::get<JsonValue>(parsed);
   if (root.kind != Kind::object) {
-    return Error{located(source, root.at, "the script must be a JSON object with an `events` array")};
+    return Error{
+        located(source, root.at, "the script must be a JSON object with an `events` array")};
   }
   std::vector<std::string> errors;
   std::unordered_set<std::string_view> top_keys;
   for (const JsonMember& m : root.members) {
     if (!top_keys.insert(m.key).second) {
-      errors.push_back(located(source, m.key_at, "duplicate key `" + limits::quoted(m.key) + "` in the script"));
+      errors.push_back(
+          located(source, m.key_at, "duplicate key `" + limits::quoted(m.key) + "` in the script"));
     } else if (m.key != "events") {
-      errors.push_back(located(source, m.key_at, "unknown top-level key `" + limits::quoted(m.key) + "` (expected `events`)"));
+      errors.push_back(
+          located(source, m.key_at,
+                  "unknown top-level key `" + limits::quoted(m.key) + "` (expected `events`)"));
     }
   }
   const JsonValue* events = root.find("events");
@@ -461,7 +511,8 @@ Result<InputScript> parse_input_script(std::string_view json_text, std::string_v
     return Error{join_lines(errors)};
   }
   InputScript script;
-  for (std::size_t i = 0; i < events->items.size(); ++i) parse_event(events->items[i], i, source, errors, script);
+  for (std::size_t i = 0; i < events->items.size(); ++i)
+    parse_event(events->items[i], i, source, errors, script);
   if (!errors.empty()) return Error{join_lines(errors)};
   sort_by_time(script.pushes);
   sort_by_time(script.kills);
@@ -471,25 +522,32 @@ Result<InputScript> parse_input_script(std::string_view json_text, std::string_v
   return script;
 }
 
-std::string check_against_scene(const InputScript& script, const SceneDescription& scene, std::string_view source) {
+std::string check_against_scene(const InputScript& script, const SceneDescription& scene,
+                                std::string_view source) {
   std::vector<std::string> errors;
   std::string names;
   for (std::size_t i = 0; i < scene.enemies.size() && i < kMaxListedEnemies; ++i) {
     names += (i == 0 ? "" : ", ") + scene.enemies[i].name;
   }
-  if (scene.enemies.size() > kMaxListedEnemies) names += ", ... (" + std::to_string(scene.enemies.size()) + " in all)";
-  const auto check = [&](const std::string& enemy, TextPosition at, std::size_t index, const char* type, double t) {
+  if (scene.enemies.size() > kMaxListedEnemies)
+    names += ", ... (" + std::to_string(scene.enemies.size()) + " in all)";
+  const auto check = [&](const std::string& enemy, TextPosition at, std::size_t index,
+                         const char* type, double t) {
     const bool found = std::any_of(scene.enemies.begin(), scene.enemies.end(),
                                    [&](const EnemySpawn& e) { return e.name == enemy; });
     if (!found) {
       errors.push_back(located(source, at,
-                               "events[" + std::to_string(index) + "] (" + type + " at t=" + format_time(t) +
-                                   "): unknown enemy `" + limits::quoted(enemy) + "` (the scene has: " + names + ")"));
+                               "events[" + std::to_string(index) + "] (" + type +
+                                   " at t=" + format_time(t) + "): unknown enemy `" +
+                                   limits::quoted(enemy) + "` (the scene has: " + names + ")"));
     }
   };
-  for (const PushEvent& push : script.pushes) check(push.enemy, push.enemy_at, push.event_index, "push", push.t);
-  for (const KillEvent& kill : script.kills) check(kill.enemy, kill.enemy_at, kill.event_index, "kill", kill.t);
-  for (const WalkEvent& walk : script.walks) check(walk.enemy, walk.enemy_at, walk.event_index, "walk", walk.t);
+  for (const PushEvent& push : script.pushes)
+    check(push.enemy, push.enemy_at, push.event_index, "push", push.t);
+  for (const KillEvent& kill : script.kills)
+    check(kill.enemy, kill.enemy_at, kill.event_index, "kill", kill.t);
+  for (const WalkEvent& walk : script.walks)
+    check(walk.enemy, walk.enemy_at, walk.event_index, "walk", walk.t);
   return join_lines(errors);
 }
 

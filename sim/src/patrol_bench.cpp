@@ -104,7 +104,8 @@ SceneDescription with_patrollers(const SceneDescription& scene, int count) {
   std::vector<const EnemySpawn*> walkers;  // one enemy per distinct route, as the level has them
   for (const EnemySpawn& e : scene.enemies) {
     const bool known = std::any_of(walkers.begin(), walkers.end(), [&](const EnemySpawn* w) {
-      return w->route.size() == e.route.size() && !e.route.empty() && w->route.front().position == e.route.front().position;
+      return w->route.size() == e.route.size() && !e.route.empty() &&
+             w->route.front().position == e.route.front().position;
     });
     // A one-point route is a guard post, not a patrol: its enemies would all be spawned on
     // that one spot, inside each other.
@@ -130,13 +131,16 @@ SceneDescription with_patrollers(const SceneDescription& scene, int count) {
   return out;
 }
 
-PatrolBenchResult run_patrol_benchmark(const SceneDescription& scene, const PatrolBenchOptions& options) {
+PatrolBenchResult run_patrol_benchmark(const SceneDescription& scene,
+                                       const PatrolBenchOptions& options) {
   PatrolBenchResult r;
   std::vector<double> builds;
   for (int i = 0; i < options.navmesh_builds; ++i) {
     const auto start = std::chrono::steady_clock::now();
     (void)build_navmesh(scene);
-    builds.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    builds.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+            .count());
   }
   r.navmesh_build_ms = percentile(builds, 0.5);
 
@@ -174,8 +178,9 @@ PatrolBenchResult run_patrol_benchmark(const SceneDescription& scene, const Patr
     load.per_enemy_into(r);
     r.frame_ms = cpu_ms / static_cast<double>(std::max<std::uint64_t>(1, done)) * kFrameSteps;
     const SimulationResult result = s.result();
-    const std::vector<double> ticks(result.navigation_tick_ms.begin() + static_cast<std::ptrdiff_t>(ticks_before),
-                                    result.navigation_tick_ms.end());
+    const std::vector<double> ticks(
+        result.navigation_tick_ms.begin() + static_cast<std::ptrdiff_t>(ticks_before),
+        result.navigation_tick_ms.end());
     r.nav_tick_p50_ms = percentile(ticks, 0.5);
     r.nav_tick_p99_ms = percentile(ticks, 0.99);
     r.nav_tick_max_ms = ticks.empty() ? 0 : *std::max_element(ticks.begin(), ticks.end());
@@ -190,7 +195,8 @@ PatrolBenchResult run_patrol_benchmark(const SceneDescription& scene, const Patr
       physics::RagdollSettings settings;
       settings.height_m = e.height_m;
       settings.mass_kg = e.mass_kg;
-      physics::add_baseline_ragdoll(world, settings, e.position + Vec3{0, patrolled.spawn_height_m, 0}, e.yaw_rad);
+      physics::add_baseline_ragdoll(world, settings,
+                                    e.position + Vec3{0, patrolled.spawn_height_m, 0}, e.yaw_rad);
     }
     for (std::uint64_t i = 0; i < warm_up && !r.interrupted; ++i) world.step();
     const double start = thread_cpu_ms();
@@ -199,7 +205,8 @@ PatrolBenchResult run_patrol_benchmark(const SceneDescription& scene, const Patr
       r.interrupted = options.stop && options.stop();
       world.step();
     }
-    r.baseline_frame_ms = (thread_cpu_ms() - start) / static_cast<double>(std::max<std::uint64_t>(1, done)) * kFrameSteps;
+    r.baseline_frame_ms = (thread_cpu_ms() - start) /
+                          static_cast<double>(std::max<std::uint64_t>(1, done)) * kFrameSteps;
   }
   return r;
 }
@@ -219,7 +226,8 @@ std::string patrol_bench_text(const PatrolBenchResult& r) {
       r.navmesh_build_ms, r.enemies, r.nav_tick_p50_ms, r.nav_tick_p99_ms, r.nav_tick_max_ms,
       r.enemies, r.frame_ms, r.baseline_frame_ms, r.falls, r.pairs, r.self_pairs, r.contact_points,
       r.self_contact_points, r.constraint_rows);
-  return std::string(text) + (r.interrupted ? "interrupted: the figures are of the steps that ran\n" : "");
+  return std::string(text) +
+         (r.interrupted ? "interrupted: the figures are of the steps that ran\n" : "");
 }
 
 }  // namespace stagger::sim

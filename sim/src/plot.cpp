@@ -8,7 +8,7 @@ namespace stagger::sim {
 
 namespace {
 
-constexpr float kLeft = 70.0f;     // [px] room for the value axis
+constexpr float kLeft = 70.0f;  // [px] room for the value axis
 constexpr float kRight = 20.0f;
 constexpr float kTitle = 60.0f;    // [px] title and legend
 constexpr float kPanel = 240.0f;   // [px] per enemy
@@ -34,13 +34,20 @@ std::string one_decimal(double v) {
 levels::Colour state_colour(physics::LocomotionState state) {
   using physics::LocomotionState;
   switch (state) {
-    case LocomotionState::standing: return {250, 250, 247};
-    case LocomotionState::stepping: return {252, 226, 140};
-    case LocomotionState::walking: return {200, 236, 200};
-    case LocomotionState::falling: return {246, 170, 160};
-    case LocomotionState::down: return {220, 190, 190};
-    case LocomotionState::getting_up: return {250, 200, 150};
-    case LocomotionState::dead: return {190, 190, 190};
+    case LocomotionState::standing:
+      return {250, 250, 247};
+    case LocomotionState::stepping:
+      return {252, 226, 140};
+    case LocomotionState::walking:
+      return {200, 236, 200};
+    case LocomotionState::falling:
+      return {246, 170, 160};
+    case LocomotionState::down:
+      return {220, 190, 190};
+    case LocomotionState::getting_up:
+      return {250, 200, 150};
+    case LocomotionState::dead:
+      return {190, 190, 190};
   }
   return kBackground;
 }
@@ -64,7 +71,8 @@ float TracePlot::x_of(double t, double end_s, int width) {
 }
 
 levels::Canvas TracePlot::render(int width) const {
-  const int height = static_cast<int>(kTitle + kPanel * static_cast<float>(std::max<std::size_t>(1, names_.size())));
+  const int height = static_cast<int>(
+      kTitle + kPanel * static_cast<float>(std::max<std::size_t>(1, names_.size())));
   levels::Canvas canvas(width, height, kBackground);
   canvas.text(kLeft, 10.0f, "balance error and pelvis height [m] over time [s]", kInk, 2);
   // Legend: the curves, the pushes, then the state bands.
@@ -89,11 +97,13 @@ levels::Canvas TracePlot::render(int width) const {
   for (const auto& samples : samples_) {
     if (!samples.empty()) end_s = std::max(end_s, static_cast<double>(samples.back().t));
   }
-  for (std::size_t i = 0; i < names_.size(); ++i) draw_panel(canvas, i, kTitle + kPanel * static_cast<float>(i), end_s);
+  for (std::size_t i = 0; i < names_.size(); ++i)
+    draw_panel(canvas, i, kTitle + kPanel * static_cast<float>(i), end_s);
   return canvas;
 }
 
-void TracePlot::draw_panel(levels::Canvas& canvas, std::size_t enemy, float top, double end_s) const {
+void TracePlot::draw_panel(levels::Canvas& canvas, std::size_t enemy, float top,
+                           double end_s) const {
   const std::vector<Sample>& samples = samples_[enemy];
   const int width = canvas.width();
   const float plot_top = top + kPlotTop;
@@ -137,7 +147,8 @@ void TracePlot::draw_panel(levels::Canvas& canvas, std::size_t enemy, float top,
     if (push.enemy != names_[enemy] || push.t > end_s) continue;
     const float px = x_of(push.t, end_s, width);
     canvas.rect(px - 1.0f, plot_top, 2.0f, kPlotHeight, kPush);
-    canvas.text(px + 4.0f, plot_top + 4.0f, one_decimal(static_cast<double>(length(push.impulse))) + " N s", kPush, 1);
+    canvas.text(px + 4.0f, plot_top + 4.0f,
+                one_decimal(static_cast<double>(length(push.impulse))) + " N s", kPush, 1);
   }
   // The curves.
   for (std::size_t s = 1; s < samples.size(); ++s) {

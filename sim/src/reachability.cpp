@@ -21,11 +21,13 @@ std::string metres(float v) {
 }  // namespace
 
 bool LevelNavigation::ok() const {
-  return std::none_of(diagnostics.begin(), diagnostics.end(), [](const levels::Diagnostic& d) { return d.error; });
+  return std::none_of(diagnostics.begin(), diagnostics.end(),
+                      [](const levels::Diagnostic& d) { return d.error; });
 }
 
 int LevelNavigation::warnings() const {
-  return static_cast<int>(std::count_if(diagnostics.begin(), diagnostics.end(), [](const levels::Diagnostic& d) { return !d.error; }));
+  return static_cast<int>(std::count_if(diagnostics.begin(), diagnostics.end(),
+                                        [](const levels::Diagnostic& d) { return !d.error; }));
 }
 
 LevelNavigation check_reachability(const levels::LoadResult& loaded) {
@@ -51,13 +53,15 @@ LevelNavigation check_reachability(const levels::LoadResult& loaded) {
   const auto on_navmesh = [&](Vec3 p, std::string* why) {
     const ai::Navmesh::Nearest near = nav.nearest(p, kOnNavmesh);
     if (near.found && near.horizontal_m <= kAcross) return true;
-    *why = near.found ? "is " + metres(near.horizontal_m) + " m beside the navmesh (at most " + metres(kAcross) + " m)"
-                      : "is not on the navmesh (nothing walkable within " + metres(kAcross) + " m across and " +
-                            metres(kUpDown) + " m up or down)";
+    *why = near.found ? "is " + metres(near.horizontal_m) + " m beside the navmesh (at most " +
+                            metres(kAcross) + " m)"
+                      : "is not on the navmesh (nothing walkable within " + metres(kAcross) +
+                            " m across and " + metres(kUpDown) + " m up or down)";
     return false;
   };
   std::string why;
-  if (!on_navmesh(level.player.position, &why)) problem(loaded.where.player, "the player start " + why);
+  if (!on_navmesh(level.player.position, &why))
+    problem(loaded.where.player, "the player start " + why);
   for (std::size_t e = 0; e < level.enemies.size(); ++e) {
     if (!on_navmesh(level.enemies[e].position, &why)) {
       problem(loaded.where.enemies[e], "the spawn of enemy `" + level.enemies[e].name + "` " + why);
@@ -81,24 +85,28 @@ LevelNavigation check_reachability(const levels::LoadResult& loaded) {
       if (room >= 0 && room < kTurningRoom) {
         levels::Diagnostic w = where[p];
         w.error = false;
-        problem(w, "point " + std::to_string(p) + " of route `" + route.name + "` is " + metres(room + scene.navigation->agent_radius) +
+        problem(w, "point " + std::to_string(p) + " of route `" + route.name + "` is " +
+                       metres(room + scene.navigation->agent_radius) +
                        " m from an obstacle or a drop; a ragdoll turning there needs " +
                        metres(kTurningRoom + scene.navigation->agent_radius) + " m");
       }
     }
     const std::size_t n_points = route.points.size();
-    const std::size_t legs = route.mode == levels::RouteMode::loop && n_points > 2 ? n_points : n_points - 1;
+    const std::size_t legs =
+        route.mode == levels::RouteMode::loop && n_points > 2 ? n_points : n_points - 1;
     for (std::size_t leg = 0; leg < legs && n_points > 1; ++leg) {
       const std::size_t a = leg, b = (leg + 1) % n_points;
-      if (nav.path(route.points[a].position, route.points[b].position) != ai::Navmesh::PathKind::complete) {
-        problem(where[b], "route `" + route.name + "` has no complete path from point " + std::to_string(a) +
-                              " to point " + std::to_string(b));
+      if (nav.path(route.points[a].position, route.points[b].position) !=
+          ai::Navmesh::PathKind::complete) {
+        problem(where[b], "route `" + route.name + "` has no complete path from point " +
+                              std::to_string(a) + " to point " + std::to_string(b));
       }
     }
   }
-  std::stable_sort(out.diagnostics.begin(), out.diagnostics.end(), [](const auto& x, const auto& y) {
-    return x.line != y.line ? x.line < y.line : x.column < y.column;
-  });
+  std::stable_sort(out.diagnostics.begin(), out.diagnostics.end(),
+                   [](const auto& x, const auto& y) {
+                     return x.line != y.line ? x.line < y.line : x.column < y.column;
+                   });
   return out;
 }
 

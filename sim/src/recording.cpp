@@ -20,9 +20,9 @@ constexpr std::uint32_t kFirstVersionWithFlag = 2;
 
 // The bounds of the command line (`stagger sim` options): a recording is made by a run, so a
 // number outside them means the file is damaged, not that the run was unusual.
-constexpr limits::Range kPhysicsHzRange{30.0, 2000.0, false};              // [Hz]
-constexpr limits::Range kDisplayHzRange{0.0, 1000.0, true};                // [Hz]
-constexpr limits::Range kSecondsRange{0.0, limits::kMaxDurationS, true};   // [s]
+constexpr limits::Range kPhysicsHzRange{30.0, 2000.0, false};             // [Hz]
+constexpr limits::Range kDisplayHzRange{0.0, 1000.0, true};               // [Hz]
+constexpr limits::Range kSecondsRange{0.0, limits::kMaxDurationS, true};  // [s]
 constexpr limits::Range kSolverIterationsRange{1.0, 200.0, false};
 constexpr limits::Range kBuiltinEnemiesRange{1.0, 1024.0, false};
 
@@ -64,13 +64,15 @@ class Writer {
 // gives 0 or "".
 class Reader {
  public:
-  Reader(std::string_view in, std::size_t end, std::string_view source) : in_(in), end_(end), source_(source) {}
+  Reader(std::string_view in, std::size_t end, std::string_view source)
+      : in_(in), end_(end), source_(source) {}
   bool ok() const { return error_.empty(); }
   const std::string& error() const { return error_; }
   std::uint64_t u(std::size_t size, const char* field) {
     if (!need(size, field)) return 0;
     std::uint64_t v = 0;
-    for (std::size_t i = 0; i < size; ++i) v |= static_cast<std::uint64_t>(static_cast<std::uint8_t>(in_[at_ + i])) << (8 * i);
+    for (std::size_t i = 0; i < size; ++i)
+      v |= static_cast<std::uint64_t>(static_cast<std::uint8_t>(in_[at_ + i])) << (8 * i);
     at_ += size;
     return v;
   }
@@ -100,8 +102,8 @@ class Reader {
   bool need(std::uint64_t size, const char* field) {
     if (!ok()) return false;
     if (left() < size) {
-      error_ = std::string(source_) + ": truncated or damaged: the file ends inside " + field + " (at byte " +
-               std::to_string(at_) + ")";
+      error_ = std::string(source_) + ": truncated or damaged: the file ends inside " + field +
+               " (at byte " + std::to_string(at_) + ")";
       return false;
     }
     return true;
@@ -115,7 +117,8 @@ class Reader {
 
 std::uint64_t little_endian_u64(std::string_view bytes, std::size_t at) {
   std::uint64_t v = 0;
-  for (std::size_t i = 0; i < 8; ++i) v |= static_cast<std::uint64_t>(static_cast<std::uint8_t>(bytes[at + i])) << (8 * i);
+  for (std::size_t i = 0; i < 8; ++i)
+    v |= static_cast<std::uint64_t>(static_cast<std::uint8_t>(bytes[at + i])) << (8 * i);
   return v;
 }
 
@@ -138,46 +141,55 @@ std::optional<std::string> read_steps(Reader& in, Recording& r, std::string_view
   if (!in.ok()) return in.error();
   const std::size_t room = in.left() / kHashBytes;
   if (steps > room) {
-    return std::string(source) + ": truncated or damaged: " + std::to_string(steps) + " step hashes announced, room for " +
-           std::to_string(room);
+    return std::string(source) + ": truncated or damaged: " + std::to_string(steps) +
+           " step hashes announced, room for " + std::to_string(room);
   }
   r.step_hashes.reserve(static_cast<std::size_t>(steps));
-  for (std::uint64_t i = 0; i < steps; ++i) r.step_hashes.push_back(in.u(kHashBytes, "the step hashes"));
+  for (std::uint64_t i = 0; i < steps; ++i)
+    r.step_hashes.push_back(in.u(kHashBytes, "the step hashes"));
   if (in.left() != 0) {
-    return std::string(source) + ": damaged: " + std::to_string(in.left()) + " bytes follow the step hashes";
+    return std::string(source) + ": damaged: " + std::to_string(in.left()) +
+           " bytes follow the step hashes";
   }
   return std::nullopt;
 }
 
 // "damaged: the physics rate is 5, outside 30 <= Hz <= 2000" when `value` is outside `range`.
-std::optional<std::string> out_of(limits::Range range, double value, const std::string& shown, const char* field,
-                                  const char* symbol, std::string_view source) {
+std::optional<std::string> out_of(limits::Range range, double value, const std::string& shown,
+                                  const char* field, const char* symbol, std::string_view source) {
   if (range.contains(value)) return std::nullopt;
-  return std::string(source) + ": damaged: " + field + " is " + shown + ", outside " + range.text(symbol);
+  return std::string(source) + ": damaged: " + field + " is " + shown + ", outside " +
+         range.text(symbol);
 }
-std::optional<std::string> out_of(limits::Range range, double value, const char* field, const char* symbol,
-                                  std::string_view source) {
+std::optional<std::string> out_of(limits::Range range, double value, const char* field,
+                                  const char* symbol, std::string_view source) {
   return out_of(range, value, limits::number_text(value), field, symbol, source);
 }
 // A count, shown whole however large it is.
-std::optional<std::string> out_of(limits::Range range, std::int32_t value, const char* field, const char* symbol,
-                                  std::string_view source) {
+std::optional<std::string> out_of(limits::Range range, std::int32_t value, const char* field,
+                                  const char* symbol, std::string_view source) {
   return out_of(range, value, std::to_string(value), field, symbol, source);
 }
 
 // Every number against the command line's bounds, then the step count against the duration.
 std::optional<std::string> check_numbers(const Recording& r, std::string_view source) {
-  if (auto e = out_of(kPhysicsHzRange, static_cast<double>(r.physics_hz), "the physics rate", "Hz", source)) return e;
+  if (auto e = out_of(kPhysicsHzRange, static_cast<double>(r.physics_hz), "the physics rate", "Hz",
+                      source))
+    return e;
   if (auto e = out_of(kDisplayHzRange, r.display_hz, "the display rate", "Hz", source)) return e;
   if (auto e = out_of(kSecondsRange, r.seconds, "the duration", "s", source)) return e;
-  if (auto e = out_of(kSolverIterationsRange, r.solver_iterations, "the solver iteration count", "n", source)) return e;
-  if (auto e = out_of(kBuiltinEnemiesRange, r.builtin_enemies, "the enemy count", "n", source)) return e;
+  if (auto e = out_of(kSolverIterationsRange, r.solver_iterations, "the solver iteration count",
+                      "n", source))
+    return e;
+  if (auto e = out_of(kBuiltinEnemiesRange, r.builtin_enemies, "the enemy count", "n", source))
+    return e;
   const std::uint64_t expected = recorded_steps(r.seconds, r.physics_hz);
   const std::uint64_t steps = r.step_hashes.size();
   if (steps == expected || (r.incomplete && steps < expected)) return std::nullopt;
   std::ostringstream out;
-  out << source << ": damaged: " << steps << " step hashes for " << (r.incomplete ? "an interrupted run of " : "a run of ")
-      << limits::number_text(r.seconds) << " s at " << limits::number_text(static_cast<double>(r.physics_hz)) << " Hz, which takes "
+  out << source << ": damaged: " << steps << " step hashes for "
+      << (r.incomplete ? "an interrupted run of " : "a run of ") << limits::number_text(r.seconds)
+      << " s at " << limits::number_text(static_cast<double>(r.physics_hz)) << " Hz, which takes "
       << (r.incomplete ? "at most " : "exactly ") << expected << " steps";
   return out.str();
 }
@@ -224,14 +236,17 @@ Result<Recording> parse_recording(std::string_view bytes, std::string_view sourc
   }
   const std::size_t body_end = bytes.size() >= kChecksumBytes ? bytes.size() - kChecksumBytes : 0;
   if (body_end < sizeof(kMagic)) {
-    return Error{name + ": truncated or damaged: " + std::to_string(bytes.size()) + " bytes, too few for a recording"};
+    return Error{name + ": truncated or damaged: " + std::to_string(bytes.size()) +
+                 " bytes, too few for a recording"};
   }
   Reader in(bytes, body_end, source);
   in.u(sizeof(kMagic), "the magic");
   const auto version = static_cast<std::uint32_t>(in.u(4, "the version"));
   if (in.ok() && (version < Recording::kOldestVersion || version > Recording::kVersion)) {
-    return Error{name + ": recording version " + std::to_string(version) + " is not supported (this stagger reads versions " +
-                 std::to_string(Recording::kOldestVersion) + " to " + std::to_string(Recording::kVersion) + ")"};
+    return Error{name + ": recording version " + std::to_string(version) +
+                 " is not supported (this stagger reads versions " +
+                 std::to_string(Recording::kOldestVersion) + " to " +
+                 std::to_string(Recording::kVersion) + ")"};
   }
   const std::uint64_t flag = version >= kFirstVersionWithFlag ? in.u(1, "the interrupted flag") : 0;
   Recording r;
@@ -241,7 +256,9 @@ Result<Recording> parse_recording(std::string_view bytes, std::string_view sourc
     return Error{name + ": damaged or changed: the checksum does not match its contents"};
   }
   // The checksum says the bytes are as written; what follows says what was written makes sense.
-  if (flag > 1) return Error{name + ": damaged: the interrupted flag is " + std::to_string(flag) + ", not 0 or 1"};
+  if (flag > 1)
+    return Error{name + ": damaged: the interrupted flag is " + std::to_string(flag) +
+                 ", not 0 or 1"};
   r.incomplete = flag == 1;
   if (auto error = check_numbers(r, source)) return Error{*error};
   return r;
@@ -250,7 +267,8 @@ Result<Recording> parse_recording(std::string_view bytes, std::string_view sourc
 Result<bool> write_recording(const Recording& recording, const std::string& path) {
   const std::vector<std::uint8_t> bytes = encode_recording(recording);
   std::ofstream out(path, std::ios::binary);
-  out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  out.write(reinterpret_cast<const char*>(bytes.data()),
+            static_cast<std::streamsize>(bytes.size()));
   if (!out.flush()) return Error{path + ": cannot write the recording"};
   return true;
 }

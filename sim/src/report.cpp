@@ -1,9 +1,8 @@
 #include "stagger/sim/report.h"
 
 #include <cstdio>
-#include <sstream>
-
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 namespace stagger::sim {
 
@@ -55,7 +54,8 @@ std::string report_json(const SimulationResult& r) {
     enemies.push_back(o);
   }
   j["warnings"] = r.warnings;
-  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";  // names need not be UTF-8
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+         "\n";  // names need not be UTF-8
 }
 
 std::string summary_text(const SimulationResult& r) {
@@ -69,18 +69,21 @@ std::string summary_text(const SimulationResult& r) {
                 r.wall_ms, r.ms_per_step);
   out << line;
   for (const EnemyStats& e : r.enemies) {
-    std::snprintf(line, sizeof(line),
-                  "  %-12s %-10s %-14s falls %d  get-ups %d  recovery steps %d  pushes %d  down %.2f s  "
-                  "max balance error %.3f m  min pelvis height %.3f m%s\n",
-                  e.name.c_str(), e.final_state.c_str(), e.balance_state.c_str(), e.falls, e.get_ups, e.recovery_steps, e.pushes,
-                  e.time_down_s, static_cast<double>(e.max_balance_error_m),
-                  static_cast<double>(e.min_pelvis_height_m),
-                  e.stays_down ? "  (stays down: get-ups kept failing)" : "");
+    std::snprintf(
+        line, sizeof(line),
+        "  %-12s %-10s %-14s falls %d  get-ups %d  recovery steps %d  pushes %d  down %.2f s  "
+        "max balance error %.3f m  min pelvis height %.3f m%s\n",
+        e.name.c_str(), e.final_state.c_str(), e.balance_state.c_str(), e.falls, e.get_ups,
+        e.recovery_steps, e.pushes, e.time_down_s, static_cast<double>(e.max_balance_error_m),
+        static_cast<double>(e.min_pelvis_height_m),
+        e.stays_down ? "  (stays down: get-ups kept failing)" : "");
     out << line;
   }
   for (const std::string& w : r.warnings) out << "warning: " << w << "\n";
-  if (r.interrupted) out << "interrupted: the run stopped early; the figures cover the steps that ran\n";
-  out << "state_hash " << state_hash_hex(r.state_hash) << (r.finite ? "" : "  (NON-FINITE STATE)") << "\n";
+  if (r.interrupted)
+    out << "interrupted: the run stopped early; the figures cover the steps that ran\n";
+  out << "state_hash " << state_hash_hex(r.state_hash) << (r.finite ? "" : "  (NON-FINITE STATE)")
+      << "\n";
   return out.str();
 }
 

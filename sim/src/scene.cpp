@@ -21,23 +21,28 @@ SceneDescription builtin_scene(int enemy_count) {
   return scene;
 }
 
-SceneDescription scene_from_level(const levels::Level& level, const std::vector<levels::TriangleMesh>& mesh_triangles) {
+SceneDescription scene_from_level(const levels::Level& level,
+                                  const std::vector<levels::TriangleMesh>& mesh_triangles) {
   STAGGER_ASSERT(mesh_triangles.size() == level.meshes.size());
   SceneDescription scene;
   scene.name = level.name.empty() ? "level" : level.name;
   for (const levels::BoxGeometry& b : level.boxes) {
-    const Vec3 rotation{deg_to_rad(b.rotation_deg.x), deg_to_rad(b.rotation_deg.y), deg_to_rad(b.rotation_deg.z)};
+    const Vec3 rotation{deg_to_rad(b.rotation_deg.x), deg_to_rad(b.rotation_deg.y),
+                        deg_to_rad(b.rotation_deg.z)};
     scene.boxes.push_back({b.center, b.size * 0.5f, Quat::from_euler_xyz(rotation), b.friction});
   }
   for (std::size_t i = 0; i < level.meshes.size(); ++i) {
-    scene.meshes.push_back({mesh_triangles[i].vertices, mesh_triangles[i].indices, level.meshes[i].friction});
+    scene.meshes.push_back(
+        {mesh_triangles[i].vertices, mesh_triangles[i].indices, level.meshes[i].friction});
   }
   for (const levels::EnemySpawn& e : level.enemies) {
-    EnemySpawn spawn{e.name, e.position, deg_to_rad(e.yaw_deg), e.height_m, e.mass_kg, {}, ai::PatrolMode::loop};
+    EnemySpawn spawn{e.name,    e.position, deg_to_rad(e.yaw_deg), e.height_m,
+                     e.mass_kg, {},         ai::PatrolMode::loop};
     for (const levels::Route& r : level.routes) {
       if (r.name != e.route) continue;
       for (const levels::RoutePoint& p : r.points) spawn.route.push_back({p.position, p.wait_s});
-      spawn.route_mode = r.mode == levels::RouteMode::loop ? ai::PatrolMode::loop : ai::PatrolMode::ping_pong;
+      spawn.route_mode =
+          r.mode == levels::RouteMode::loop ? ai::PatrolMode::loop : ai::PatrolMode::ping_pong;
     }
     scene.enemies.push_back(spawn);
   }
@@ -47,7 +52,8 @@ SceneDescription scene_from_level(const levels::Level& level, const std::vector<
   return scene;
 }
 
-Result<std::shared_ptr<ai::Navmesh>> build_navmesh(const SceneDescription& scene, const std::vector<Vec3>& extra_seeds) {
+Result<std::shared_ptr<ai::Navmesh>> build_navmesh(const SceneDescription& scene,
+                                                   const std::vector<Vec3>& extra_seeds) {
   STAGGER_ASSERT(scene.navigation.has_value());
   ai::NavmeshInput input;
   for (const auto& box : scene.boxes) input.add_box(box.center, box.half_extents, box.rotation);

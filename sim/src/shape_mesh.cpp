@@ -23,11 +23,14 @@ MeshData box_mesh(Vec3 h) {
   MeshData m;
   // Each face wound counter-clockwise seen from outside.
   add_quad(m, {h.x, -h.y, -h.z}, {h.x, h.y, -h.z}, {h.x, h.y, h.z}, {h.x, -h.y, h.z}, {1, 0, 0});
-  add_quad(m, {-h.x, -h.y, h.z}, {-h.x, h.y, h.z}, {-h.x, h.y, -h.z}, {-h.x, -h.y, -h.z}, {-1, 0, 0});
+  add_quad(m, {-h.x, -h.y, h.z}, {-h.x, h.y, h.z}, {-h.x, h.y, -h.z}, {-h.x, -h.y, -h.z},
+           {-1, 0, 0});
   add_quad(m, {-h.x, h.y, -h.z}, {-h.x, h.y, h.z}, {h.x, h.y, h.z}, {h.x, h.y, -h.z}, {0, 1, 0});
-  add_quad(m, {-h.x, -h.y, h.z}, {-h.x, -h.y, -h.z}, {h.x, -h.y, -h.z}, {h.x, -h.y, h.z}, {0, -1, 0});
+  add_quad(m, {-h.x, -h.y, h.z}, {-h.x, -h.y, -h.z}, {h.x, -h.y, -h.z}, {h.x, -h.y, h.z},
+           {0, -1, 0});
   add_quad(m, {-h.x, -h.y, h.z}, {h.x, -h.y, h.z}, {h.x, h.y, h.z}, {-h.x, h.y, h.z}, {0, 0, 1});
-  add_quad(m, {h.x, -h.y, -h.z}, {-h.x, -h.y, -h.z}, {-h.x, h.y, -h.z}, {h.x, h.y, -h.z}, {0, 0, -1});
+  add_quad(m, {h.x, -h.y, -h.z}, {-h.x, -h.y, -h.z}, {-h.x, h.y, -h.z}, {h.x, h.y, -h.z},
+           {0, 0, -1});
   return m;
 }
 
@@ -38,12 +41,14 @@ MeshData capsule_mesh(float radius, float half_length, bool along_x) {
   constexpr int kRings = 8;  // per hemisphere
   MeshData m;
   for (int ring = 0; ring <= 2 * kRings + 1; ++ring) {
-    const int r = ring <= kRings ? ring : ring - 1;  // the equator twice: top and bottom of the cylinder
+    const int r =
+        ring <= kRings ? ring : ring - 1;  // the equator twice: top and bottom of the cylinder
     const float polar = kPi * static_cast<float>(r) / static_cast<float>(2 * kRings);
     const float offset = ring <= kRings ? half_length : -half_length;
     for (int side = 0; side <= kSides; ++side) {
       const float around = 2.0f * kPi * static_cast<float>(side) / static_cast<float>(kSides);
-      const Vec3 n{std::sin(polar) * std::cos(around), std::cos(polar), std::sin(polar) * std::sin(around)};
+      const Vec3 n{std::sin(polar) * std::cos(around), std::cos(polar),
+                   std::sin(polar) * std::sin(around)};
       Vec3 p = n * radius + Vec3{0, offset, 0};
       Vec3 normal = n;
       if (along_x) {
@@ -68,10 +73,14 @@ MeshData capsule_mesh(float radius, float half_length, bool along_x) {
 MeshData shape_mesh(const physics::BodySettings& s) {
   using Shape = physics::BodySettings::Shape;
   switch (s.shape) {
-    case Shape::box: return box_mesh(s.half_extents);
-    case Shape::sphere: return capsule_mesh(s.radius, 0.0f, false);
-    case Shape::capsule_x: return capsule_mesh(s.radius, s.half_length, true);
-    case Shape::capsule_y: return capsule_mesh(s.radius, s.half_length, false);
+    case Shape::box:
+      return box_mesh(s.half_extents);
+    case Shape::sphere:
+      return capsule_mesh(s.radius, 0.0f, false);
+    case Shape::capsule_x:
+      return capsule_mesh(s.radius, s.half_length, true);
+    case Shape::capsule_y:
+      return capsule_mesh(s.radius, s.half_length, false);
   }
   return box_mesh(s.half_extents);
 }

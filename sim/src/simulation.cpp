@@ -63,8 +63,9 @@ void Simulation::guard_finite() {
   for (std::size_t i = 0; i < scene_.enemies().size(); ++i) {
     physics::Ragdoll& body = *scene_.enemies()[i].ragdoll;
     const auto warn = [&](physics::BodyPart part, const std::string& what) {
-      guard_warnings_.push_back(scene_.enemies()[i].name + ": body " + std::string(physics::name_of(part)) + " " +
-                                what + " after step " + std::to_string(scene_.world().step_count()) +
+      guard_warnings_.push_back(scene_.enemies()[i].name + ": body " +
+                                std::string(physics::name_of(part)) + " " + what + " after step " +
+                                std::to_string(scene_.world().step_count()) +
                                 "; the enemy was reset to its spawn");
     };
     if (const std::optional<physics::BodyPart> part = body.first_non_finite_part()) {
@@ -85,14 +86,16 @@ void Simulation::guard_finite() {
 void Simulation::start_hands() {
   for (const HandEvent& e : script_.hands) {
     physics::Hand*& hand = hands_[static_cast<std::size_t>(e.hand)];
-    if (hand == nullptr) hand = &scene_.world().add_hand(scene_.description().hands, e.path.front().position, Quat{});
+    if (hand == nullptr)
+      hand = &scene_.world().add_hand(scene_.description().hands, e.path.front().position, Quat{});
   }
 }
 
 void Simulation::add_live_hands(const physics::HandSettings& settings, Vec3 left, Vec3 right) {
   for (int side = 0; side < 2; ++side) {
     physics::Hand*& hand = hands_[static_cast<std::size_t>(side)];
-    if (hand == nullptr) hand = &scene_.world().add_hand(settings, side == 0 ? left : right, Quat{});
+    if (hand == nullptr)
+      hand = &scene_.world().add_hand(settings, side == 0 ? left : right, Quat{});
   }
 }
 
@@ -103,7 +106,8 @@ const Vec3 kParked{0, -50, 0};  // [m] where unused joint spheres wait, below ev
 void Simulation::add_hand_joint_spheres(int count, float radius_m) {
   joint_radius_m_ = radius_m;
   for (auto& spheres : joint_spheres_) {
-    for (int i = 0; i < count; ++i) spheres.push_back(scene_.world().add_kinematic_sphere(radius_m, kParked));
+    for (int i = 0; i < count; ++i)
+      spheres.push_back(scene_.world().add_kinematic_sphere(radius_m, kParked));
   }
   // A hand's body sits among its own fingers: they must not push it (or each other's hand).
   for (const auto& spheres : joint_spheres_) {
@@ -200,7 +204,8 @@ void Simulation::apply_due_events() {
       scene_.enemies()[i].ragdoll->set_intent(walk.intent);
     }
   }
-  while (next_player_ < script_.players.size() && script_.players[next_player_].t <= now + half_step) {
+  while (next_player_ < script_.players.size() &&
+         script_.players[next_player_].t <= now + half_step) {
     move_player(script_.players[next_player_++]);
   }
   while (next_push_ < script_.pushes.size() && script_.pushes[next_push_].t <= now + half_step) {
@@ -228,15 +233,16 @@ void Simulation::step() {
   scene_.world().step();
   guard_finite();
   record_stats();
-  wall_ms_ += std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  wall_ms_ +=
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   for (const auto& observer : on_step_) observer(*this);
 }
 
 void Simulation::run(double seconds, double display_hz, const std::function<void(double)>& progress,
                      const std::function<bool()>& stop) {
   physics::World& world = scene_.world();
-  const auto target_steps =
-      static_cast<std::uint64_t>(std::llround(seconds * static_cast<double>(world.settings().physics_hz)));
+  const auto target_steps = static_cast<std::uint64_t>(
+      std::llround(seconds * static_cast<double>(world.settings().physics_hz)));
   StepClock clock(world.dt(), /*max_catch_up_s=*/1.0);
   const double frame_s = 1.0 / display_hz;
   while (world.step_count() < target_steps) {
@@ -271,7 +277,8 @@ void Simulation::record_stats() {
     s.max_balance_error_m = std::max(s.max_balance_error_m, balance.error_m);
     s.min_pelvis_height_m = std::min(s.min_pelvis_height_m, r.pelvis_height());
     s.max_joint_separation_m = std::max(s.max_joint_separation_m, r.max_joint_separation());
-    if (physics::is_upright(state)) s.distance_walked_m += static_cast<double>(length(horizontal(balance.com - last_com_[i])));
+    if (physics::is_upright(state))
+      s.distance_walked_m += static_cast<double>(length(horizontal(balance.com - last_com_[i])));
     last_com_[i] = balance.com;
   }
 }
@@ -305,7 +312,8 @@ SimulationResult Simulation::result() const {
         if (shove.ragdoll == i) pushes.emplace_back(shove.start_s, length(shove.impulse));
       }
     }
-    std::stable_sort(pushes.begin(), pushes.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+    std::stable_sort(pushes.begin(), pushes.end(),
+                     [](const auto& a, const auto& b) { return a.first < b.first; });
     r.enemies[i].pushes = static_cast<int>(pushes.size());
     for (const auto& p : pushes) r.enemies[i].push_impulses_ns.push_back(p.second);
   }

@@ -46,7 +46,8 @@ void TraceWriter::write(const Simulation& simulation) {
     const physics::BalanceReadout& balance = body.balance();
     const bool mind = squad != nullptr && squad->active(static_cast<int>(i));
     rows += time;
-    rows += ',' + csv_field(scene.enemies()[i].name) + ',' + std::string(physics::name_of(body.state())) + ',';
+    rows += ',' + csv_field(scene.enemies()[i].name) + ',' +
+            std::string(physics::name_of(body.state())) + ',';
     if (mind) rows += ai::name_of(squad->brain(static_cast<int>(i)).state());
     put(rows, balance.com);
     put(rows, balance.support_mid);

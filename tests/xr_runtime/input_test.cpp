@@ -13,7 +13,8 @@ constexpr const char* kIndex = "/interaction_profiles/valve/index_controller";
 constexpr const char* kVive = "/interaction_profiles/htc/vive_controller";
 constexpr const char* kSimple = "/interaction_profiles/khr/simple_controller";
 
-XrAction make_action(XrActionSet set, const char* name, XrActionType type, const std::vector<XrPath>& subactions) {
+XrAction make_action(XrActionSet set, const char* name, XrActionType type,
+                     const std::vector<XrPath>& subactions) {
   XrActionCreateInfo info{XR_TYPE_ACTION_CREATE_INFO};
   std::strcpy(info.actionName, name);
   std::strcpy(info.localizedActionName, name);
@@ -28,7 +29,8 @@ XrAction make_action(XrActionSet set, const char* name, XrActionType type, const
 /// A headless session with one action set: grip pose, trigger (float), squeeze (float), haptic.
 struct Rig : HeadlessSession {
   XrActionSet set = XR_NULL_HANDLE;
-  XrAction pose = XR_NULL_HANDLE, trigger = XR_NULL_HANDLE, squeeze = XR_NULL_HANDLE, haptic = XR_NULL_HANDLE;
+  XrAction pose = XR_NULL_HANDLE, trigger = XR_NULL_HANDLE, squeeze = XR_NULL_HANDLE,
+           haptic = XR_NULL_HANDLE;
   XrAction pressed = XR_NULL_HANDLE;  ///< boolean on the trigger's value (threshold conversion)
   XrPath left = XR_NULL_PATH, right = XR_NULL_PATH;
 
@@ -46,7 +48,8 @@ struct Rig : HeadlessSession {
     pressed = make_action(set, "pressed", XR_ACTION_TYPE_BOOLEAN_INPUT, {left, right});
   }
 
-  XrResult suggest(const char* profile, const std::vector<std::pair<XrAction, const char*>>& bindings) {
+  XrResult suggest(const char* profile,
+                   const std::vector<std::pair<XrAction, const char*>>& bindings) {
     std::vector<XrActionSuggestedBinding> list;
     for (const auto& [action, p] : bindings) list.push_back({action, path(instance, p)});
     XrInteractionProfileSuggestedBinding suggested{XR_TYPE_INTERACTION_PROFILE_SUGGESTED_BINDING};
@@ -162,10 +165,11 @@ TEST_P(XrRuntimeProfiles, BindsPoseTriggerSqueezeAndHaptics) {
   const float orientation[4] = {0.0f, 0.38268343f, 0.0f, 0.92387953f};  // 45 deg about +Y
   const float linear[3] = {0.5f, 0.0f, -1.0f};
   const float angular[3] = {0.0f, 2.0f, 0.0f};
-  ASSERT_EQ(control.stagger_simxr_set_hand_pose(STAGGER_SIMXR_HAND_RIGHT, position, orientation), 0);
+  ASSERT_EQ(control.stagger_simxr_set_hand_pose(STAGGER_SIMXR_HAND_RIGHT, position, orientation),
+            0);
   ASSERT_EQ(control.stagger_simxr_set_hand_velocity(STAGGER_SIMXR_HAND_RIGHT, linear, angular), 0);
-  ASSERT_EQ(control.stagger_simxr_set_input(STAGGER_SIMXR_HAND_RIGHT, profile == kSimple ? "select" : "trigger",
-                                            0.8f, 0.0f),
+  ASSERT_EQ(control.stagger_simxr_set_input(STAGGER_SIMXR_HAND_RIGHT,
+                                            profile == kSimple ? "select" : "trigger", 0.8f, 0.0f),
             0);
   ASSERT_EQ(control.stagger_simxr_set_input(STAGGER_SIMXR_HAND_RIGHT, "squeeze", 1.0f, 0.0f), 0);
   ASSERT_EQ(rig.sync(), XR_SUCCESS);
@@ -185,12 +189,14 @@ TEST_P(XrRuntimeProfiles, BindsPoseTriggerSqueezeAndHaptics) {
   XrSpaceVelocity velocity{XR_TYPE_SPACE_VELOCITY};
   XrSpaceLocation location{XR_TYPE_SPACE_LOCATION, &velocity};
   ASSERT_EQ(xrLocateSpace(grip, stage, now_xr(rig.instance), &location), XR_SUCCESS);
-  EXPECT_EQ(location.locationFlags & XR_SPACE_LOCATION_POSITION_TRACKED_BIT, XR_SPACE_LOCATION_POSITION_TRACKED_BIT);
+  EXPECT_EQ(location.locationFlags & XR_SPACE_LOCATION_POSITION_TRACKED_BIT,
+            XR_SPACE_LOCATION_POSITION_TRACKED_BIT);
   EXPECT_NEAR(location.pose.position.x, 0.1f, 1e-5f);
   EXPECT_NEAR(location.pose.position.y, 1.2f, 1e-5f);
   EXPECT_NEAR(location.pose.position.z, -0.4f, 1e-5f);
   EXPECT_NEAR(location.pose.orientation.y, 0.38268343f, 1e-5f);
-  EXPECT_EQ(velocity.velocityFlags, XR_SPACE_VELOCITY_LINEAR_VALID_BIT | XR_SPACE_VELOCITY_ANGULAR_VALID_BIT);
+  EXPECT_EQ(velocity.velocityFlags,
+            XR_SPACE_VELOCITY_LINEAR_VALID_BIT | XR_SPACE_VELOCITY_ANGULAR_VALID_BIT);
   EXPECT_NEAR(velocity.linearVelocity.x, 0.5f, 1e-5f);
   EXPECT_NEAR(velocity.linearVelocity.z, -1.0f, 1e-5f);
   EXPECT_NEAR(velocity.angularVelocity.y, 2.0f, 1e-5f);
@@ -214,14 +220,16 @@ TEST_P(XrRuntimeProfiles, BindsPoseTriggerSqueezeAndHaptics) {
   ASSERT_EQ(xrEnumerateBoundSourcesForAction(rig.session, &bound, 1, &count, &source), XR_SUCCESS);
   XrInputSourceLocalizedNameGetInfo name_info{XR_TYPE_INPUT_SOURCE_LOCALIZED_NAME_GET_INFO};
   name_info.sourcePath = source;
-  name_info.whichComponents = XR_INPUT_SOURCE_LOCALIZED_NAME_USER_PATH_BIT |
-                              XR_INPUT_SOURCE_LOCALIZED_NAME_COMPONENT_BIT;
+  name_info.whichComponents =
+      XR_INPUT_SOURCE_LOCALIZED_NAME_USER_PATH_BIT | XR_INPUT_SOURCE_LOCALIZED_NAME_COMPONENT_BIT;
   char name[256];
-  ASSERT_EQ(xrGetInputSourceLocalizedName(rig.session, &name_info, sizeof name, &count, name), XR_SUCCESS);
+  ASSERT_EQ(xrGetInputSourceLocalizedName(rig.session, &name_info, sizeof name, &count, name),
+            XR_SUCCESS);
   EXPECT_EQ(std::string(name).rfind("Right Hand", 0), 0u) << name;
 }
 
-INSTANTIATE_TEST_SUITE_P(AllFour, XrRuntimeProfiles, ::testing::Values(kTouch, kIndex, kVive, kSimple),
+INSTANTIATE_TEST_SUITE_P(AllFour, XrRuntimeProfiles,
+                         ::testing::Values(kTouch, kIndex, kVive, kSimple),
                          [](const ::testing::TestParamInfo<const char*>& param) {
                            const std::string p = param.param;
                            return p.substr(p.find_last_of('/') + 1);
@@ -235,7 +243,8 @@ TEST(XrRuntimeInput, BadPathFailsTheWholeSuggestCall) {
   EXPECT_EQ(rig.suggest(kTouch, {{rig.pose, "/user/hand/right/input/grip/pose"},
                                  {rig.trigger, "/user/hand/right/input/trackpad/x"}}),
             XR_ERROR_PATH_UNSUPPORTED);
-  EXPECT_EQ(rig.suggest("/interaction_profiles/acme/laser_glove", {{rig.pose, "/user/hand/right/input/grip/pose"}}),
+  EXPECT_EQ(rig.suggest("/interaction_profiles/acme/laser_glove",
+                        {{rig.pose, "/user/hand/right/input/grip/pose"}}),
             XR_ERROR_PATH_UNSUPPORTED);
   // Core profiles the runtime does not simulate are still accepted (hello_xr suggests them).
   EXPECT_EQ(rig.suggest("/interaction_profiles/microsoft/motion_controller",
@@ -282,7 +291,8 @@ TEST(XrRuntimeInput, ConversionsAndParentPaths) {
   EXPECT_FLOAT_EQ(rig.float_state(rig.trigger).currentState, 0.6f);
   EXPECT_TRUE(rig.bool_state(rig.pressed).currentState);
   EXPECT_TRUE(rig.bool_state(rig.pressed).changedSinceLastSync);
-  control.stagger_simxr_set_input(STAGGER_SIMXR_HAND_RIGHT, "trigger", 0.45f, 0.0f);  // inside the hysteresis
+  control.stagger_simxr_set_input(STAGGER_SIMXR_HAND_RIGHT, "trigger", 0.45f,
+                                  0.0f);  // inside the hysteresis
   ASSERT_EQ(rig.sync(), XR_SUCCESS);
   EXPECT_TRUE(rig.bool_state(rig.pressed).currentState);
   EXPECT_FALSE(rig.bool_state(rig.pressed).changedSinceLastSync);
@@ -342,10 +352,12 @@ TEST(XrRuntimeInput, TrackingStatesSetLocationFlags) {
     EXPECT_EQ(xrLocateSpace(grip, stage, now_xr(rig.instance), &location), XR_SUCCESS);
     return location.locationFlags;
   };
-  EXPECT_EQ(flags(), XR_SPACE_LOCATION_ORIENTATION_VALID_BIT | XR_SPACE_LOCATION_POSITION_VALID_BIT |
-                         XR_SPACE_LOCATION_ORIENTATION_TRACKED_BIT | XR_SPACE_LOCATION_POSITION_TRACKED_BIT);
+  EXPECT_EQ(flags(),
+            XR_SPACE_LOCATION_ORIENTATION_VALID_BIT | XR_SPACE_LOCATION_POSITION_VALID_BIT |
+                XR_SPACE_LOCATION_ORIENTATION_TRACKED_BIT | XR_SPACE_LOCATION_POSITION_TRACKED_BIT);
   control.stagger_simxr_set_hand_tracking(STAGGER_SIMXR_HAND_RIGHT, STAGGER_SIMXR_UNTRACKED);
-  EXPECT_EQ(flags(), XR_SPACE_LOCATION_ORIENTATION_VALID_BIT | XR_SPACE_LOCATION_POSITION_VALID_BIT);
+  EXPECT_EQ(flags(),
+            XR_SPACE_LOCATION_ORIENTATION_VALID_BIT | XR_SPACE_LOCATION_POSITION_VALID_BIT);
   control.stagger_simxr_set_hand_tracking(STAGGER_SIMXR_HAND_RIGHT, STAGGER_SIMXR_LOST);
   EXPECT_EQ(flags(), 0u);
   // The default right-hand pose, in STAGE.
@@ -381,7 +393,8 @@ TEST(XrRuntimeInput, ScriptedHandPathIsInterpolatedWithVelocity) {
   ASSERT_EQ(xrLocateSpace(grip, stage, loaded + 50000000000, &location), XR_SUCCESS);
   EXPECT_NEAR(location.pose.position.x, 5.0f, 1e-3f);
   EXPECT_NEAR(location.pose.position.z, -10.0f, 1e-3f);
-  EXPECT_EQ(location.locationFlags, XR_SPACE_LOCATION_ORIENTATION_VALID_BIT | XR_SPACE_LOCATION_POSITION_VALID_BIT);
+  EXPECT_EQ(location.locationFlags,
+            XR_SPACE_LOCATION_ORIENTATION_VALID_BIT | XR_SPACE_LOCATION_POSITION_VALID_BIT);
   // Untracked hands report no velocity; tracked ones report the path's derivative.
   EXPECT_EQ(velocity.velocityFlags, 0u);
   control.stagger_simxr_set_hand_tracking(STAGGER_SIMXR_HAND_LEFT, STAGGER_SIMXR_TRACKED);
@@ -425,7 +438,8 @@ TEST(XrRuntimeInput, HandJointsAroundTheGripPose) {
   EXPECT_TRUE(locations.isActive);
   EXPECT_NEAR(joints[XR_HAND_JOINT_PALM_EXT].pose.position.x, 0.2f, 1e-5f);
   EXPECT_NEAR(joints[XR_HAND_JOINT_PALM_EXT].pose.position.y, 1.3f, 1e-5f);
-  EXPECT_LT(joints[XR_HAND_JOINT_MIDDLE_TIP_EXT].pose.position.z, -0.6f);  // fingers point forward (-Z)
+  EXPECT_LT(joints[XR_HAND_JOINT_MIDDLE_TIP_EXT].pose.position.z,
+            -0.6f);  // fingers point forward (-Z)
   EXPECT_GT(joints[XR_HAND_JOINT_WRIST_EXT].pose.position.z, -0.5f);
   for (const auto& j : joints) {
     EXPECT_GT(j.radius, 0.0f);

@@ -7,7 +7,9 @@
 
 // LeakSanitizer (sanitizer builds only): Debian's OpenXR loader 1.0.20 leaks a few objects per
 // xrCreateInstance; those leaks are not ours.
-extern "C" const char* __lsan_default_suppressions() { return "leak:libopenxr_loader.so\n"; }
+extern "C" const char* __lsan_default_suppressions() {
+  return "leak:libopenxr_loader.so\n";
+}
 
 namespace stagger::simxr::test {
 namespace {
@@ -32,13 +34,15 @@ std::vector<std::string> core_function_names() {
   EXPECT_NE(end, std::string::npos);
   const std::string core = all.substr(begin, end - begin);
   std::vector<std::string> names;
-  // Every `typedef XrResult (XRAPI_PTR *PFN_xrName)(...)` of the core section. (A plain scan: GCC 12
-  // warns inside <regex> under the sanitizers, and warnings are errors.)
+  // Every `typedef XrResult (XRAPI_PTR *PFN_xrName)(...)` of the core section. (A plain scan: GCC
+  // 12 warns inside <regex> under the sanitizers, and warnings are errors.)
   const std::string prefix = "typedef XrResult (XRAPI_PTR *PFN_";
-  for (std::size_t at = core.find(prefix); at != std::string::npos; at = core.find(prefix, at + 1)) {
+  for (std::size_t at = core.find(prefix); at != std::string::npos;
+       at = core.find(prefix, at + 1)) {
     const std::size_t name = at + prefix.size();
     const std::size_t close = core.find(')', name);
-    if (close != std::string::npos && core.compare(name, 2, "xr") == 0) names.push_back(core.substr(name, close - name));
+    if (close != std::string::npos && core.compare(name, 2, "xr") == 0)
+      names.push_back(core.substr(name, close - name));
   }
   return names;
 }
@@ -60,11 +64,13 @@ TEST(XrRuntimeLoader, AdvertisesItsExtensions) {
   uint32_t count = 0;
   ASSERT_EQ(xrEnumerateInstanceExtensionProperties(nullptr, 0, &count, nullptr), XR_SUCCESS);
   std::vector<XrExtensionProperties> props(count, {XR_TYPE_EXTENSION_PROPERTIES});
-  ASSERT_EQ(xrEnumerateInstanceExtensionProperties(nullptr, count, &count, props.data()), XR_SUCCESS);
+  ASSERT_EQ(xrEnumerateInstanceExtensionProperties(nullptr, count, &count, props.data()),
+            XR_SUCCESS);
   std::set<std::string> names;
   for (const auto& p : props) names.insert(p.extensionName);
-  for (const char* e : {XR_KHR_VULKAN_ENABLE2_EXTENSION_NAME, XR_MND_HEADLESS_EXTENSION_NAME,
-                        XR_KHR_CONVERT_TIMESPEC_TIME_EXTENSION_NAME, XR_EXT_HAND_TRACKING_EXTENSION_NAME}) {
+  for (const char* e :
+       {XR_KHR_VULKAN_ENABLE2_EXTENSION_NAME, XR_MND_HEADLESS_EXTENSION_NAME,
+        XR_KHR_CONVERT_TIMESPEC_TIME_EXTENSION_NAME, XR_EXT_HAND_TRACKING_EXTENSION_NAME}) {
     EXPECT_EQ(names.count(e), 1u) << e;
   }
   EXPECT_EQ(names.count("XR_KHR_vulkan_enable"), 0u);
@@ -72,8 +78,8 @@ TEST(XrRuntimeLoader, AdvertisesItsExtensions) {
 
 TEST(XrRuntimeLoader, InstanceWithEachExtension) {
   for (const char* e : {XR_KHR_VULKAN_ENABLE2_EXTENSION_NAME, XR_MND_HEADLESS_EXTENSION_NAME,
-                        XR_KHR_CONVERT_TIMESPEC_TIME_EXTENSION_NAME, XR_EXT_HAND_TRACKING_EXTENSION_NAME,
-                        XR_EXT_DEBUG_UTILS_EXTENSION_NAME}) {
+                        XR_KHR_CONVERT_TIMESPEC_TIME_EXTENSION_NAME,
+                        XR_EXT_HAND_TRACKING_EXTENSION_NAME, XR_EXT_DEBUG_UTILS_EXTENSION_NAME}) {
     XrInstance instance = create_instance({e});
     ASSERT_NE(instance, XR_NULL_HANDLE) << e;
     XrInstanceProperties props{XR_TYPE_INSTANCE_PROPERTIES};
@@ -90,15 +96,18 @@ TEST(XrRuntimeLoader, InstanceWithEachExtension) {
 TEST(XrRuntimeLoader, ExtensionFunctionsOnlyWhenEnabled) {
   XrInstance plain = create_instance({});
   PFN_xrVoidFunction f = nullptr;
-  EXPECT_EQ(xrGetInstanceProcAddr(plain, "xrCreateHandTrackerEXT", &f), XR_ERROR_FUNCTION_UNSUPPORTED);
+  EXPECT_EQ(xrGetInstanceProcAddr(plain, "xrCreateHandTrackerEXT", &f),
+            XR_ERROR_FUNCTION_UNSUPPORTED);
   EXPECT_EQ(f, nullptr);
   EXPECT_EQ(xrGetInstanceProcAddr(plain, "xrNoSuchFunction", &f), XR_ERROR_FUNCTION_UNSUPPORTED);
   EXPECT_EQ(f, nullptr);
   xrDestroyInstance(plain);
-  XrInstance with = create_instance({XR_EXT_HAND_TRACKING_EXTENSION_NAME, XR_KHR_VULKAN_ENABLE2_EXTENSION_NAME});
-  for (const char* name : {"xrCreateHandTrackerEXT", "xrDestroyHandTrackerEXT", "xrLocateHandJointsEXT",
-                           "xrCreateVulkanInstanceKHR", "xrCreateVulkanDeviceKHR", "xrGetVulkanGraphicsDevice2KHR",
-                           "xrGetVulkanGraphicsRequirements2KHR"}) {
+  XrInstance with =
+      create_instance({XR_EXT_HAND_TRACKING_EXTENSION_NAME, XR_KHR_VULKAN_ENABLE2_EXTENSION_NAME});
+  for (const char* name :
+       {"xrCreateHandTrackerEXT", "xrDestroyHandTrackerEXT", "xrLocateHandJointsEXT",
+        "xrCreateVulkanInstanceKHR", "xrCreateVulkanDeviceKHR", "xrGetVulkanGraphicsDevice2KHR",
+        "xrGetVulkanGraphicsRequirements2KHR"}) {
     EXPECT_NE(proc<PFN_xrVoidFunction>(with, name), nullptr) << name;
   }
   xrDestroyInstance(with);
@@ -131,23 +140,24 @@ TEST(XrRuntimeLoader, SystemAndViewConfiguration) {
   EXPECT_EQ(hand.supportsHandTracking, XR_TRUE);
   EXPECT_EQ(props.trackingProperties.positionTracking, XR_TRUE);
   uint32_t count = 0;
-  ASSERT_EQ(xrEnumerateViewConfigurationViews(instance, system, XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO, 0,
-                                              &count, nullptr),
+  ASSERT_EQ(xrEnumerateViewConfigurationViews(
+                instance, system, XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO, 0, &count, nullptr),
             XR_SUCCESS);
   ASSERT_EQ(count, 2u);
   std::vector<XrViewConfigurationView> views(2, {XR_TYPE_VIEW_CONFIGURATION_VIEW});
-  ASSERT_EQ(xrEnumerateViewConfigurationViews(instance, system, XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO, 2,
-                                              &count, views.data()),
-            XR_SUCCESS);
+  ASSERT_EQ(
+      xrEnumerateViewConfigurationViews(instance, system, XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO,
+                                        2, &count, views.data()),
+      XR_SUCCESS);
   EXPECT_EQ(views[0].recommendedImageRectWidth, 320u);
   EXPECT_EQ(views[1].recommendedImageRectHeight, 200u);
   XrEnvironmentBlendMode mode{};
-  ASSERT_EQ(xrEnumerateEnvironmentBlendModes(instance, system, XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO, 1, &count,
-                                             &mode),
+  ASSERT_EQ(xrEnumerateEnvironmentBlendModes(
+                instance, system, XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO, 1, &count, &mode),
             XR_SUCCESS);
   EXPECT_EQ(mode, XR_ENVIRONMENT_BLEND_MODE_OPAQUE);
-  EXPECT_EQ(xrEnumerateViewConfigurationViews(instance, system, XR_VIEW_CONFIGURATION_TYPE_PRIMARY_MONO, 0, &count,
-                                              nullptr),
+  EXPECT_EQ(xrEnumerateViewConfigurationViews(
+                instance, system, XR_VIEW_CONFIGURATION_TYPE_PRIMARY_MONO, 0, &count, nullptr),
             XR_ERROR_VIEW_CONFIGURATION_TYPE_UNSUPPORTED);
   char buffer[XR_MAX_RESULT_STRING_SIZE];
   ASSERT_EQ(xrResultToString(instance, XR_ERROR_SESSION_LOST, buffer), XR_SUCCESS);
@@ -176,8 +186,10 @@ TEST(XrRuntimeLoader, PathsRoundTripAndRejectBadSyntax) {
 
 TEST(XrRuntimeLoader, TimespecConversionIsMonotonicClock) {
   XrInstance instance = create_instance({XR_KHR_CONVERT_TIMESPEC_TIME_EXTENSION_NAME});
-  auto to_time = proc<PFN_xrConvertTimespecTimeToTimeKHR>(instance, "xrConvertTimespecTimeToTimeKHR");
-  auto to_timespec = proc<PFN_xrConvertTimeToTimespecTimeKHR>(instance, "xrConvertTimeToTimespecTimeKHR");
+  auto to_time =
+      proc<PFN_xrConvertTimespecTimeToTimeKHR>(instance, "xrConvertTimespecTimeToTimeKHR");
+  auto to_timespec =
+      proc<PFN_xrConvertTimeToTimespecTimeKHR>(instance, "xrConvertTimeToTimespecTimeKHR");
   timespec ts{1234, 567};
   XrTime t = 0;
   ASSERT_EQ(to_time(instance, &ts, &t), XR_SUCCESS);

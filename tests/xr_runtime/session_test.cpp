@@ -20,8 +20,8 @@ TEST(XrRuntimeSession, HeadlessLifecycle) {
   XrSessionBeginInfo again{XR_TYPE_SESSION_BEGIN_INFO};
   again.primaryViewConfigurationType = XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO;
   EXPECT_EQ(xrBeginSession(h.session, &again), XR_ERROR_SESSION_RUNNING);
-  EXPECT_EQ(poll_states(h.instance),
-            (States{XR_SESSION_STATE_SYNCHRONIZED, XR_SESSION_STATE_VISIBLE, XR_SESSION_STATE_FOCUSED}));
+  EXPECT_EQ(poll_states(h.instance), (States{XR_SESSION_STATE_SYNCHRONIZED,
+                                             XR_SESSION_STATE_VISIBLE, XR_SESSION_STATE_FOCUSED}));
   for (int i = 0; i < 5; ++i) {
     ASSERT_EQ(empty_frame(h.session, &state), XR_SUCCESS);
     EXPECT_EQ(state.shouldRender, XR_FALSE);  // headless never renders
@@ -31,8 +31,9 @@ TEST(XrRuntimeSession, HeadlessLifecycle) {
   EXPECT_EQ(control.stagger_simxr_frames_submitted(), 0u);
   EXPECT_EQ(xrEndSession(h.session), XR_ERROR_SESSION_NOT_STOPPING);
   ASSERT_EQ(xrRequestExitSession(h.session), XR_SUCCESS);
-  EXPECT_EQ(poll_states(h.instance),
-            (States{XR_SESSION_STATE_VISIBLE, XR_SESSION_STATE_SYNCHRONIZED, XR_SESSION_STATE_STOPPING}));
+  EXPECT_EQ(
+      poll_states(h.instance),
+      (States{XR_SESSION_STATE_VISIBLE, XR_SESSION_STATE_SYNCHRONIZED, XR_SESSION_STATE_STOPPING}));
   ASSERT_EQ(xrEndSession(h.session), XR_SUCCESS);
   EXPECT_EQ(poll_states(h.instance), (States{XR_SESSION_STATE_IDLE, XR_SESSION_STATE_EXITING}));
   EXPECT_EQ(xrEndSession(h.session), XR_ERROR_SESSION_NOT_RUNNING);
@@ -90,8 +91,9 @@ TEST(XrRuntimeSession, RuntimeRequestedExitAfterFrames) {
   for (int i = 0; i < 2; ++i) ASSERT_EQ(empty_frame(h.session), XR_SUCCESS);
   EXPECT_TRUE(poll_states(h.instance).empty());
   ASSERT_EQ(empty_frame(h.session), XR_SUCCESS);
-  EXPECT_EQ(poll_states(h.instance),
-            (States{XR_SESSION_STATE_VISIBLE, XR_SESSION_STATE_SYNCHRONIZED, XR_SESSION_STATE_STOPPING}));
+  EXPECT_EQ(
+      poll_states(h.instance),
+      (States{XR_SESSION_STATE_VISIBLE, XR_SESSION_STATE_SYNCHRONIZED, XR_SESSION_STATE_STOPPING}));
   ASSERT_EQ(xrEndSession(h.session), XR_SUCCESS);
   EXPECT_EQ(poll_states(h.instance), (States{XR_SESSION_STATE_IDLE, XR_SESSION_STATE_EXITING}));
 }
@@ -106,7 +108,8 @@ TEST(XrRuntimeSession, LossPendingThenANewSessionWorks) {
   XrFrameState state{XR_TYPE_FRAME_STATE};
   EXPECT_EQ(xrWaitFrame(h.session, nullptr, &state), XR_SESSION_LOSS_PENDING);
   XrResult r = XR_SESSION_LOSS_PENDING;
-  for (int i = 0; i < 10 && r == XR_SESSION_LOSS_PENDING; ++i) r = xrWaitFrame(h.session, nullptr, &state);
+  for (int i = 0; i < 10 && r == XR_SESSION_LOSS_PENDING; ++i)
+    r = xrWaitFrame(h.session, nullptr, &state);
   EXPECT_EQ(r, XR_ERROR_SESSION_LOST);
   EXPECT_EQ(xrBeginFrame(h.session, nullptr), XR_ERROR_SESSION_LOST);
   ASSERT_EQ(xrDestroySession(h.session), XR_SUCCESS);
@@ -130,7 +133,8 @@ TEST(XrRuntimeSession, OneSessionPerInstanceAndHandleChecks) {
   info.systemId = 12345;
   EXPECT_EQ(xrCreateSession(h.instance, &info, &other), XR_ERROR_SYSTEM_INVALID);
   XrFrameState state{XR_TYPE_FRAME_STATE};
-  EXPECT_EQ(xrWaitFrame(reinterpret_cast<XrSession>(uintptr_t{0xdead}), nullptr, &state), XR_ERROR_HANDLE_INVALID);
+  EXPECT_EQ(xrWaitFrame(reinterpret_cast<XrSession>(uintptr_t{0xdead}), nullptr, &state),
+            XR_ERROR_HANDLE_INVALID);
 }
 
 TEST(XrRuntimeSession, NoGraphicsBindingWithoutHeadless) {
@@ -162,7 +166,8 @@ TEST(XrRuntimeSession, ViewsFollowTheHead) {
   std::vector<XrView> views(2, {XR_TYPE_VIEW});
   uint32_t count = 0;
   ASSERT_EQ(xrLocateViews(h.session, &info, &state, 2, &count, views.data()), XR_SUCCESS);
-  EXPECT_EQ(state.viewStateFlags & XR_VIEW_STATE_POSITION_TRACKED_BIT, XR_VIEW_STATE_POSITION_TRACKED_BIT);
+  EXPECT_EQ(state.viewStateFlags & XR_VIEW_STATE_POSITION_TRACKED_BIT,
+            XR_VIEW_STATE_POSITION_TRACKED_BIT);
   // Yaw 90 deg: the head looks along -X, so the left eye (-X in head space) sits at +Z.
   EXPECT_NEAR(views[0].pose.position.x, 1.0f, 1e-5f);
   EXPECT_NEAR(views[0].pose.position.y, 1.7f, 1e-5f);
@@ -185,11 +190,18 @@ TEST(XrRuntimeSession, ViewsFollowTheHead) {
 TEST(XrRuntimeSession, DeepOrRepeatedScriptsAreRefused) {
   Control control;
   char error[512] = {};
-  const std::string deep = "{\"events\":" + std::string(100000, '[') + std::string(100000, ']') + "}";
+  const std::string deep =
+      "{\"events\":" + std::string(100000, '[') + std::string(100000, ']') + "}";
   EXPECT_NE(control.stagger_simxr_load_script(deep.c_str(), error, sizeof error), 0);
-  EXPECT_NE(std::string(error).find("nests arrays and objects more than 256 deep"), std::string::npos) << error;
-  EXPECT_NE(control.stagger_simxr_load_script(R"({"display_hz": 90, "display_hz": 0})", error, sizeof error), 0);
-  EXPECT_NE(std::string(error).find("the key \"display_hz\" appears twice in one object"), std::string::npos) << error;
+  EXPECT_NE(std::string(error).find("nests arrays and objects more than 256 deep"),
+            std::string::npos)
+      << error;
+  EXPECT_NE(control.stagger_simxr_load_script(R"({"display_hz": 90, "display_hz": 0})", error,
+                                              sizeof error),
+            0);
+  EXPECT_NE(std::string(error).find("the key \"display_hz\" appears twice in one object"),
+            std::string::npos)
+      << error;
   control.fresh();
 }
 

@@ -23,7 +23,8 @@ TEST(XrRuntimeValidation, CoreValidationLayerReportsNothing) {
     EXPECT_EQ(xrPollEvent(instance, &wrong), XR_ERROR_VALIDATION_FAILURE);
     xrDestroyInstance(instance);
   }
-  EXPECT_NE(read_file(bad_file).find("VUID-"), std::string::npos) << "the layer did not report to " << bad_file;
+  EXPECT_NE(read_file(bad_file).find("VUID-"), std::string::npos)
+      << "the layer did not report to " << bad_file;
 
   const std::string file = ::testing::TempDir() + "simxr_core_validation.txt";
   {
@@ -34,7 +35,8 @@ TEST(XrRuntimeValidation, CoreValidationLayerReportsNothing) {
     std::strcpy(set_info.actionSetName, "gameplay");
     std::strcpy(set_info.localizedActionSetName, "Gameplay");
     ASSERT_EQ(xrCreateActionSet(h.instance, &set_info, &set), XR_SUCCESS);
-    const XrPath hands[2] = {path(h.instance, "/user/hand/left"), path(h.instance, "/user/hand/right")};
+    const XrPath hands[2] = {path(h.instance, "/user/hand/left"),
+                             path(h.instance, "/user/hand/right")};
     XrActionCreateInfo action_info{XR_TYPE_ACTION_CREATE_INFO};
     std::strcpy(action_info.actionName, "grip");
     std::strcpy(action_info.localizedActionName, "Grip");
@@ -53,7 +55,8 @@ TEST(XrRuntimeValidation, CoreValidationLayerReportsNothing) {
         {grip, path(h.instance, "/user/hand/right/input/grip/pose")},
         {buzz, path(h.instance, "/user/hand/right/output/haptic")}};
     XrInteractionProfileSuggestedBinding suggested{XR_TYPE_INTERACTION_PROFILE_SUGGESTED_BINDING};
-    suggested.interactionProfile = path(h.instance, "/interaction_profiles/oculus/touch_controller");
+    suggested.interactionProfile =
+        path(h.instance, "/interaction_profiles/oculus/touch_controller");
     suggested.countSuggestedBindings = 3;
     suggested.suggestedBindings = bindings;
     ASSERT_EQ(xrSuggestInteractionProfileBindings(h.instance, &suggested), XR_SUCCESS);
@@ -83,13 +86,15 @@ TEST(XrRuntimeValidation, CoreValidationLayerReportsNothing) {
       ASSERT_EQ(xrSyncActions(h.session, &sync), XR_SUCCESS);
       XrSpaceVelocity velocity{XR_TYPE_SPACE_VELOCITY};
       XrSpaceLocation location{XR_TYPE_SPACE_LOCATION, &velocity};
-      ASSERT_EQ(xrLocateSpace(grip_space, stage, state.predictedDisplayTime, &location), XR_SUCCESS);
+      ASSERT_EQ(xrLocateSpace(grip_space, stage, state.predictedDisplayTime, &location),
+                XR_SUCCESS);
       XrHapticActionInfo haptic{XR_TYPE_HAPTIC_ACTION_INFO};
       haptic.action = buzz;
       XrHapticVibration vibration{XR_TYPE_HAPTIC_VIBRATION};
       vibration.amplitude = 0.5f;
       vibration.duration = XR_MIN_HAPTIC_DURATION;
-      ASSERT_EQ(xrApplyHapticFeedback(h.session, &haptic, reinterpret_cast<XrHapticBaseHeader*>(&vibration)),
+      ASSERT_EQ(xrApplyHapticFeedback(h.session, &haptic,
+                                      reinterpret_cast<XrHapticBaseHeader*>(&vibration)),
                 XR_SUCCESS);
     }
     ASSERT_EQ(xrRequestExitSession(h.session), XR_SUCCESS);
@@ -108,15 +113,16 @@ TEST(XrRuntimeValidation, MalformedScriptIsRejectedAtCreateInstance) {
     out << R"({"display_hz": 90, "events": [{"t": 1.0, "type": "hand", "hand": "middle", "path": []}]})";
   }
   set_environment();
-  const std::string command = std::string(STAGGER_HELLO_XR_RUNNER) + " " + STAGGER_HELLO_XR + " " + script +
-                              " -g Vulkan2 2>&1";
+  const std::string command = std::string(STAGGER_HELLO_XR_RUNNER) + " " + STAGGER_HELLO_XR + " " +
+                              script + " -g Vulkan2 2>&1";
   std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(command.c_str(), "r"), pclose);
   ASSERT_NE(pipe, nullptr);
   std::string output;
   std::array<char, 4096> buffer{};
   while (std::fgets(buffer.data(), buffer.size(), pipe.get()) != nullptr) output += buffer.data();
-  EXPECT_NE(output.find("stagger_simxr: error: STAGGER_SIMXR_SCRIPT " + script + ": events[0].hand"),
-            std::string::npos)
+  EXPECT_NE(
+      output.find("stagger_simxr: error: STAGGER_SIMXR_SCRIPT " + script + ": events[0].hand"),
+      std::string::npos)
       << output;
   EXPECT_NE(output.find("XR_ERROR_RUNTIME_FAILURE"), std::string::npos) << output;
   EXPECT_EQ(output.find("hello_xr exit code: 0"), std::string::npos) << output;

@@ -23,8 +23,8 @@ struct Vulkan {
 };
 
 // LeakSanitizer reads the globals of a Vulkan driver that the loader unloads with the last
-// instance as leaked (lavapipe: 128 bytes, against an unknown module; reproduced on the code of
-// 2026-11-30 too). Under the sanitizers the drivers stay loaded, as in the game (vr/src/gpu.cpp).
+// instance as leaked (lavapipe: 128 bytes, against an unknown module, with or without Stagger's
+// code loaded). Under the sanitizers the drivers stay loaded, as in the game (vr/src/gpu.cpp).
 void keep_vulkan_drivers_loaded() {
 #if defined(__SANITIZE_ADDRESS__)
   dl_iterate_phdr(
@@ -114,9 +114,10 @@ std::vector<VkImage> images_of(XrSwapchain swapchain) {
   uint32_t count = 0;
   EXPECT_EQ(xrEnumerateSwapchainImages(swapchain, 0, &count, nullptr), XR_SUCCESS);
   std::vector<XrSwapchainImageVulkan2KHR> images(count, {XR_TYPE_SWAPCHAIN_IMAGE_VULKAN2_KHR});
-  EXPECT_EQ(xrEnumerateSwapchainImages(swapchain, count, &count,
-                                       reinterpret_cast<XrSwapchainImageBaseHeader*>(images.data())),
-            XR_SUCCESS);
+  EXPECT_EQ(
+      xrEnumerateSwapchainImages(swapchain, count, &count,
+                                 reinterpret_cast<XrSwapchainImageBaseHeader*>(images.data())),
+      XR_SUCCESS);
   std::vector<VkImage> out;
   for (const auto& i : images) out.push_back(i.image);
   return out;
@@ -142,12 +143,13 @@ void transition(VkCommandBuffer cmd, VkImage image, VkImageLayout from, VkImageL
   b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
   b.image = image;
   b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 0, nullptr, 0,
-                       nullptr, 1, &b);
+  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+                       0, 0, nullptr, 0, nullptr, 1, &b);
 }
 
 // Clears swapchain images (in COLOR_ATTACHMENT_OPTIMAL, as the runtime hands them out) and waits.
-void clear_images(const Vulkan& vk, const std::vector<std::pair<VkImage, VkClearColorValue>>& clears) {
+void clear_images(const Vulkan& vk,
+                  const std::vector<std::pair<VkImage, VkClearColorValue>>& clears) {
   VkCommandBufferAllocateInfo alloc{};
   alloc.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
   alloc.commandPool = vk.pool;
@@ -159,10 +161,12 @@ void clear_images(const Vulkan& vk, const std::vector<std::pair<VkImage, VkClear
   begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
   vkBeginCommandBuffer(cmd, &begin);
   for (const auto& [image, colour] : clears) {
-    transition(cmd, image, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
+    transition(cmd, image, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL,
+               VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL);
     const VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
     vkCmdClearColorImage(cmd, image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &colour, 1, &range);
-    transition(cmd, image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
+    transition(cmd, image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+               VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
   }
   vkEndCommandBuffer(cmd);
   VkSubmitInfo submit{};
@@ -195,7 +199,8 @@ TEST(XrRuntimeVulkan, GraphicsRequirementsMustBeQueried) {
   XrSessionCreateInfo info{XR_TYPE_SESSION_CREATE_INFO, &binding};
   info.systemId = get_system(instance);
   XrSession session = XR_NULL_HANDLE;
-  EXPECT_EQ(xrCreateSession(instance, &info, &session), XR_ERROR_GRAPHICS_REQUIREMENTS_CALL_MISSING);
+  EXPECT_EQ(xrCreateSession(instance, &info, &session),
+            XR_ERROR_GRAPHICS_REQUIREMENTS_CALL_MISSING);
   xrDestroyInstance(instance);
 }
 
@@ -205,7 +210,8 @@ TEST(XrRuntimeVulkan, ClearedImageIsSubmittedAndReadBack) {
   const std::string png_path = ::testing::TempDir() + "simxr_capture_left.png";
   std::remove(png_path.c_str());
   // (the third frame ended from here: two empty ones come before the session is VISIBLE)
-  const std::string capture = std::to_string(control.stagger_simxr_frames_total() + 3) + ":" + png_path;
+  const std::string capture =
+      std::to_string(control.stagger_simxr_frames_total() + 3) + ":" + png_path;
   setenv("STAGGER_SIMXR_CAPTURE", capture.c_str(), 1);
   // The whole Vulkan path also runs under the core validation layer, which must stay silent.
   const std::string validation_file = ::testing::TempDir() + "simxr_vulkan_core_validation.txt";
@@ -213,7 +219,8 @@ TEST(XrRuntimeVulkan, ClearedImageIsSubmittedAndReadBack) {
   XrInstance xr = create_instance({XR_KHR_VULKAN_ENABLE2_EXTENSION_NAME});
   unsetenv("STAGGER_SIMXR_CAPTURE");
   const XrSystemId system = get_system(xr);
-  auto requirements_fn = proc<PFN_xrGetVulkanGraphicsRequirements2KHR>(xr, "xrGetVulkanGraphicsRequirements2KHR");
+  auto requirements_fn =
+      proc<PFN_xrGetVulkanGraphicsRequirements2KHR>(xr, "xrGetVulkanGraphicsRequirements2KHR");
   XrGraphicsRequirementsVulkan2KHR requirements{XR_TYPE_GRAPHICS_REQUIREMENTS_VULKAN2_KHR};
   ASSERT_EQ(requirements_fn(xr, system, &requirements), XR_SUCCESS);
   EXPECT_EQ(requirements.minApiVersionSupported, XR_MAKE_VERSION(1, 0, 0));
@@ -242,7 +249,8 @@ TEST(XrRuntimeVulkan, ClearedImageIsSubmittedAndReadBack) {
 
   poll_states(xr);
   begin_session(session);
-  // A session with graphics is SYNCHRONIZED only after its first ended frame, FOCUSED a frame later.
+  // A session with graphics is SYNCHRONIZED only after its first ended frame, FOCUSED a frame
+  // later.
   EXPECT_TRUE(poll_states(xr).empty());
   for (int i = 0; i < 2; ++i) {
     XrFrameState empty{XR_TYPE_FRAME_STATE};
@@ -267,7 +275,8 @@ TEST(XrRuntimeVulkan, ClearedImageIsSubmittedAndReadBack) {
       XR_SWAPCHAIN_USAGE_COLOR_ATTACHMENT_BIT | XR_SWAPCHAIN_USAGE_TRANSFER_DST_BIT;
   XrSwapchain left = make_swapchain(session, VK_FORMAT_R8G8B8A8_SRGB, colour_usage);
   XrSwapchain right = make_swapchain(session, VK_FORMAT_B8G8R8A8_UNORM, colour_usage);
-  XrSwapchain depth = make_swapchain(session, VK_FORMAT_D32_SFLOAT, XR_SWAPCHAIN_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT);
+  XrSwapchain depth = make_swapchain(session, VK_FORMAT_D32_SFLOAT,
+                                     XR_SWAPCHAIN_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT);
   const std::vector<VkImage> left_images = images_of(left);
   const std::vector<VkImage> right_images = images_of(right);
   EXPECT_EQ(left_images.size(), 3u);
@@ -289,18 +298,21 @@ TEST(XrRuntimeVulkan, ClearedImageIsSubmittedAndReadBack) {
   XrViewState view_state{XR_TYPE_VIEW_STATE};
   std::vector<XrView> views(2, {XR_TYPE_VIEW});
   ASSERT_EQ(xrLocateViews(session, &locate, &view_state, 2, &count, views.data()), XR_SUCCESS);
-  std::vector<XrCompositionLayerProjectionView> projection(2, {XR_TYPE_COMPOSITION_LAYER_PROJECTION_VIEW});
+  std::vector<XrCompositionLayerProjectionView> projection(
+      2, {XR_TYPE_COMPOSITION_LAYER_PROJECTION_VIEW});
   for (uint32_t i = 0; i < 2; ++i) {
     projection[i].pose = views[i].pose;
     projection[i].fov = views[i].fov;
     projection[i].subImage.swapchain = i == 0 ? left : right;
-    projection[i].subImage.imageRect = {{0, 0}, {static_cast<int32_t>(kWidth), static_cast<int32_t>(kHeight)}};
+    projection[i].subImage.imageRect = {
+        {0, 0}, {static_cast<int32_t>(kWidth), static_cast<int32_t>(kHeight)}};
   }
   XrCompositionLayerProjection layer{XR_TYPE_COMPOSITION_LAYER_PROJECTION};
   layer.space = local;
   layer.viewCount = 2;
   layer.views = projection.data();
-  const XrCompositionLayerBaseHeader* layers[] = {reinterpret_cast<XrCompositionLayerBaseHeader*>(&layer)};
+  const XrCompositionLayerBaseHeader* layers[] = {
+      reinterpret_cast<XrCompositionLayerBaseHeader*>(&layer)};
   XrFrameEndInfo end{XR_TYPE_FRAME_END_INFO};
   end.displayTime = frame.predictedDisplayTime;
   end.environmentBlendMode = XR_ENVIRONMENT_BLEND_MODE_OPAQUE;
@@ -321,14 +333,16 @@ TEST(XrRuntimeVulkan, ClearedImageIsSubmittedAndReadBack) {
   // Control API readback: RGBA bytes as stored (sRGB-encoded for the SRGB format; 1.0 -> 255).
   uint32_t width = 0, height = 0;
   std::vector<uint8_t> rgba(kWidth * kHeight * 4);
-  ASSERT_EQ(control.stagger_simxr_read_view_image(0, &width, &height, rgba.data(), rgba.size()), rgba.size());
+  ASSERT_EQ(control.stagger_simxr_read_view_image(0, &width, &height, rgba.data(), rgba.size()),
+            rgba.size());
   EXPECT_EQ(width, kWidth);
   EXPECT_EQ(height, kHeight);
   EXPECT_EQ(rgba[0], 255);
   EXPECT_EQ(rgba[1], 0);
   EXPECT_EQ(rgba[2], 0);
   EXPECT_EQ(rgba[rgba.size() - 1], 255);
-  ASSERT_EQ(control.stagger_simxr_read_view_image(1, &width, &height, rgba.data(), rgba.size()), rgba.size());
+  ASSERT_EQ(control.stagger_simxr_read_view_image(1, &width, &height, rgba.data(), rgba.size()),
+            rgba.size());
   EXPECT_EQ(rgba[0], 0);
   EXPECT_NEAR(rgba[1], 128, 1);  // B8G8R8A8 comes back as RGBA
   EXPECT_EQ(rgba[2], 255);

@@ -92,7 +92,8 @@ struct Control {
   }
 };
 
-inline XrInstance create_instance(const std::vector<const char*>& extensions, XrResult* result = nullptr) {
+inline XrInstance create_instance(const std::vector<const char*>& extensions,
+                                  XrResult* result = nullptr) {
   set_environment();
   XrInstanceCreateInfo info{XR_TYPE_INSTANCE_CREATE_INFO};
   std::strcpy(info.applicationInfo.applicationName, "stagger_xr_runtime_tests");
@@ -139,13 +140,15 @@ inline XrPath path(XrInstance instance, const char* s) {
 }
 
 /// Polls all queued events; returns the session states seen, in order.
-inline std::vector<XrSessionState> poll_states(XrInstance instance, int* profile_changes = nullptr) {
+inline std::vector<XrSessionState> poll_states(XrInstance instance,
+                                               int* profile_changes = nullptr) {
   std::vector<XrSessionState> states;
   XrEventDataBuffer event{XR_TYPE_EVENT_DATA_BUFFER};
   while (xrPollEvent(instance, &event) == XR_SUCCESS) {
     if (event.type == XR_TYPE_EVENT_DATA_SESSION_STATE_CHANGED) {
       states.push_back(reinterpret_cast<XrEventDataSessionStateChanged*>(&event)->state);
-    } else if (event.type == XR_TYPE_EVENT_DATA_INTERACTION_PROFILE_CHANGED && profile_changes != nullptr) {
+    } else if (event.type == XR_TYPE_EVENT_DATA_INTERACTION_PROFILE_CHANGED &&
+               profile_changes != nullptr) {
       ++*profile_changes;
     }
     event = XrEventDataBuffer{XR_TYPE_EVENT_DATA_BUFFER};
@@ -181,7 +184,8 @@ inline XrTime monotonic_ns() {
 }
 
 inline XrTime now_xr(XrInstance instance) {
-  auto convert = proc<PFN_xrConvertTimespecTimeToTimeKHR>(instance, "xrConvertTimespecTimeToTimeKHR");
+  auto convert =
+      proc<PFN_xrConvertTimespecTimeToTimeKHR>(instance, "xrConvertTimespecTimeToTimeKHR");
   timespec ts{};
   clock_gettime(CLOCK_MONOTONIC, &ts);
   XrTime t = 0;
@@ -189,7 +193,8 @@ inline XrTime now_xr(XrInstance instance) {
   return t;
 }
 
-/// Enables XR_APILAYER_LUNARG_core_validation writing text to `file` for instances created in scope.
+/// Enables XR_APILAYER_LUNARG_core_validation writing text to `file` for instances created in
+/// scope.
 struct CoreValidation {
   explicit CoreValidation(const std::string& file) {
     std::remove(file.c_str());
@@ -223,7 +228,8 @@ struct HeadlessSession {
   XrSystemId system = XR_NULL_SYSTEM_ID;
   XrSession session = XR_NULL_HANDLE;
   explicit HeadlessSession(std::vector<const char*> extra = {}) {
-    std::vector<const char*> ext{XR_MND_HEADLESS_EXTENSION_NAME, XR_KHR_CONVERT_TIMESPEC_TIME_EXTENSION_NAME};
+    std::vector<const char*> ext{XR_MND_HEADLESS_EXTENSION_NAME,
+                                 XR_KHR_CONVERT_TIMESPEC_TIME_EXTENSION_NAME};
     ext.insert(ext.end(), extra.begin(), extra.end());
     instance = create_instance(ext);
     system = get_system(instance);

@@ -19,7 +19,9 @@ namespace {
 
 std::string g_glfw_error;  // GLFW reports errors through a callback; the latest one, for messages
 
-void remember_glfw_error(int /*code*/, const char* text) { g_glfw_error = text; }
+void remember_glfw_error(int /*code*/, const char* text) {
+  g_glfw_error = text;
+}
 
 struct Camera {
   Vec3 position;
@@ -30,17 +32,22 @@ struct Camera {
 
 class Desktop final : public Frontend {
  public:
-  Desktop(GLFWwindow* window, std::unique_ptr<GpuContext> gpu, VkSurfaceKHR surface, const SceneGeometry& geometry,
-          const sim::SceneDescription& scene)
-      : window_(window), gpu_(std::move(gpu)), surface_(gpu_->instance, surface), geometry_(geometry) {
+  Desktop(GLFWwindow* window, std::unique_ptr<GpuContext> gpu, VkSurfaceKHR surface,
+          const SceneGeometry& geometry, const sim::SceneDescription& scene)
+      : window_(window),
+        gpu_(std::move(gpu)),
+        surface_(gpu_->instance, surface),
+        geometry_(geometry) {
     if (!gpu_->physical_device.getSurfaceSupportKHR(gpu_->queue_family, *surface_)) {
       throw std::runtime_error("the Vulkan device cannot present to this window");
     }
     create_swapchain();
     renderer_ = std::make_unique<Renderer>(*gpu_, geometry.meshes(), extent_, 1);
-    pool_ = vk::raii::CommandPool(gpu_->device, vk::CommandPoolCreateInfo(vk::CommandPoolCreateFlagBits::eResetCommandBuffer,
-                                                                           gpu_->queue_family));
-    commands_ = vk::raii::CommandBuffers(gpu_->device, vk::CommandBufferAllocateInfo(*pool_, vk::CommandBufferLevel::ePrimary, 1));
+    pool_ = vk::raii::CommandPool(
+        gpu_->device, vk::CommandPoolCreateInfo(vk::CommandPoolCreateFlagBits::eResetCommandBuffer,
+                                                gpu_->queue_family));
+    commands_ = vk::raii::CommandBuffers(
+        gpu_->device, vk::CommandBufferAllocateInfo(*pool_, vk::CommandBufferLevel::ePrimary, 1));
     acquired_ = vk::raii::Semaphore(gpu_->device, vk::SemaphoreCreateInfo());
     done_ = vk::raii::Fence(gpu_->device, vk::FenceCreateInfo(vk::FenceCreateFlagBits::eSignaled));
     // Start where the overview picture looks from.
@@ -88,7 +95,8 @@ class Desktop final : public Frontend {
   }
 
   void draw(const DrawFrame& frame, bool keep_pixels) override {
-    if (gpu_->device.waitForFences(*done_, VK_TRUE, UINT64_MAX) != vk::Result::eSuccess) throw std::runtime_error("GPU hang");
+    if (gpu_->device.waitForFences(*done_, VK_TRUE, UINT64_MAX) != vk::Result::eSuccess)
+      throw std::runtime_error("GPU hang");
     if (resize_pending_ && !recreate_swapchain()) return;  // (minimised: nothing to draw into)
     std::uint32_t image = 0;
     try {
@@ -105,7 +113,8 @@ class Desktop final : public Frontend {
     cmd.reset();
     cmd.begin(vk::CommandBufferBeginInfo(vk::CommandBufferUsageFlagBits::eOneTimeSubmit));
     renderer_->record(cmd, 0, view_projection(eye()));
-    renderer_->record_blit(cmd, 0, images_[image], extent_, vk::ImageLayout::eUndefined, vk::ImageLayout::ePresentSrcKHR);
+    renderer_->record_blit(cmd, 0, images_[image], extent_, vk::ImageLayout::eUndefined,
+                           vk::ImageLayout::ePresentSrcKHR);
     if (keep_pixels) renderer_->record_readback(cmd, 0);
     cmd.end();
     // One "rendered" semaphore per image: the presentation engine may still wait on the last
@@ -114,7 +123,9 @@ class Desktop final : public Frontend {
     const vk::PipelineStageFlags wait_stage = vk::PipelineStageFlagBits::eTransfer;
     gpu_->queue.submit(vk::SubmitInfo(*acquired_, wait_stage, cmd, rendered), *done_);
     try {
-      if (gpu_->queue.presentKHR(vk::PresentInfoKHR(rendered, *swapchain_, image)) == vk::Result::eSuboptimalKHR) resize_pending_ = true;
+      if (gpu_->queue.presentKHR(vk::PresentInfoKHR(rendered, *swapchain_, image)) ==
+          vk::Result::eSuboptimalKHR)
+        resize_pending_ = true;
     } catch (const vk::OutOfDateKHRError&) {
       resize_pending_ = true;
     }
@@ -124,15 +135,21 @@ class Desktop final : public Frontend {
   bool save_screenshot(const std::string& path) override {
     if (!kept_pixels_) return false;
     gpu_->device.waitIdle();
-    return write_png(Image{static_cast<int>(extent_.width), static_cast<int>(extent_.height), renderer_->pixels_rgb()}, path);
+    return write_png(Image{static_cast<int>(extent_.width), static_cast<int>(extent_.height),
+                           renderer_->pixels_rgb()},
+                     path);
   }
 
   std::string end_reason() const override { return end_reason_; }
   std::string device() const override { return gpu_->device_name; }
 
  private:
-  float aspect() const { return static_cast<float>(extent_.width) / static_cast<float>(extent_.height); }
-  EyeView eye() const { return {camera_.position, camera_.orientation(), symmetric_fov(70.0f * kPi / 180.0f, aspect())}; }
+  float aspect() const {
+    return static_cast<float>(extent_.width) / static_cast<float>(extent_.height);
+  }
+  EyeView eye() const {
+    return {camera_.position, camera_.orientation(), symmetric_fov(70.0f * kPi / 180.0f, aspect())};
+  }
 
   // After a resize: a new swapchain and render targets of the window's new size; false while the
   // window has no area (minimised).
@@ -151,11 +168,13 @@ class Desktop final : public Frontend {
   }
 
   void create_swapchain() {
-    const vk::SurfaceCapabilitiesKHR caps = gpu_->physical_device.getSurfaceCapabilitiesKHR(*surface_);
+    const vk::SurfaceCapabilitiesKHR caps =
+        gpu_->physical_device.getSurfaceCapabilitiesKHR(*surface_);
     const auto formats = gpu_->physical_device.getSurfaceFormatsKHR(*surface_);
     vk::SurfaceFormatKHR format = formats.front();
     for (const auto& f : formats) {
-      if (f.format == vk::Format::eB8G8R8A8Srgb || f.format == vk::Format::eR8G8B8A8Srgb) format = f;
+      if (f.format == vk::Format::eB8G8R8A8Srgb || f.format == vk::Format::eR8G8B8A8Srgb)
+        format = f;
     }
     extent_ = caps.currentExtent;
     if (extent_.width == UINT32_MAX) {
@@ -165,13 +184,15 @@ class Desktop final : public Frontend {
     }
     std::uint32_t count = caps.minImageCount + 1;
     if (caps.maxImageCount > 0) count = std::min(count, caps.maxImageCount);
-    const vk::SwapchainCreateInfoKHR info({}, *surface_, count, format.format, format.colorSpace, extent_, 1,
-                                          vk::ImageUsageFlagBits::eTransferDst, vk::SharingMode::eExclusive, {},
-                                          caps.currentTransform, vk::CompositeAlphaFlagBitsKHR::eOpaque,
+    const vk::SwapchainCreateInfoKHR info({}, *surface_, count, format.format, format.colorSpace,
+                                          extent_, 1, vk::ImageUsageFlagBits::eTransferDst,
+                                          vk::SharingMode::eExclusive, {}, caps.currentTransform,
+                                          vk::CompositeAlphaFlagBitsKHR::eOpaque,
                                           vk::PresentModeKHR::eFifo, true);
     swapchain_ = vk::raii::SwapchainKHR(gpu_->device, info);
     images_ = swapchain_.getImages();
-    for (std::size_t i = 0; i < images_.size(); ++i) rendered_.emplace_back(gpu_->device, vk::SemaphoreCreateInfo());
+    for (std::size_t i = 0; i < images_.size(); ++i)
+      rendered_.emplace_back(gpu_->device, vk::SemaphoreCreateInfo());
   }
 
   bool key(int k) const { return glfwGetKey(window_, k) == GLFW_PRESS; }
@@ -181,7 +202,8 @@ class Desktop final : public Frontend {
     glfwGetCursorPos(window_, &x, &y);
     if (glfwGetMouseButton(window_, GLFW_MOUSE_BUTTON_RIGHT) == GLFW_PRESS && looking_) {
       camera_.yaw -= 0.004f * static_cast<float>(x - cursor_x_);
-      camera_.pitch = std::clamp(camera_.pitch - 0.004f * static_cast<float>(y - cursor_y_), -1.5f, 1.5f);
+      camera_.pitch =
+          std::clamp(camera_.pitch - 0.004f * static_cast<float>(y - cursor_y_), -1.5f, 1.5f);
     }
     looking_ = glfwGetMouseButton(window_, GLFW_MOUSE_BUTTON_RIGHT) == GLFW_PRESS;
     cursor_x_ = x;
@@ -206,7 +228,8 @@ class Desktop final : public Frontend {
     for (int side = 0; side < 2; ++side) {
       TrackedHand& hand = input.hands[static_cast<std::size_t>(side)];
       hand.rotation = facing;
-      hand.position = camera_.position + facing.rotate({side == 0 ? -0.25f : 0.25f, -0.35f, -0.45f});
+      hand.position =
+          camera_.position + facing.rotate({side == 0 ? -0.25f : 0.25f, -0.35f, -0.45f});
       hand.tracked = false;
       hand.ghost_follows = true;
     }
@@ -217,7 +240,8 @@ class Desktop final : public Frontend {
       int w = 1, h = 1;
       glfwGetWindowSize(window_, &w, &h);
       const Fov fov = eye().fov;
-      const float u = static_cast<float>(x) / static_cast<float>(w), v = static_cast<float>(y) / static_cast<float>(h);
+      const float u = static_cast<float>(x) / static_cast<float>(w),
+                  v = static_cast<float>(y) / static_cast<float>(h);
       const float tx = std::tan(fov.left) + u * (std::tan(fov.right) - std::tan(fov.left));
       const float ty = std::tan(fov.up) + v * (std::tan(fov.down) - std::tan(fov.up));
       const Vec3 ray = normalized(facing.rotate({tx, ty, -1}));
@@ -226,7 +250,9 @@ class Desktop final : public Frontend {
       right.ghost_follows = false;
     }
     const double dt = std::max(1e-3, input.frame_s);
-    right.velocity = right.tracked && right_was_tracked_ ? (right.position - last_right_) / static_cast<float>(dt) : Vec3{};
+    right.velocity = right.tracked && right_was_tracked_
+                         ? (right.position - last_right_) / static_cast<float>(dt)
+                         : Vec3{};
     right_was_tracked_ = right.tracked;
     last_right_ = right.position;
   }
@@ -259,10 +285,12 @@ class Desktop final : public Frontend {
 
 }  // namespace
 
-Result<std::unique_ptr<Frontend>> create_desktop(const SceneGeometry& geometry, const sim::SceneDescription& scene,
+Result<std::unique_ptr<Frontend>> create_desktop(const SceneGeometry& geometry,
+                                                 const sim::SceneDescription& scene,
                                                  const PlaySettings& settings) {
   glfwSetErrorCallback(remember_glfw_error);
-  if (glfwInit() != GLFW_TRUE) return Error{"no display to open a window on (" + g_glfw_error + ")"};
+  if (glfwInit() != GLFW_TRUE)
+    return Error{"no display to open a window on (" + g_glfw_error + ")"};
   if (glfwVulkanSupported() != GLFW_TRUE) {
     glfwTerminate();
     return Error{"the display has no Vulkan presentation support"};
@@ -271,7 +299,8 @@ Result<std::unique_ptr<Frontend>> create_desktop(const SceneGeometry& geometry, 
   const char** names = glfwGetRequiredInstanceExtensions(&count);
   const std::vector<const char*> extensions(names, names + count);
   glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);
-  GLFWwindow* window = glfwCreateWindow(settings.width, settings.height, ("Stagger: " + scene.name).c_str(), nullptr, nullptr);
+  GLFWwindow* window = glfwCreateWindow(settings.width, settings.height,
+                                        ("Stagger: " + scene.name).c_str(), nullptr, nullptr);
   if (window == nullptr) {
     glfwTerminate();
     return Error{"cannot open a window (" + g_glfw_error + ")"};
@@ -279,10 +308,12 @@ Result<std::unique_ptr<Frontend>> create_desktop(const SceneGeometry& geometry, 
   try {
     std::unique_ptr<GpuContext> gpu = create_gpu(extensions, true);
     VkSurfaceKHR surface = VK_NULL_HANDLE;
-    if (glfwCreateWindowSurface(static_cast<VkInstance>(*gpu->instance), window, nullptr, &surface) != VK_SUCCESS) {
+    if (glfwCreateWindowSurface(static_cast<VkInstance>(*gpu->instance), window, nullptr,
+                                &surface) != VK_SUCCESS) {
       throw std::runtime_error("cannot make a Vulkan surface for the window");
     }
-    return std::unique_ptr<Frontend>(std::make_unique<Desktop>(window, std::move(gpu), surface, geometry, scene));
+    return std::unique_ptr<Frontend>(
+        std::make_unique<Desktop>(window, std::move(gpu), surface, geometry, scene));
   } catch (const std::exception& e) {
     glfwDestroyWindow(window);
     glfwTerminate();

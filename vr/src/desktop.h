@@ -12,7 +12,8 @@
 namespace stagger::vr {
 
 /// Opens the window; fails with a sentence when there is no display or no Vulkan presentation.
-Result<std::unique_ptr<Frontend>> create_desktop(const SceneGeometry& geometry, const sim::SceneDescription& scene,
+Result<std::unique_ptr<Frontend>> create_desktop(const SceneGeometry& geometry,
+                                                 const sim::SceneDescription& scene,
                                                  const PlaySettings& settings);
 
 }  // namespace stagger::vr

@@ -51,10 +51,14 @@ void cross_mark(DrawFrame& frame, Vec3 at, float size, Rgb c) {
 
 Rgb balance_colour(physics::BalanceState state) {
   switch (state) {
-    case physics::BalanceState::in_balance: return {0.1f, 0.9f, 0.2f};
-    case physics::BalanceState::out_of_balance: return {1.0f, 0.85f, 0.0f};
-    case physics::BalanceState::fallen: return {1.0f, 0.1f, 0.1f};
-    case physics::BalanceState::in_air: return {0.2f, 0.5f, 1.0f};
+    case physics::BalanceState::in_balance:
+      return {0.1f, 0.9f, 0.2f};
+    case physics::BalanceState::out_of_balance:
+      return {1.0f, 0.85f, 0.0f};
+    case physics::BalanceState::fallen:
+      return {1.0f, 0.1f, 0.1f};
+    case physics::BalanceState::in_air:
+      return {0.2f, 0.5f, 1.0f};
   }
   return {1, 1, 1};
 }
@@ -84,11 +88,13 @@ int SceneGeometry::mesh_for(const physics::BodySettings& shape) {
 
 void SceneGeometry::add_level(const sim::SceneDescription& scene) {
   for (const physics::StaticBoxSettings& box : scene.boxes) {
-    level_.push_back({kUnitBox, instance(box.center, box.rotation, box.half_extents * 2.0f, kLevel, 2.0f)});
+    level_.push_back(
+        {kUnitBox, instance(box.center, box.rotation, box.half_extents * 2.0f, kLevel, 2.0f)});
   }
   for (const physics::StaticMeshSettings& mesh : scene.meshes) {
     meshes_.push_back(sim::triangle_soup(mesh));
-    level_.push_back({static_cast<int>(meshes_.size()) - 1, instance({}, {}, {1, 1, 1}, kLevel, 2.0f)});
+    level_.push_back(
+        {static_cast<int>(meshes_.size()) - 1, instance({}, {}, {1, 1, 1}, kLevel, 2.0f)});
   }
 }
 
@@ -103,8 +109,8 @@ BodyPoses SceneGeometry::poses(const sim::Simulation& simulation) const {
   return poses;
 }
 
-DrawFrame SceneGeometry::frame(const sim::Simulation& simulation, const BodyPoses& before, const BodyPoses& after, float alpha,
-                               bool overlay) const {
+DrawFrame SceneGeometry::frame(const sim::Simulation& simulation, const BodyPoses& before,
+                               const BodyPoses& after, float alpha, bool overlay) const {
   DrawFrame frame;
   frame.items = level_;
   const auto& enemies = simulation.scene().enemies();
@@ -116,7 +122,8 @@ DrawFrame SceneGeometry::frame(const sim::Simulation& simulation, const BodyPose
     if (body.enemy >= 0) {
       const physics::Ragdoll& ragdoll = *enemies[static_cast<std::size_t>(body.enemy)].ragdoll;
       colour = enemy_colour(ragdoll, *ragdoll.part_of(body.body));
-    } else if (const physics::Hand* hand = simulation.hand(body.hand); hand != nullptr && hand->ghost()) {
+    } else if (const physics::Hand* hand = simulation.hand(body.hand);
+               hand != nullptr && hand->ghost()) {
       colour = kGhostHand;
     }
     frame.items.push_back({body_mesh_[i], instance(position, rotation, body_scale_[i], colour)});
@@ -135,7 +142,8 @@ void SceneGeometry::add_overlay(const sim::Simulation& simulation, DrawFrame& fr
     line(frame, b.support_mid, b.extrapolated_com, state);
     line(frame, b.com, {b.com.x, b.support_mid.y, b.com.z}, state);
     const ai::Squad* squad = simulation.squad();
-    if (squad != nullptr && static_cast<int>(i) < squad->size() && squad->active(static_cast<int>(i))) {
+    if (squad != nullptr && static_cast<int>(i) < squad->size() &&
+        squad->active(static_cast<int>(i))) {
       const ai::Navigator::Follow& f = squad->follow(static_cast<int>(i));
       // The leash: body to crowd agent; the planned path: agent through its next corners.
       const Vec3 lift{0, 0.05f, 0};
@@ -152,10 +160,12 @@ void SceneGeometry::add_overlay(const sim::Simulation& simulation, DrawFrame& fr
     const auto& route = spawn.route;
     if (route.size() < 2) continue;
     // A loop also joins its last point to its first; a ping-pong route walks its legs both ways.
-    const std::size_t legs = spawn.route_mode == ai::PatrolMode::loop ? route.size() : route.size() - 1;
+    const std::size_t legs =
+        spawn.route_mode == ai::PatrolMode::loop ? route.size() : route.size() - 1;
     for (std::size_t p = 0; p < legs; ++p) {
       const Vec3 lift{0, 0.08f, 0};
-      line(frame, route[p].position + lift, route[(p + 1) % route.size()].position + lift, {0.1f, 0.85f, 0.95f});
+      line(frame, route[p].position + lift, route[(p + 1) % route.size()].position + lift,
+           {0.1f, 0.85f, 0.95f});
     }
   }
 }

@@ -1,8 +1,8 @@
 #pragma once
 // What a running simulation looks like, as data the renderer uploads: the meshes it needs (built
 // once per scene), the level's instances, and per frame every moving body placed between its
-// last two physics states (rendering interpolates; docs/design.md, Conventions) plus the debug overlay's lines.
-// No Vulkan here: this is shared by every way of drawing (offscreen, desktop, VR).
+// last two physics states (rendering interpolates; docs/design.md, Conventions) plus the debug
+// overlay's lines. No Vulkan here: this is shared by every way of drawing (offscreen, desktop, VR).
 
 #include <utility>
 #include <vector>
@@ -49,8 +49,8 @@ class SceneGeometry {
   BodyPoses poses(const sim::Simulation& simulation) const;
   /// The frame `alpha` (0..1) of the way from `before` to `after`; with the overlay's lines
   /// (centres of mass, feet midpoints, balance state, navigation, patrol routes) if `overlay`.
-  DrawFrame frame(const sim::Simulation& simulation, const BodyPoses& before, const BodyPoses& after, float alpha,
-                  bool overlay) const;
+  DrawFrame frame(const sim::Simulation& simulation, const BodyPoses& before,
+                  const BodyPoses& after, float alpha, bool overlay) const;
 
  private:
   int mesh_for(const physics::BodySettings& shape);

@@ -17,9 +17,9 @@ struct TrackedHand {
   bool tracked = false;
   /// Untracked, but the ghost should follow this pose (the desktop's resting hands by the camera).
   bool ghost_follows = false;
-  Vec3 position;   ///< [m]
+  Vec3 position;  ///< [m]
   Quat rotation;
-  Vec3 velocity;   ///< [m/s]
+  Vec3 velocity;  ///< [m/s]
   /// [m] finger joints from hand tracking, in a fixed order (an untracked joint has none); they
   /// collide as spheres.
   std::vector<std::optional<Vec3>> finger_joints;
@@ -28,8 +28,8 @@ struct TrackedHand {
 struct FrameInput {
   double frame_s = 0;  ///< [s] game time this frame advances (the display period in VR)
   bool player_present = false;
-  Vec3 player_feet;    ///< [m]
-  Vec3 player_head;    ///< [m]
+  Vec3 player_feet;                  ///< [m]
+  Vec3 player_head;                  ///< [m]
   std::array<TrackedHand, 2> hands;  ///< left, right
   bool focused = true;               ///< input reaches the game (XR: session FOCUSED)
   bool toggle_overlay = false;

@@ -9,7 +9,6 @@
 #include <memory>
 #include <string>
 #include <vector>
-
 #include <vulkan/vulkan_raii.hpp>
 
 namespace stagger::vr {
@@ -27,7 +26,8 @@ struct GpuContext {
   std::uint32_t memory_type(std::uint32_t type_bits, vk::MemoryPropertyFlags wanted) const;
 };
 
-/// Under AddressSanitizer: keeps the Vulkan drivers loaded for the life of the process (see gpu.cpp).
+/// Under AddressSanitizer: keeps the Vulkan drivers loaded for the life of the process (see
+/// gpu.cpp).
 void pin_vulkan_drivers();
 
 /// The first graphics queue family of a physical device; throws when it has none.
@@ -35,7 +35,8 @@ std::uint32_t graphics_queue_family(const vk::raii::PhysicalDevice& device);
 
 /// A device for the renderer alone: `instance_extensions` (a window system's, or none) and, for a
 /// window, the swapchain device extension. Throws vk::SystemError or std::runtime_error.
-std::unique_ptr<GpuContext> create_gpu(const std::vector<const char*>& instance_extensions, bool swapchain);
+std::unique_ptr<GpuContext> create_gpu(const std::vector<const char*>& instance_extensions,
+                                       bool swapchain);
 
 /// A buffer in host-visible, coherent memory, mapped for its whole life.
 struct HostBuffer {
@@ -44,15 +45,16 @@ struct HostBuffer {
   void* mapped = nullptr;
   vk::DeviceSize size = 0;
 };
-HostBuffer create_host_buffer(const GpuContext& gpu, vk::DeviceSize size, vk::BufferUsageFlags usage);
+HostBuffer create_host_buffer(const GpuContext& gpu, vk::DeviceSize size,
+                              vk::BufferUsageFlags usage);
 
 struct GpuImage {
   vk::raii::Image image{nullptr};
   vk::raii::DeviceMemory memory{nullptr};
   vk::raii::ImageView view{nullptr};
 };
-GpuImage create_image(const GpuContext& gpu, vk::Extent2D size, vk::Format format, vk::ImageUsageFlags usage,
-                      vk::ImageAspectFlags aspect);
+GpuImage create_image(const GpuContext& gpu, vk::Extent2D size, vk::Format format,
+                      vk::ImageUsageFlags usage, vk::ImageAspectFlags aspect);
 
 /// Records a layout transition of a whole image (one mip, one layer), with conservative stages.
 void image_barrier(vk::CommandBuffer cmd, vk::Image image, vk::ImageLayout from, vk::ImageLayout to,

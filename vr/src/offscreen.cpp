@@ -10,11 +10,13 @@
 
 namespace stagger::vr {
 
-Result<Image> render_offscreen(const sim::Simulation& simulation, const EyeView& view, const OffscreenSettings& settings) {
+Result<Image> render_offscreen(const sim::Simulation& simulation, const EyeView& view,
+                               const OffscreenSettings& settings) {
   try {
     const std::unique_ptr<GpuContext> gpu = create_gpu({}, false);
     const SceneGeometry geometry(simulation);
-    const vk::Extent2D size(static_cast<std::uint32_t>(settings.width), static_cast<std::uint32_t>(settings.height));
+    const vk::Extent2D size(static_cast<std::uint32_t>(settings.width),
+                            static_cast<std::uint32_t>(settings.height));
     Renderer renderer(*gpu, geometry.meshes(), size, 1);
     const BodyPoses now = geometry.poses(simulation);
     renderer.upload(geometry.frame(simulation, now, now, 1.0f, settings.overlay));

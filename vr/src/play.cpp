@@ -3,10 +3,9 @@
 #include <algorithm>
 #include <cmath>
 #include <exception>
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
-
-#include <nlohmann/json.hpp>
 
 #include "desktop.h"
 #include "draw_list.h"
@@ -27,10 +26,14 @@ std::optional<PlayMode> parse_play_mode(std::string_view text) {
 
 std::string_view name_of(PlayMode mode) {
   switch (mode) {
-    case PlayMode::automatic: return "auto";
-    case PlayMode::xr: return "xr";
-    case PlayMode::desktop: return "desktop";
-    case PlayMode::headless: return "headless";
+    case PlayMode::automatic:
+      return "auto";
+    case PlayMode::xr:
+      return "xr";
+    case PlayMode::desktop:
+      return "desktop";
+    case PlayMode::headless:
+      return "headless";
   }
   return "auto";
 }
@@ -39,11 +42,11 @@ namespace {
 
 // Haptics: a pulse per contact, scaled by the impulse the hand gave,
 // at most one per hand per kHapticGapS (a new pulse would cut the last one short).
-constexpr float kHapticDeadZoneNs = 0.3f;   // [N·s] below this a touch is not felt
-constexpr float kHapticFullNs = 30.0f;      // [N·s] this impulse gives full amplitude
-constexpr double kHapticGapS = 0.1;         // [s]
-constexpr double kHapticPulseS = 0.03;      // [s]
-constexpr int kFingerJointSpheres = 24;     // XR_HAND_JOINT_COUNT_EXT less palm and wrist
+constexpr float kHapticDeadZoneNs = 0.3f;     // [N·s] below this a touch is not felt
+constexpr float kHapticFullNs = 30.0f;        // [N·s] this impulse gives full amplitude
+constexpr double kHapticGapS = 0.1;           // [s]
+constexpr double kHapticPulseS = 0.03;        // [s]
+constexpr int kFingerJointSpheres = 24;       // XR_HAND_JOINT_COUNT_EXT less palm and wrist
 constexpr float kFingerJointRadiusM = 0.01f;  // [m]
 
 // A frontend for `headless`: no display, no input, a fixed frame clock.
@@ -69,7 +72,8 @@ struct Started {
 };
 
 // `auto` tries XR, then a desktop window, then headless, and says why it passed each by.
-Result<Started> start_frontend(const SceneGeometry& geometry, const sim::SceneDescription& scene, const PlaySettings& settings) {
+Result<Started> start_frontend(const SceneGeometry& geometry, const sim::SceneDescription& scene,
+                               const PlaySettings& settings) {
   Started s;
   if (settings.mode == PlayMode::xr || settings.mode == PlayMode::automatic) {
     auto xr = create_xr(geometry, scene, settings);
@@ -133,16 +137,19 @@ class Game {
         physics::Hand& hand = *simulation_.hand(side);
         const bool tracked = h.tracked && input.focused;
         hand.set_tracked(tracked);
-        if (tracked || h.ghost_follows) hand.set_target(h.position - h.velocity * ahead, h.rotation, h.velocity);
+        if (tracked || h.ghost_follows)
+          hand.set_target(h.position - h.velocity * ahead, h.rotation, h.velocity);
         // Fingers collide only with a solid hand: a ghost hand (held away) must fling nothing.
         finger_targets_.clear();  // (reused: no allocation per step)
         if (tracked && !hand.ghost()) {
-          for (const auto& j : h.finger_joints) finger_targets_.push_back(j ? std::optional(*j - h.velocity * ahead) : std::nullopt);
+          for (const auto& j : h.finger_joints)
+            finger_targets_.push_back(j ? std::optional(*j - h.velocity * ahead) : std::nullopt);
         }
         simulation_.set_hand_joints(side, finger_targets_);
       }
       simulation_.step();
-      for (int side = 0; side < 2; ++side) impulse[static_cast<std::size_t>(side)] += simulation_.hand(side)->last_step_impulse_ns();
+      for (int side = 0; side < 2; ++side)
+        impulse[static_cast<std::size_t>(side)] += simulation_.hand(side)->last_step_impulse_ns();
       before_ = std::move(after_);
       after_ = geometry_->poses(simulation_);
     }
@@ -150,7 +157,9 @@ class Game {
     return impulse;
   }
 
-  DrawFrame frame(bool overlay) const { return geometry_->frame(simulation_, before_, after_, alpha_, overlay); }
+  DrawFrame frame(bool overlay) const {
+    return geometry_->frame(simulation_, before_, after_, alpha_, overlay);
+  }
 
  private:
   sim::Simulation simulation_;
@@ -162,7 +171,8 @@ class Game {
 
 }  // namespace
 
-Result<PlayReport> play(const sim::SceneDescription& scene, const PlaySettings& settings, std::ostream& log) {
+Result<PlayReport> play(const sim::SceneDescription& scene, const PlaySettings& settings,
+                        std::ostream& log) {
   if (settings.mode == PlayMode::headless && settings.seconds <= 0) {
     return Error{"headless play needs --seconds (there is no window to close)"};
   }
@@ -173,8 +183,9 @@ Result<PlayReport> play(const sim::SceneDescription& scene, const PlaySettings& 
   if (started.value().mode == PlayMode::headless && !settings.screenshot.empty()) {
     // Checked before the game starts: a headless game draws no frame to save.
     return Error{"headless play draws nothing, so there is no screenshot to save (" +
-                 (settings.mode == PlayMode::automatic ? "auto found no XR runtime and no display: " + started.value().note
-                                                        : std::string("--mode headless")) +
+                 (settings.mode == PlayMode::automatic
+                      ? "auto found no XR runtime and no display: " + started.value().note
+                      : std::string("--mode headless")) +
                  ")"};
   }
   PlayReport report;
@@ -193,7 +204,8 @@ Result<PlayReport> play(const sim::SceneDescription& scene, const PlaySettings& 
     std::array<double, 2> last_pulse{-1e9, -1e9};
     double game_s = 0;
     FrameInput input;
-    std::array<Vec3, 2> hand_was{simulation.hand(0)->state().position, simulation.hand(1)->state().position};
+    std::array<Vec3, 2> hand_was{simulation.hand(0)->state().position,
+                                 simulation.hand(1)->state().position};
     bool interrupted = false;
     while (frontend.begin_frame(input)) {
       if (settings.stop && settings.stop()) {
@@ -211,7 +223,9 @@ Result<PlayReport> play(const sim::SceneDescription& scene, const PlaySettings& 
       report.costs.ai_ms.push_back(ai_ms);
       for (int side = 0; side < 2; ++side) {
         const float ns = impulse[static_cast<std::size_t>(side)];
-        if (!input.focused || ns < kHapticDeadZoneNs || game_s - last_pulse[static_cast<std::size_t>(side)] < kHapticGapS) continue;
+        if (!input.focused || ns < kHapticDeadZoneNs ||
+            game_s - last_pulse[static_cast<std::size_t>(side)] < kHapticGapS)
+          continue;
         frontend.haptic_pulse(side, std::min(1.0f, ns / kHapticFullNs), kHapticPulseS);
         last_pulse[static_cast<std::size_t>(side)] = game_s;
         ++report.haptic_pulses[static_cast<std::size_t>(side)];
@@ -226,17 +240,21 @@ Result<PlayReport> play(const sim::SceneDescription& scene, const PlaySettings& 
         if (input.hands[side].tracked && input.focused) ++report.hand_tracked_frames[side];
       }
       const double render_start = thread_cpu_ms();
-      if (report.mode != PlayMode::headless) frontend.draw(game.frame(overlay), !settings.screenshot.empty());
+      if (report.mode != PlayMode::headless)
+        frontend.draw(game.frame(overlay), !settings.screenshot.empty());
       report.costs.render_ms.push_back(thread_cpu_ms() - render_start);
       ++report.frames;
       input = FrameInput{};
       if (last) break;
     }
     report.end_reason = interrupted ? "interrupted"
-                        : settings.seconds > 0 && game_s >= settings.seconds ? "time"
-                                                                             : frontend.end_reason();
-    if (!settings.screenshot.empty() && report.mode != PlayMode::headless && !frontend.save_screenshot(settings.screenshot)) {
-      return Error{"cannot write the screenshot " + settings.screenshot + " (no frame was drawn, or the file cannot be written)"};
+                        : settings.seconds > 0 && game_s >= settings.seconds
+                            ? "time"
+                            : frontend.end_reason();
+    if (!settings.screenshot.empty() && report.mode != PlayMode::headless &&
+        !frontend.save_screenshot(settings.screenshot)) {
+      return Error{"cannot write the screenshot " + settings.screenshot +
+                   " (no frame was drawn, or the file cannot be written)"};
     }
     report.game_seconds = simulation.scene().world().time();
     report.session_restarts = frontend.session_restarts();
@@ -271,36 +289,44 @@ nlohmann::json cost_json(const std::vector<double>& ms) {
 
 std::string play_report_json(const PlayReport& report) {
   nlohmann::json j = nlohmann::json::parse(sim::report_json(report.simulation));
-  j["play"] = {{"mode", std::string(name_of(report.mode))},
-               {"mode_note", report.mode_note},
-               {"device", report.device},
-               {"frames", report.frames},
-               {"game_seconds", report.game_seconds},
-               {"end_reason", report.end_reason},
-               {"haptic_pulses", {{"left", report.haptic_pulses[0]}, {"right", report.haptic_pulses[1]}}},
-               {"hands",
-                {{"left", {{"tracked_frames", report.hand_tracked_frames[0]}, {"travel_m", report.hand_travel_m[0]},
-                           {"travel_unfocused_m", report.hand_travel_unfocused_m[0]}}},
-                 {"right", {{"tracked_frames", report.hand_tracked_frames[1]}, {"travel_m", report.hand_travel_m[1]},
-                            {"travel_unfocused_m", report.hand_travel_unfocused_m[1]}}}}},
-               {"unfocused_frames", report.unfocused_frames},
-               {"session_restarts", report.session_restarts},
-               {"cpu_ms_per_frame",
-                {{"physics", cost_json(report.costs.physics_ms)},
-                 {"ai", cost_json(report.costs.ai_ms)},
-                 {"render", cost_json(report.costs.render_ms)}}}};
-  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";  // names need not be UTF-8
+  j["play"] = {
+      {"mode", std::string(name_of(report.mode))},
+      {"mode_note", report.mode_note},
+      {"device", report.device},
+      {"frames", report.frames},
+      {"game_seconds", report.game_seconds},
+      {"end_reason", report.end_reason},
+      {"haptic_pulses", {{"left", report.haptic_pulses[0]}, {"right", report.haptic_pulses[1]}}},
+      {"hands",
+       {{"left",
+         {{"tracked_frames", report.hand_tracked_frames[0]},
+          {"travel_m", report.hand_travel_m[0]},
+          {"travel_unfocused_m", report.hand_travel_unfocused_m[0]}}},
+        {"right",
+         {{"tracked_frames", report.hand_tracked_frames[1]},
+          {"travel_m", report.hand_travel_m[1]},
+          {"travel_unfocused_m", report.hand_travel_unfocused_m[1]}}}}},
+      {"unfocused_frames", report.unfocused_frames},
+      {"session_restarts", report.session_restarts},
+      {"cpu_ms_per_frame",
+       {{"physics", cost_json(report.costs.physics_ms)},
+        {"ai", cost_json(report.costs.ai_ms)},
+        {"render", cost_json(report.costs.render_ms)}}}};
+  return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
+         "\n";  // names need not be UTF-8
 }
 
 std::string play_summary_text(const PlayReport& report) {
   std::ostringstream out;
   out.setf(std::ios::fixed);
   out.precision(2);
-  out << "stagger play: " << report.frames << " frames, " << report.game_seconds << " s of game time, ended by "
-      << report.end_reason << "\n";
+  out << "stagger play: " << report.frames << " frames, " << report.game_seconds
+      << " s of game time, ended by " << report.end_reason << "\n";
   out << "CPU per frame [ms]      median    p99   mean\n";
   const std::pair<const char*, const std::vector<double>*> rows[] = {
-      {"physics", &report.costs.physics_ms}, {"ai", &report.costs.ai_ms}, {"render submission", &report.costs.render_ms}};
+      {"physics", &report.costs.physics_ms},
+      {"ai", &report.costs.ai_ms},
+      {"render submission", &report.costs.render_ms}};
   for (const auto& [name, ms] : rows) {
     out << "  " << name;
     for (std::size_t pad = std::string(name).size(); pad < 20; ++pad) out << ' ';

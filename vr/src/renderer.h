@@ -18,11 +18,16 @@ class Renderer {
   static constexpr vk::Format kColourFormat = vk::Format::eR8G8B8A8Srgb;
   static constexpr vk::Format kDepthFormat = vk::Format::eD32Sfloat;
 
-  Renderer(const GpuContext& gpu, const std::vector<sim::MeshData>& meshes, vk::Extent2D size, int targets);
+  Renderer(const GpuContext& gpu, const std::vector<sim::MeshData>& meshes, vk::Extent2D size,
+           int targets);
 
   vk::Extent2D size() const { return size_; }
-  vk::Image colour_image(int target) const { return *targets_[static_cast<std::size_t>(target)].colour.image; }
-  vk::Image depth_image(int target) const { return *targets_[static_cast<std::size_t>(target)].depth.image; }
+  vk::Image colour_image(int target) const {
+    return *targets_[static_cast<std::size_t>(target)].colour.image;
+  }
+  vk::Image depth_image(int target) const {
+    return *targets_[static_cast<std::size_t>(target)].depth.image;
+  }
 
   /// Copies the frame's instances and lines into this frame's buffers (before recording; the
   /// previous submission that read them must have finished).
@@ -31,8 +36,8 @@ class Renderer {
   void record(vk::CommandBuffer cmd, int target, const Mat4& view_projection);
   /// Records a blit of `target` into `dst` (a swapchain image of `dst_size`), taking it from
   /// `dst_from` to `dst_to`.
-  void record_blit(vk::CommandBuffer cmd, int target, vk::Image dst, vk::Extent2D dst_size, vk::ImageLayout dst_from,
-                   vk::ImageLayout dst_to) const;
+  void record_blit(vk::CommandBuffer cmd, int target, vk::Image dst, vk::Extent2D dst_size,
+                   vk::ImageLayout dst_from, vk::ImageLayout dst_to) const;
   /// Records a copy of `target` into the host readback buffer; `pixels_rgb` reads it once the
   /// submission has finished.
   void record_readback(vk::CommandBuffer cmd, int target);
@@ -51,8 +56,8 @@ class Renderer {
   };
   void create_render_pass();
   void create_pipelines();
-  vk::raii::Pipeline create_pipeline(const std::uint32_t* vert, std::size_t vert_bytes, const std::uint32_t* frag,
-                                     std::size_t frag_bytes, bool lines);
+  vk::raii::Pipeline create_pipeline(const std::uint32_t* vert, std::size_t vert_bytes,
+                                     const std::uint32_t* frag, std::size_t frag_bytes, bool lines);
   void upload_meshes(const std::vector<sim::MeshData>& meshes);
   void reserve(HostBuffer& buffer, vk::DeviceSize bytes, vk::BufferUsageFlags usage);
 

@@ -37,7 +37,8 @@ namespace {
 Mat4 view_matrix(const EyeView& view) {
   const Quat inverse = view.orientation.conjugate();
   Mat4 r;
-  const Vec3 axes[3] = {inverse.rotate({1, 0, 0}), inverse.rotate({0, 1, 0}), inverse.rotate({0, 0, 1})};
+  const Vec3 axes[3] = {inverse.rotate({1, 0, 0}), inverse.rotate({0, 1, 0}),
+                        inverse.rotate({0, 0, 1})};
   for (int column = 0; column < 3; ++column) {
     const Vec3 a = axes[column];
     r.at(0, column) = a.x;
@@ -70,9 +71,12 @@ Mat4 projection_matrix(const Fov& fov) {
 
 }  // namespace
 
-Mat4 view_projection(const EyeView& view) { return projection_matrix(view.fov) * view_matrix(view); }
+Mat4 view_projection(const EyeView& view) {
+  return projection_matrix(view.fov) * view_matrix(view);
+}
 
-std::optional<std::array<float, 2>> project(const EyeView& view, Vec3 world, int width, int height) {
+std::optional<std::array<float, 2>> project(const EyeView& view, Vec3 world, int width,
+                                            int height) {
   const Mat4 m = view_projection(view);
   const float v[4] = {world.x, world.y, world.z, 1.0f};
   float clip[4] = {};
@@ -81,7 +85,8 @@ std::optional<std::array<float, 2>> project(const EyeView& view, Vec3 world, int
   }
   if (clip[3] <= kNearM) return std::nullopt;
   const float x = clip[0] / clip[3], y = clip[1] / clip[3];
-  return std::array<float, 2>{(x * 0.5f + 0.5f) * static_cast<float>(width), (y * 0.5f + 0.5f) * static_cast<float>(height)};
+  return std::array<float, 2>{(x * 0.5f + 0.5f) * static_cast<float>(width),
+                              (y * 0.5f + 0.5f) * static_cast<float>(height)};
 }
 
 }  // namespace stagger::vr

@@ -11,7 +11,8 @@ std::string result_name(XrResult result) {
     return #name;
     XR_LIST_ENUM_XrResult(STAGGER_XR_RESULT_CASE)
 #undef STAGGER_XR_RESULT_CASE
-    default: return "XrResult " + std::to_string(static_cast<int>(result));
+            default : return "XrResult " +
+                      std::to_string(static_cast<int>(result));
   }
 }
 

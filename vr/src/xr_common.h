@@ -3,10 +3,10 @@
 // a failed call into an exception naming the call. Success codes (XR_SESSION_NOT_FOCUSED,
 // XR_SESSION_LOSS_PENDING, XR_FRAME_DISCARDED, ...) are not failures.
 
+#include <vulkan/vulkan.h>
+
 #include <stdexcept>
 #include <string>
-
-#include <vulkan/vulkan.h>
 #define XR_USE_GRAPHICS_API_VULKAN
 #include <openxr/openxr.h>
 #include <openxr/openxr_platform.h>
@@ -17,7 +17,8 @@ namespace stagger::vr {
 std::string result_name(XrResult result);
 
 struct XrFailure : std::runtime_error {
-  XrFailure(const std::string& call, XrResult r) : std::runtime_error(call + " failed: " + result_name(r)), result(r) {}
+  XrFailure(const std::string& call, XrResult r)
+      : std::runtime_error(call + " failed: " + result_name(r)), result(r) {}
   XrResult result;
 };
 

@@ -19,12 +19,18 @@ namespace stagger::vr {
 
 namespace {
 
-constexpr double kWaitForHeadsetS = 10.0;   // [s] xrGetSystem retried while the form factor is unavailable
-constexpr double kWaitForSessionS = 30.0;   // [s] no session start this long after creation ends the game
-constexpr double kRecoverS = 60.0;          // [s] after a session loss, how long to wait for the headset
+constexpr double kWaitForHeadsetS =
+    10.0;  // [s] xrGetSystem retried while the form factor is unavailable
+constexpr double kWaitForSessionS =
+    30.0;                           // [s] no session start this long after creation ends the game
+constexpr double kRecoverS = 60.0;  // [s] after a session loss, how long to wait for the headset
 
-Vec3 to_vec(const XrVector3f& v) { return {v.x, v.y, v.z}; }
-Quat to_quat(const XrQuaternionf& q) { return {q.w, q.x, q.y, q.z}; }
+Vec3 to_vec(const XrVector3f& v) {
+  return {v.x, v.y, v.z};
+}
+Quat to_quat(const XrQuaternionf& q) {
+  return {q.w, q.x, q.y, q.z};
+}
 
 // The instance with the extensions the game uses, if the runtime has them.
 struct InstanceChoice {
@@ -37,13 +43,19 @@ InstanceChoice create_instance() {
   // The loader prints its own errors to stderr unless told not to; the game says one sentence.
   setenv("XR_LOADER_DEBUG", "none", /*overwrite=*/0);
   std::uint32_t count = 0;
-  xr_check(xrEnumerateInstanceExtensionProperties(nullptr, 0, &count, nullptr), "xrEnumerateInstanceExtensionProperties");
+  xr_check(xrEnumerateInstanceExtensionProperties(nullptr, 0, &count, nullptr),
+           "xrEnumerateInstanceExtensionProperties");
   std::vector<XrExtensionProperties> available(count, {XR_TYPE_EXTENSION_PROPERTIES});
-  xr_check(xrEnumerateInstanceExtensionProperties(nullptr, count, &count, available.data()), "xrEnumerateInstanceExtensionProperties");
+  xr_check(xrEnumerateInstanceExtensionProperties(nullptr, count, &count, available.data()),
+           "xrEnumerateInstanceExtensionProperties");
   auto has = [&](const char* name) {
-    return std::any_of(available.begin(), available.end(), [&](const XrExtensionProperties& p) { return std::strcmp(p.extensionName, name) == 0; });
+    return std::any_of(available.begin(), available.end(), [&](const XrExtensionProperties& p) {
+      return std::strcmp(p.extensionName, name) == 0;
+    });
   };
-  if (!has(XR_KHR_VULKAN_ENABLE2_EXTENSION_NAME)) throw std::runtime_error("the OpenXR runtime cannot draw with Vulkan (no XR_KHR_vulkan_enable2)");
+  if (!has(XR_KHR_VULKAN_ENABLE2_EXTENSION_NAME))
+    throw std::runtime_error(
+        "the OpenXR runtime cannot draw with Vulkan (no XR_KHR_vulkan_enable2)");
   InstanceChoice choice;
   std::vector<const char*> enabled{XR_KHR_VULKAN_ENABLE2_EXTENSION_NAME};
   choice.hand_tracking = has(XrHandTracking::kExtension);
@@ -74,8 +86,10 @@ XrSystemId get_system(XrInstance instance) {
       xr_check(r, "xrGetSystem");
       return system;
     }
-    if (std::chrono::steady_clock::now() - start > std::chrono::duration<double>(kWaitForHeadsetS)) xr_check(r, "xrGetSystem");
-    if (!said) std::cerr << "stagger play: waiting for the headset (XR_ERROR_FORM_FACTOR_UNAVAILABLE)\n";
+    if (std::chrono::steady_clock::now() - start > std::chrono::duration<double>(kWaitForHeadsetS))
+      xr_check(r, "xrGetSystem");
+    if (!said)
+      std::cerr << "stagger play: waiting for the headset (XR_ERROR_FORM_FACTOR_UNAVAILABLE)\n";
     said = true;
     std::this_thread::sleep_for(std::chrono::milliseconds(250));
   }
@@ -83,16 +97,23 @@ XrSystemId get_system(XrInstance instance) {
 
 // The Vulkan instance and device made through the runtime, which adds what it needs (enable2).
 std::unique_ptr<GpuContext> create_xr_gpu(XrInstance instance, XrSystemId system) {
-  auto requirements_fn = xr_function<PFN_xrGetVulkanGraphicsRequirements2KHR>(instance, "xrGetVulkanGraphicsRequirements2KHR");
-  auto create_instance_fn = xr_function<PFN_xrCreateVulkanInstanceKHR>(instance, "xrCreateVulkanInstanceKHR");
-  auto device_fn = xr_function<PFN_xrGetVulkanGraphicsDevice2KHR>(instance, "xrGetVulkanGraphicsDevice2KHR");
-  auto create_device_fn = xr_function<PFN_xrCreateVulkanDeviceKHR>(instance, "xrCreateVulkanDeviceKHR");
+  auto requirements_fn = xr_function<PFN_xrGetVulkanGraphicsRequirements2KHR>(
+      instance, "xrGetVulkanGraphicsRequirements2KHR");
+  auto create_instance_fn =
+      xr_function<PFN_xrCreateVulkanInstanceKHR>(instance, "xrCreateVulkanInstanceKHR");
+  auto device_fn =
+      xr_function<PFN_xrGetVulkanGraphicsDevice2KHR>(instance, "xrGetVulkanGraphicsDevice2KHR");
+  auto create_device_fn =
+      xr_function<PFN_xrCreateVulkanDeviceKHR>(instance, "xrCreateVulkanDeviceKHR");
   XrGraphicsRequirementsVulkan2KHR requirements{XR_TYPE_GRAPHICS_REQUIREMENTS_VULKAN2_KHR};
   xr_check(requirements_fn(instance, system, &requirements), "xrGetVulkanGraphicsRequirements2KHR");
-  // Vulkan 1.1 when the runtime allows it, within its range (hello_xr's hard-coded 1.0 is a known bug).
-  const XrVersion wanted = std::clamp<XrVersion>(XR_MAKE_VERSION(1, 1, 0), requirements.minApiVersionSupported,
-                                                 std::max(requirements.minApiVersionSupported, requirements.maxApiVersionSupported));
-  const std::uint32_t api = VK_MAKE_API_VERSION(0, XR_VERSION_MAJOR(wanted), XR_VERSION_MINOR(wanted), 0);
+  // Vulkan 1.1 when the runtime allows it, within its range (hello_xr's hard-coded 1.0 is a known
+  // bug).
+  const XrVersion wanted = std::clamp<XrVersion>(
+      XR_MAKE_VERSION(1, 1, 0), requirements.minApiVersionSupported,
+      std::max(requirements.minApiVersionSupported, requirements.maxApiVersionSupported));
+  const std::uint32_t api =
+      VK_MAKE_API_VERSION(0, XR_VERSION_MAJOR(wanted), XR_VERSION_MINOR(wanted), 0);
 
   auto gpu = std::make_unique<GpuContext>();
   VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
@@ -106,8 +127,11 @@ std::unique_ptr<GpuContext> create_xr_gpu(XrInstance instance, XrSystemId system
   instance_info.vulkanCreateInfo = &vk_instance_info;
   VkInstance vk_instance = VK_NULL_HANDLE;
   VkResult vk_result = VK_SUCCESS;
-  xr_check(create_instance_fn(instance, &instance_info, &vk_instance, &vk_result), "xrCreateVulkanInstanceKHR");
-  if (vk_result != VK_SUCCESS) throw std::runtime_error("the runtime could not make a Vulkan instance: " + vk::to_string(vk::Result(vk_result)));
+  xr_check(create_instance_fn(instance, &instance_info, &vk_instance, &vk_result),
+           "xrCreateVulkanInstanceKHR");
+  if (vk_result != VK_SUCCESS)
+    throw std::runtime_error("the runtime could not make a Vulkan instance: " +
+                             vk::to_string(vk::Result(vk_result)));
   gpu->instance = vk::raii::Instance(gpu->context, vk_instance);
   pin_vulkan_drivers();
 
@@ -134,8 +158,11 @@ std::unique_ptr<GpuContext> create_xr_gpu(XrInstance instance, XrSystemId system
   device_info.vulkanPhysicalDevice = physical;
   device_info.vulkanCreateInfo = &vk_device_info;
   VkDevice vk_device = VK_NULL_HANDLE;
-  xr_check(create_device_fn(instance, &device_info, &vk_device, &vk_result), "xrCreateVulkanDeviceKHR");
-  if (vk_result != VK_SUCCESS) throw std::runtime_error("the runtime could not make a Vulkan device: " + vk::to_string(vk::Result(vk_result)));
+  xr_check(create_device_fn(instance, &device_info, &vk_device, &vk_result),
+           "xrCreateVulkanDeviceKHR");
+  if (vk_result != VK_SUCCESS)
+    throw std::runtime_error("the runtime could not make a Vulkan device: " +
+                             vk::to_string(vk::Result(vk_result)));
   gpu->device = vk::raii::Device(gpu->physical_device, vk_device);
   gpu->queue = vk::raii::Queue(gpu->device, gpu->queue_family, 0);
   return gpu;
@@ -150,19 +177,26 @@ struct Swapchain {
 class XrGame final : public Frontend {
  public:
   XrGame(InstanceChoice choice, const SceneGeometry& geometry, const sim::SceneDescription& scene)
-      : instance_(choice.instance), hand_tracking_(choice.hand_tracking), depth_layers_(choice.depth_layers) {
+      : instance_(choice.instance),
+        hand_tracking_(choice.hand_tracking),
+        depth_layers_(choice.depth_layers) {
     system_ = get_system(instance_);
     hand_tracking_ = hand_tracking_ && XrHandTracking::supported(instance_, system_);
     gpu_ = create_xr_gpu(instance_, system_);
     rig_origin_ = scene.player_position;
-    rig_rotation_ = Quat::from_yaw(scene.player_yaw_rad + kPi);  // the player's -Z (forward) along the start's facing
+    rig_rotation_ = Quat::from_yaw(scene.player_yaw_rad +
+                                   kPi);  // the player's -Z (forward) along the start's facing
     floor_y_ = scene.player_position.y;
     choose_blend_mode();
     try {
       create_session();
       renderer_ = std::make_unique<Renderer>(*gpu_, geometry.meshes(), colour_[0].size, 2);
-      pool_ = vk::raii::CommandPool(gpu_->device, vk::CommandPoolCreateInfo(vk::CommandPoolCreateFlagBits::eResetCommandBuffer, gpu_->queue_family));
-      commands_ = vk::raii::CommandBuffers(gpu_->device, vk::CommandBufferAllocateInfo(*pool_, vk::CommandBufferLevel::ePrimary, 1));
+      pool_ = vk::raii::CommandPool(
+          gpu_->device,
+          vk::CommandPoolCreateInfo(vk::CommandPoolCreateFlagBits::eResetCommandBuffer,
+                                    gpu_->queue_family));
+      commands_ = vk::raii::CommandBuffers(
+          gpu_->device, vk::CommandBufferAllocateInfo(*pool_, vk::CommandBufferLevel::ePrimary, 1));
       done_ = vk::raii::Fence(gpu_->device, vk::FenceCreateInfo());
     } catch (...) {
       // The session's swapchains live on our Vulkan device: they go before it does.
@@ -195,7 +229,8 @@ class XrGame final : public Frontend {
         frame_state_ = {XR_TYPE_FRAME_STATE};
         xr_check(xrWaitFrame(session_, &wait, &frame_state_), "xrWaitFrame");
         XrFrameBeginInfo begin{XR_TYPE_FRAME_BEGIN_INFO};
-        xr_check(xrBeginFrame(session_, &begin), "xrBeginFrame");  // (XR_FRAME_DISCARDED is a success)
+        xr_check(xrBeginFrame(session_, &begin),
+                 "xrBeginFrame");  // (XR_FRAME_DISCARDED is a success)
         break;
       } catch (const XrFailure& e) {
         if (e.result != XR_ERROR_SESSION_LOST) throw;
@@ -204,8 +239,9 @@ class XrGame final : public Frontend {
     }
     frame_begun_ = true;
     const XrTime t = frame_state_.predictedDisplayTime;
-    input.frame_s = last_display_time_ > 0 ? static_cast<double>(t - last_display_time_) * 1e-9
-                                           : static_cast<double>(frame_state_.predictedDisplayPeriod) * 1e-9;
+    input.frame_s = last_display_time_ > 0
+                        ? static_cast<double>(t - last_display_time_) * 1e-9
+                        : static_cast<double>(frame_state_.predictedDisplayPeriod) * 1e-9;
     input.frame_s = std::clamp(input.frame_s, 0.0, 0.25);
     last_display_time_ = t;
     input.focused = state_ == XR_SESSION_STATE_FOCUSED;
@@ -252,15 +288,20 @@ class XrGame final : public Frontend {
   bool save_screenshot(const std::string& path) override {
     if (!kept_pixels_) return false;
     const vk::Extent2D size = renderer_->size();
-    return write_png(Image{static_cast<int>(size.width), static_cast<int>(size.height), renderer_->pixels_rgb()}, path);
+    return write_png(
+        Image{static_cast<int>(size.width), static_cast<int>(size.height), renderer_->pixels_rgb()},
+        path);
   }
 
   void haptic_pulse(int side, float amplitude, double seconds) override {
-    if (input_ && running_) input_->haptic_pulse(side, amplitude, static_cast<XrDuration>(seconds * 1e9));
+    if (input_ && running_)
+      input_->haptic_pulse(side, amplitude, static_cast<XrDuration>(seconds * 1e9));
   }
 
   std::string end_reason() const override { return end_reason_; }
-  std::string device() const override { return gpu_->device_name + " through OpenXR (" + runtime_name() + ")"; }
+  std::string device() const override {
+    return gpu_->device_name + " through OpenXR (" + runtime_name() + ")";
+  }
   int session_restarts() const override { return restarts_; }
 
  private:
@@ -272,16 +313,21 @@ class XrGame final : public Frontend {
 
   void choose_blend_mode() {
     std::uint32_t count = 0;
-    xr_check(xrEnumerateEnvironmentBlendModes(instance_, system_, XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO, 0, &count, nullptr),
+    xr_check(xrEnumerateEnvironmentBlendModes(
+                 instance_, system_, XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO, 0, &count, nullptr),
              "xrEnumerateEnvironmentBlendModes");
     std::vector<XrEnvironmentBlendMode> modes(count);
-    xr_check(xrEnumerateEnvironmentBlendModes(instance_, system_, XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO, count, &count, modes.data()),
+    xr_check(xrEnumerateEnvironmentBlendModes(instance_, system_,
+                                              XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO, count,
+                                              &count, modes.data()),
              "xrEnumerateEnvironmentBlendModes");
-    if (modes.empty()) throw std::runtime_error("the OpenXR runtime offers no environment blend mode");
+    if (modes.empty())
+      throw std::runtime_error("the OpenXR runtime offers no environment blend mode");
     // Opaque when offered (a see-through display may lack it: take what it has).
-    blend_mode_ = std::find(modes.begin(), modes.end(), XR_ENVIRONMENT_BLEND_MODE_OPAQUE) != modes.end()
-                      ? XR_ENVIRONMENT_BLEND_MODE_OPAQUE
-                      : modes.front();
+    blend_mode_ =
+        std::find(modes.begin(), modes.end(), XR_ENVIRONMENT_BLEND_MODE_OPAQUE) != modes.end()
+            ? XR_ENVIRONMENT_BLEND_MODE_OPAQUE
+            : modes.front();
   }
 
   void create_session() {
@@ -304,12 +350,15 @@ class XrGame final : public Frontend {
 
   void create_spaces() {
     std::uint32_t count = 0;
-    xr_check(xrEnumerateReferenceSpaces(session_, 0, &count, nullptr), "xrEnumerateReferenceSpaces");
+    xr_check(xrEnumerateReferenceSpaces(session_, 0, &count, nullptr),
+             "xrEnumerateReferenceSpaces");
     std::vector<XrReferenceSpaceType> types(count);
-    xr_check(xrEnumerateReferenceSpaces(session_, count, &count, types.data()), "xrEnumerateReferenceSpaces");
+    xr_check(xrEnumerateReferenceSpaces(session_, count, &count, types.data()),
+             "xrEnumerateReferenceSpaces");
     // STAGE (origin on the floor) when there is one; LOCAL (origin at the head) otherwise, then
     // the floor is guessed 1.6 m below the start.
-    const bool stage = std::find(types.begin(), types.end(), XR_REFERENCE_SPACE_TYPE_STAGE) != types.end();
+    const bool stage =
+        std::find(types.begin(), types.end(), XR_REFERENCE_SPACE_TYPE_STAGE) != types.end();
     XrReferenceSpaceCreateInfo info{XR_TYPE_REFERENCE_SPACE_CREATE_INFO};
     info.referenceSpaceType = stage ? XR_REFERENCE_SPACE_TYPE_STAGE : XR_REFERENCE_SPACE_TYPE_LOCAL;
     info.poseInReferenceSpace.orientation.w = 1.0f;
@@ -322,13 +371,16 @@ class XrGame final : public Frontend {
 
   std::vector<std::int64_t> swapchain_formats() const {
     std::uint32_t count = 0;
-    xr_check(xrEnumerateSwapchainFormats(session_, 0, &count, nullptr), "xrEnumerateSwapchainFormats");
+    xr_check(xrEnumerateSwapchainFormats(session_, 0, &count, nullptr),
+             "xrEnumerateSwapchainFormats");
     std::vector<std::int64_t> formats(count);
-    xr_check(xrEnumerateSwapchainFormats(session_, count, &count, formats.data()), "xrEnumerateSwapchainFormats");
+    xr_check(xrEnumerateSwapchainFormats(session_, count, &count, formats.data()),
+             "xrEnumerateSwapchainFormats");
     return formats;
   }
 
-  Swapchain make_swapchain(std::int64_t format, vk::Extent2D size, XrSwapchainUsageFlags usage) const {
+  Swapchain make_swapchain(std::int64_t format, vk::Extent2D size,
+                           XrSwapchainUsageFlags usage) const {
     XrSwapchainCreateInfo info{XR_TYPE_SWAPCHAIN_CREATE_INFO};
     info.usageFlags = usage;
     info.format = format;
@@ -342,37 +394,52 @@ class XrGame final : public Frontend {
     s.size = size;
     xr_check(xrCreateSwapchain(session_, &info, &s.handle), "xrCreateSwapchain");
     std::uint32_t count = 0;
-    xr_check(xrEnumerateSwapchainImages(s.handle, 0, &count, nullptr), "xrEnumerateSwapchainImages");
-    std::vector<XrSwapchainImageVulkan2KHR> images(count, {XR_TYPE_SWAPCHAIN_IMAGE_VULKAN2_KHR});
-    xr_check(xrEnumerateSwapchainImages(s.handle, count, &count, reinterpret_cast<XrSwapchainImageBaseHeader*>(images.data())),
+    xr_check(xrEnumerateSwapchainImages(s.handle, 0, &count, nullptr),
              "xrEnumerateSwapchainImages");
+    std::vector<XrSwapchainImageVulkan2KHR> images(count, {XR_TYPE_SWAPCHAIN_IMAGE_VULKAN2_KHR});
+    xr_check(
+        xrEnumerateSwapchainImages(s.handle, count, &count,
+                                   reinterpret_cast<XrSwapchainImageBaseHeader*>(images.data())),
+        "xrEnumerateSwapchainImages");
     for (const auto& image : images) s.images.emplace_back(image.image);
     return s;
   }
 
   void create_swapchains() {
     std::uint32_t count = 0;
-    xr_check(xrEnumerateViewConfigurationViews(instance_, system_, XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO, 0, &count, nullptr),
+    xr_check(xrEnumerateViewConfigurationViews(
+                 instance_, system_, XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO, 0, &count, nullptr),
              "xrEnumerateViewConfigurationViews");
     std::vector<XrViewConfigurationView> config(count, {XR_TYPE_VIEW_CONFIGURATION_VIEW});
-    xr_check(xrEnumerateViewConfigurationViews(instance_, system_, XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO, count, &count, config.data()),
+    xr_check(xrEnumerateViewConfigurationViews(instance_, system_,
+                                               XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO, count,
+                                               &count, config.data()),
              "xrEnumerateViewConfigurationViews");
-    if (config.size() != 2) throw std::runtime_error("the OpenXR runtime's stereo view has " + std::to_string(config.size()) + " views");
+    if (config.size() != 2)
+      throw std::runtime_error("the OpenXR runtime's stereo view has " +
+                               std::to_string(config.size()) + " views");
     const std::vector<std::int64_t> formats = swapchain_formats();
     // sRGB colour (the renderer's target is sRGB, so a blit keeps the picture as it is).
-    const std::int64_t preferred[] = {VK_FORMAT_R8G8B8A8_SRGB, VK_FORMAT_B8G8R8A8_SRGB, VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_B8G8R8A8_UNORM};
+    const std::int64_t preferred[] = {VK_FORMAT_R8G8B8A8_SRGB, VK_FORMAT_B8G8R8A8_SRGB,
+                                      VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_B8G8R8A8_UNORM};
     std::int64_t colour = 0;
     for (std::int64_t f : preferred) {
       if (colour == 0 && std::find(formats.begin(), formats.end(), f) != formats.end()) colour = f;
     }
-    if (colour == 0) throw std::runtime_error("the OpenXR runtime offers no 8-bit RGBA swapchain format");
-    const bool depth = std::find(formats.begin(), formats.end(), VK_FORMAT_D32_SFLOAT) != formats.end();
+    if (colour == 0)
+      throw std::runtime_error("the OpenXR runtime offers no 8-bit RGBA swapchain format");
+    const bool depth =
+        std::find(formats.begin(), formats.end(), VK_FORMAT_D32_SFLOAT) != formats.end();
     for (std::size_t eye = 0; eye < 2; ++eye) {
-      const vk::Extent2D size(config[eye].recommendedImageRectWidth, config[eye].recommendedImageRectHeight);
-      colour_[eye] = make_swapchain(colour, size, XR_SWAPCHAIN_USAGE_COLOR_ATTACHMENT_BIT | XR_SWAPCHAIN_USAGE_TRANSFER_DST_BIT);
+      const vk::Extent2D size(config[eye].recommendedImageRectWidth,
+                              config[eye].recommendedImageRectHeight);
+      colour_[eye] = make_swapchain(
+          colour, size,
+          XR_SWAPCHAIN_USAGE_COLOR_ATTACHMENT_BIT | XR_SWAPCHAIN_USAGE_TRANSFER_DST_BIT);
       if (depth) {
-        depth_[eye] = make_swapchain(VK_FORMAT_D32_SFLOAT, size,
-                                     XR_SWAPCHAIN_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | XR_SWAPCHAIN_USAGE_TRANSFER_DST_BIT);
+        depth_[eye] = make_swapchain(
+            VK_FORMAT_D32_SFLOAT, size,
+            XR_SWAPCHAIN_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT | XR_SWAPCHAIN_USAGE_TRANSFER_DST_BIT);
       }
     }
   }
@@ -412,11 +479,15 @@ class XrGame final : public Frontend {
           if (changed.session == session_) on_state(changed.state);
           break;
         }
-        case XR_TYPE_EVENT_DATA_INSTANCE_LOSS_PENDING: instance_lost_ = true; break;
+        case XR_TYPE_EVENT_DATA_INSTANCE_LOSS_PENDING:
+          instance_lost_ = true;
+          break;
         case XR_TYPE_EVENT_DATA_INTERACTION_PROFILE_CHANGED:
           if (input_) std::cerr << "stagger play: controllers: " << profile_text() << "\n";
           break;
-        default: break;  // (EVENTS_LOST, REFERENCE_SPACE_CHANGE_PENDING: the poses read next frame are already right)
+        default:
+          break;  // (EVENTS_LOST, REFERENCE_SPACE_CHANGE_PENDING: the poses read next frame are
+                  // already right)
       }
       event = {XR_TYPE_EVENT_DATA_BUFFER};
     }
@@ -424,7 +495,8 @@ class XrGame final : public Frontend {
 
   std::string profile_text() const {
     const std::string left = input_->current_profile(0), right = input_->current_profile(1);
-    return "left " + (left.empty() ? std::string("none") : left) + ", right " + (right.empty() ? std::string("none") : right);
+    return "left " + (left.empty() ? std::string("none") : left) + ", right " +
+           (right.empty() ? std::string("none") : right);
   }
 
   void on_state(XrSessionState state) {
@@ -443,9 +515,14 @@ class XrGame final : public Frontend {
         xr_check(xrEndSession(session_), "xrEndSession");
         running_ = false;
         break;
-      case XR_SESSION_STATE_EXITING: exiting_ = true; break;
-      case XR_SESSION_STATE_LOSS_PENDING: loss_pending_ = true; break;
-      default: break;
+      case XR_SESSION_STATE_EXITING:
+        exiting_ = true;
+        break;
+      case XR_SESSION_STATE_LOSS_PENDING:
+        loss_pending_ = true;
+        break;
+      default:
+        break;
     }
   }
 
@@ -465,7 +542,8 @@ class XrGame final : public Frontend {
       if (loss_pending_ && !recover_session()) return false;
       if (running_) return true;
       // Before the first start the runtime may never come; later, IDLE is a headset taken off.
-      if (!ever_ran_ && std::chrono::steady_clock::now() - start > std::chrono::duration<double>(kWaitForSessionS)) {
+      if (!ever_ran_ && std::chrono::steady_clock::now() - start >
+                            std::chrono::duration<double>(kWaitForSessionS)) {
         end_reason_ = "the OpenXR runtime never started the session";
         return false;
       }
@@ -478,7 +556,8 @@ class XrGame final : public Frontend {
   bool recover_session() {
     loss_pending_ = false;
     destroy_session();
-    std::cerr << "stagger play: the XR session was lost; waiting for the headset to start a new one\n";
+    std::cerr
+        << "stagger play: the XR session was lost; waiting for the headset to start a new one\n";
     const auto start = std::chrono::steady_clock::now();
     for (;;) {
       try {
@@ -562,10 +641,20 @@ class XrGame final : public Frontend {
       const ControllerState& c = controllers[side];
       TrackedHand& hand = input.hands[side];
       if (c.active && c.position_valid && c.orientation_valid) {
-        hand = {true, false, to_world(c.grip.position), to_world(c.grip.orientation), rig_rotation_.rotate(to_vec(c.velocity)), {}};
+        hand = {true,
+                false,
+                to_world(c.grip.position),
+                to_world(c.grip.orientation),
+                rig_rotation_.rotate(to_vec(c.velocity)),
+                {}};
       } else if (hands_ && input.focused) {
         if (const auto palm = hands_->palm(static_cast<int>(side), base_space_, t)) {
-          hand = {true, false, to_world(palm->pose.position), to_world(palm->pose.orientation), rig_rotation_.rotate(to_vec(palm->velocity)), {}};
+          hand = {true,
+                  false,
+                  to_world(palm->pose.position),
+                  to_world(palm->pose.orientation),
+                  rig_rotation_.rotate(to_vec(palm->velocity)),
+                  {}};
           for (const auto& joint : palm->fingers) {
             hand.finger_joints.push_back(joint ? std::optional(to_world(*joint)) : std::nullopt);
           }
@@ -583,7 +672,8 @@ class XrGame final : public Frontend {
     views.fill({XR_TYPE_VIEW});
     std::uint32_t count = 0;
     xr_check(xrLocateViews(session_, &info, &state, 2, &count, views.data()), "xrLocateViews");
-    const XrViewStateFlags valid = XR_VIEW_STATE_POSITION_VALID_BIT | XR_VIEW_STATE_ORIENTATION_VALID_BIT;
+    const XrViewStateFlags valid =
+        XR_VIEW_STATE_POSITION_VALID_BIT | XR_VIEW_STATE_ORIENTATION_VALID_BIT;
     return count == 2 && (state.viewStateFlags & valid) == valid;
   }
 
@@ -613,21 +703,27 @@ class XrGame final : public Frontend {
     cmd.reset();
     cmd.begin(vk::CommandBufferBeginInfo(vk::CommandBufferUsageFlagBits::eOneTimeSubmit));
     for (std::size_t eye = 0; eye < 2; ++eye) {
-      const EyeView view{to_world(views[eye].pose.position), to_world(views[eye].pose.orientation),
-                         {views[eye].fov.angleLeft, views[eye].fov.angleRight, views[eye].fov.angleUp, views[eye].fov.angleDown}};
+      const EyeView view{to_world(views[eye].pose.position),
+                         to_world(views[eye].pose.orientation),
+                         {views[eye].fov.angleLeft, views[eye].fov.angleRight,
+                          views[eye].fov.angleUp, views[eye].fov.angleDown}};
       const int target = static_cast<int>(eye);
       renderer_->record(cmd, target, view_projection(view));
       // Swapchain images come from xrWaitSwapchainImage in attachment layout and go back in it.
       const std::uint32_t colour = acquire(colour_[eye]);
-      renderer_->record_blit(cmd, target, colour_[eye].images[colour], colour_[eye].size, vk::ImageLayout::eColorAttachmentOptimal,
+      renderer_->record_blit(cmd, target, colour_[eye].images[colour], colour_[eye].size,
+                             vk::ImageLayout::eColorAttachmentOptimal,
                              vk::ImageLayout::eColorAttachmentOptimal);
-      if (depth_[eye].handle != XR_NULL_HANDLE) record_depth_copy(cmd, target, depth_[eye].images[acquire(depth_[eye])], depth_[eye].size);
+      if (depth_[eye].handle != XR_NULL_HANDLE)
+        record_depth_copy(cmd, target, depth_[eye].images[acquire(depth_[eye])], depth_[eye].size);
       if (keep_pixels && eye == 0) renderer_->record_readback(cmd, target);
       out[eye] = {XR_TYPE_COMPOSITION_LAYER_PROJECTION_VIEW};
       out[eye].pose = views[eye].pose;
       out[eye].fov = views[eye].fov;
       out[eye].subImage.swapchain = colour_[eye].handle;
-      out[eye].subImage.imageRect = {{0, 0}, {static_cast<std::int32_t>(colour_[eye].size.width), static_cast<std::int32_t>(colour_[eye].size.height)}};
+      out[eye].subImage.imageRect = {{0, 0},
+                                     {static_cast<std::int32_t>(colour_[eye].size.width),
+                                      static_cast<std::int32_t>(colour_[eye].size.height)}};
       if (depth_[eye].handle != XR_NULL_HANDLE && depth_layers_) {
         depth_infos[eye] = {XR_TYPE_COMPOSITION_LAYER_DEPTH_INFO_KHR};
         depth_infos[eye].subImage.swapchain = depth_[eye].handle;
@@ -641,7 +737,8 @@ class XrGame final : public Frontend {
     }
     cmd.end();
     gpu_->queue.submit(vk::SubmitInfo({}, {}, cmd), *done_);
-    if (gpu_->device.waitForFences(*done_, VK_TRUE, UINT64_MAX) != vk::Result::eSuccess) throw std::runtime_error("GPU hang");
+    if (gpu_->device.waitForFences(*done_, VK_TRUE, UINT64_MAX) != vk::Result::eSuccess)
+      throw std::runtime_error("GPU hang");
     gpu_->device.resetFences(*done_);
     for (std::size_t eye = 0; eye < 2; ++eye) {
       release(colour_[eye]);
@@ -650,15 +747,20 @@ class XrGame final : public Frontend {
     return true;
   }
 
-  void record_depth_copy(vk::CommandBuffer cmd, int target, vk::Image dst, vk::Extent2D dst_size) const {
+  void record_depth_copy(vk::CommandBuffer cmd, int target, vk::Image dst,
+                         vk::Extent2D dst_size) const {
     // (a copy cannot scale: no more than both images hold, should the eyes' sizes differ)
-    const vk::Extent2D size(std::min(dst_size.width, renderer_->size().width), std::min(dst_size.height, renderer_->size().height));
+    const vk::Extent2D size(std::min(dst_size.width, renderer_->size().width),
+                            std::min(dst_size.height, renderer_->size().height));
     const auto depth = vk::ImageAspectFlagBits::eDepth;
-    image_barrier(cmd, dst, vk::ImageLayout::eDepthStencilAttachmentOptimal, vk::ImageLayout::eTransferDstOptimal, depth);
+    image_barrier(cmd, dst, vk::ImageLayout::eDepthStencilAttachmentOptimal,
+                  vk::ImageLayout::eTransferDstOptimal, depth);
     const vk::ImageSubresourceLayers layers(depth, 0, 0, 1);
-    cmd.copyImage(renderer_->depth_image(target), vk::ImageLayout::eTransferSrcOptimal, dst, vk::ImageLayout::eTransferDstOptimal,
+    cmd.copyImage(renderer_->depth_image(target), vk::ImageLayout::eTransferSrcOptimal, dst,
+                  vk::ImageLayout::eTransferDstOptimal,
                   vk::ImageCopy(layers, {0, 0, 0}, layers, {0, 0, 0}, vk::Extent3D(size, 1)));
-    image_barrier(cmd, dst, vk::ImageLayout::eTransferDstOptimal, vk::ImageLayout::eDepthStencilAttachmentOptimal, depth);
+    image_barrier(cmd, dst, vk::ImageLayout::eTransferDstOptimal,
+                  vk::ImageLayout::eDepthStencilAttachmentOptimal, depth);
   }
 
   XrInstance instance_;
@@ -697,14 +799,16 @@ class XrGame final : public Frontend {
 
 }  // namespace
 
-Result<std::unique_ptr<Frontend>> create_xr(const SceneGeometry& geometry, const sim::SceneDescription& scene,
+Result<std::unique_ptr<Frontend>> create_xr(const SceneGeometry& geometry,
+                                            const sim::SceneDescription& scene,
                                             const PlaySettings& /*settings*/) {
   InstanceChoice choice;
   try {
     choice = create_instance();
   } catch (const XrFailure& e) {
     if (e.result == XR_ERROR_RUNTIME_UNAVAILABLE || e.result == XR_ERROR_RUNTIME_FAILURE) {
-      return Error{"no OpenXR runtime is available (" + result_name(e.result) + "): start one (SteamVR, Monado) or play with --mode desktop"};
+      return Error{"no OpenXR runtime is available (" + result_name(e.result) +
+                   "): start one (SteamVR, Monado) or play with --mode desktop"};
     }
     return Error{std::string("cannot start OpenXR: ") + e.what()};
   } catch (const std::exception& e) {

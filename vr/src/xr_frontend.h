@@ -13,7 +13,8 @@
 namespace stagger::vr {
 
 /// Starts VR; fails with one sentence when no OpenXR runtime answers or it cannot draw with Vulkan.
-Result<std::unique_ptr<Frontend>> create_xr(const SceneGeometry& geometry, const sim::SceneDescription& scene,
+Result<std::unique_ptr<Frontend>> create_xr(const SceneGeometry& geometry,
+                                            const sim::SceneDescription& scene,
                                             const PlaySettings& settings);
 
 }  // namespace stagger::vr

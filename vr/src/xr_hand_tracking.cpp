@@ -5,7 +5,8 @@ namespace stagger::vr {
 bool XrHandTracking::supported(XrInstance instance, XrSystemId system) {
   XrSystemHandTrackingPropertiesEXT hand{XR_TYPE_SYSTEM_HAND_TRACKING_PROPERTIES_EXT};
   XrSystemProperties properties{XR_TYPE_SYSTEM_PROPERTIES, &hand};
-  return XR_SUCCEEDED(xrGetSystemProperties(instance, system, &properties)) && hand.supportsHandTracking == XR_TRUE;
+  return XR_SUCCEEDED(xrGetSystemProperties(instance, system, &properties)) &&
+         hand.supportsHandTracking == XR_TRUE;
 }
 
 XrHandTracking::XrHandTracking(XrInstance instance, XrSession session) {
@@ -38,14 +39,19 @@ std::optional<TrackedPalm> XrHandTracking::palm(int side, XrSpace base, XrTime t
   XrHandJointsLocateInfoEXT info{XR_TYPE_HAND_JOINTS_LOCATE_INFO_EXT};
   info.baseSpace = base;
   info.time = time;
-  if (XR_FAILED(locate_(trackers_[static_cast<std::size_t>(side)], &info, &locations)) || !locations.isActive) return std::nullopt;
+  if (XR_FAILED(locate_(trackers_[static_cast<std::size_t>(side)], &info, &locations)) ||
+      !locations.isActive)
+    return std::nullopt;
   const XrHandJointLocationEXT& palm = joints[XR_HAND_JOINT_PALM_EXT];
-  const XrSpaceLocationFlags valid = XR_SPACE_LOCATION_POSITION_VALID_BIT | XR_SPACE_LOCATION_ORIENTATION_VALID_BIT;
+  const XrSpaceLocationFlags valid =
+      XR_SPACE_LOCATION_POSITION_VALID_BIT | XR_SPACE_LOCATION_ORIENTATION_VALID_BIT;
   if ((palm.locationFlags & valid) != valid) return std::nullopt;
   TrackedPalm p{palm.pose, {}, palm.radius, {}};
   for (int j = XR_HAND_JOINT_THUMB_METACARPAL_EXT; j < XR_HAND_JOINT_COUNT_EXT; ++j) {
     const XrHandJointLocationEXT& joint = joints[static_cast<std::size_t>(j)];
-    p.fingers.push_back(joint.locationFlags & XR_SPACE_LOCATION_POSITION_VALID_BIT ? std::optional(joint.pose.position) : std::nullopt);
+    p.fingers.push_back(joint.locationFlags & XR_SPACE_LOCATION_POSITION_VALID_BIT
+                            ? std::optional(joint.pose.position)
+                            : std::nullopt);
   }
   const XrHandJointVelocityEXT& v = joint_velocities[XR_HAND_JOINT_PALM_EXT];
   if (v.velocityFlags & XR_SPACE_VELOCITY_LINEAR_VALID_BIT) p.velocity = v.linearVelocity;

@@ -33,7 +33,8 @@ class XrHandTracking {
 
   /// Finger joints per hand that `palm` returns at most.
   static constexpr int kFingerJoints = XR_HAND_JOINT_COUNT_EXT - 2;
-  /// The palm and fingers of a hand (0 left, 1 right) at `time` in `base`, when the runtime tracks it.
+  /// The palm and fingers of a hand (0 left, 1 right) at `time` in `base`, when the runtime tracks
+  /// it.
   std::optional<TrackedPalm> palm(int side, XrSpace base, XrTime time) const;
 
  private:

@@ -50,12 +50,13 @@ void XrInput::create_actions() {
   haptic_ = create_action(set_, "haptic", "Hit feedback", XR_ACTION_TYPE_VIBRATION_OUTPUT, hands_);
   // The paths of each profile (docs/vr.md, OpenXR). Simple controllers have no squeeze.
   auto both = [](XrAction a, const std::string& leaf) {
-    return std::vector<std::pair<XrAction, std::string>>{{a, "/user/hand/left/" + leaf}, {a, "/user/hand/right/" + leaf}};
+    return std::vector<std::pair<XrAction, std::string>>{{a, "/user/hand/left/" + leaf},
+                                                         {a, "/user/hand/right/" + leaf}};
   };
   auto bindings = [&](const char* trigger, const char* squeeze) {
     std::vector<std::pair<XrAction, std::string>> all;
-    for (const auto& part : {both(grip_, "input/grip/pose"), both(aim_, "input/aim/pose"), both(trigger_, trigger),
-                             both(haptic_, "output/haptic")}) {
+    for (const auto& part : {both(grip_, "input/grip/pose"), both(aim_, "input/aim/pose"),
+                             both(trigger_, trigger), both(haptic_, "output/haptic")}) {
       all.insert(all.end(), part.begin(), part.end());
     }
     if (squeeze != nullptr) {
@@ -65,12 +66,16 @@ void XrInput::create_actions() {
     return all;
   };
   suggest("/interaction_profiles/khr/simple_controller", bindings("input/select/click", nullptr));
-  suggest("/interaction_profiles/oculus/touch_controller", bindings("input/trigger/value", "input/squeeze/value"));
-  suggest("/interaction_profiles/valve/index_controller", bindings("input/trigger/value", "input/squeeze/value"));
-  suggest("/interaction_profiles/htc/vive_controller", bindings("input/trigger/value", "input/squeeze/click"));
+  suggest("/interaction_profiles/oculus/touch_controller",
+          bindings("input/trigger/value", "input/squeeze/value"));
+  suggest("/interaction_profiles/valve/index_controller",
+          bindings("input/trigger/value", "input/squeeze/value"));
+  suggest("/interaction_profiles/htc/vive_controller",
+          bindings("input/trigger/value", "input/squeeze/click"));
 }
 
-void XrInput::suggest(const char* profile, const std::vector<std::pair<XrAction, std::string>>& bindings) {
+void XrInput::suggest(const char* profile,
+                      const std::vector<std::pair<XrAction, std::string>>& bindings) {
   std::vector<XrActionSuggestedBinding> suggested;
   for (const auto& [action, binding] : bindings) suggested.push_back({action, path(binding)});
   XrInteractionProfileSuggestedBinding info{XR_TYPE_INTERACTION_PROFILE_SUGGESTED_BINDING};
@@ -81,7 +86,8 @@ void XrInput::suggest(const char* profile, const std::vector<std::pair<XrAction,
   // One refused profile (a runtime that lacks it, a path it does not know) costs that profile only.
   if (XR_FAILED(r)) {
     refused_.push_back(std::string(profile) + " (" + result_name(r) + ")");
-    std::cerr << "stagger play: the OpenXR runtime refused the bindings for " << profile << ": " << result_name(r) << "\n";
+    std::cerr << "stagger play: the OpenXR runtime refused the bindings for " << profile << ": "
+              << result_name(r) << "\n";
   }
 }
 
@@ -124,7 +130,8 @@ std::array<ControllerState, 2> XrInput::read(XrSpace base, XrTime time) {
     XrActionStatePose pose{XR_TYPE_ACTION_STATE_POSE};
     xr_check(xrGetActionStatePose(session_, &get, &pose), "xrGetActionStatePose");
     c.active = pose.isActive == XR_TRUE;
-    for (auto [action, value] : {std::pair<XrAction, float*>{trigger_, &c.trigger}, {squeeze_, &c.squeeze}}) {
+    for (auto [action, value] :
+         {std::pair<XrAction, float*>{trigger_, &c.trigger}, {squeeze_, &c.squeeze}}) {
       get.action = action;
       XrActionStateFloat state{XR_TYPE_ACTION_STATE_FLOAT};
       xr_check(xrGetActionStateFloat(session_, &get, &state), "xrGetActionStateFloat");
@@ -152,19 +159,22 @@ void XrInput::haptic_pulse(int side, float amplitude, XrDuration duration) {
   vibration.amplitude = amplitude;
   vibration.duration = duration;
   vibration.frequency = XR_FREQUENCY_UNSPECIFIED;
-  xr_check(xrApplyHapticFeedback(session_, &info, reinterpret_cast<const XrHapticBaseHeader*>(&vibration)),
+  xr_check(xrApplyHapticFeedback(session_, &info,
+                                 reinterpret_cast<const XrHapticBaseHeader*>(&vibration)),
            "xrApplyHapticFeedback");
 }
 
 std::string XrInput::current_profile(int side) const {
   XrInteractionProfileState state{XR_TYPE_INTERACTION_PROFILE_STATE};
-  if (XR_FAILED(xrGetCurrentInteractionProfile(session_, hands_[static_cast<std::size_t>(side)], &state)) ||
+  if (XR_FAILED(xrGetCurrentInteractionProfile(session_, hands_[static_cast<std::size_t>(side)],
+                                               &state)) ||
       state.interactionProfile == XR_NULL_PATH) {
     return {};
   }
   char text[XR_MAX_PATH_LENGTH] = {};
   std::uint32_t length = 0;
-  if (XR_FAILED(xrPathToString(instance_, state.interactionProfile, sizeof(text), &length, text))) return {};
+  if (XR_FAILED(xrPathToString(instance_, state.interactionProfile, sizeof(text), &length, text)))
+    return {};
   return text;
 }
 

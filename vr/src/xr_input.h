@@ -17,9 +17,9 @@ struct ControllerState {
   bool active = false;          ///< the pose action is bound and the session focused
   bool position_valid = false;  ///< (VALID bits; TRACKED only lowers confidence)
   bool orientation_valid = false;
-  bool tracked = false;         ///< position TRACKED as well as valid
+  bool tracked = false;  ///< position TRACKED as well as valid
   XrPosef grip{};
-  XrVector3f velocity{};        ///< [m/s]; zero when not valid
+  XrVector3f velocity{};  ///< [m/s]; zero when not valid
   bool velocity_valid = false;
   float trigger = 0;
   float squeeze = 0;

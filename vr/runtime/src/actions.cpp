@@ -21,7 +21,8 @@ const XrPosef kAimFromGrip{{0.0f, 0.0f, 0.0f, 1.0f}, {0.0f, 0.0f, -0.05f}};
 bool valid_name(const char* name) {
   if (name[0] == '\0') return false;
   for (const char* c = name; *c != '\0'; ++c) {
-    const bool ok = (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '-' || *c == '_' || *c == '.';
+    const bool ok =
+        (*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '-' || *c == '_' || *c == '.';
     if (!ok) return false;
   }
   return true;
@@ -45,8 +46,8 @@ int hand_of_path(XrPath path) {
 }
 
 bool is_top_level_path(const std::string& s) {
-  return s == "/user/hand/left" || s == "/user/hand/right" || s == "/user/head" || s == "/user/gamepad" ||
-         s == "/user/treadmill";
+  return s == "/user/hand/left" || s == "/user/hand/right" || s == "/user/head" ||
+         s == "/user/gamepad" || s == "/user/treadmill";
 }
 
 bool is_attached(const Session& session, const Action& action) {
@@ -66,13 +67,21 @@ bool profile_has(const Profile& profile, const std::string& path) {
 }
 
 // A parent path (…/input/trigger) picks the component that suits the action type (spec 11.4).
-std::string resolve_component(const Profile& profile, const std::string& parent, XrActionType type) {
+std::string resolve_component(const Profile& profile, const std::string& parent,
+                              XrActionType type) {
   std::vector<const char*> order;
   switch (type) {
-    case XR_ACTION_TYPE_BOOLEAN_INPUT: order = {"click", "value", "touch", "force"}; break;
-    case XR_ACTION_TYPE_FLOAT_INPUT: order = {"value", "force", "click", "touch"}; break;
-    case XR_ACTION_TYPE_POSE_INPUT: order = {"pose"}; break;
-    default: return "";  // vector2 keeps the parent (x and y)
+    case XR_ACTION_TYPE_BOOLEAN_INPUT:
+      order = {"click", "value", "touch", "force"};
+      break;
+    case XR_ACTION_TYPE_FLOAT_INPUT:
+      order = {"value", "force", "click", "touch"};
+      break;
+    case XR_ACTION_TYPE_POSE_INPUT:
+      order = {"pose"};
+      break;
+    default:
+      return "";  // vector2 keeps the parent (x and y)
   }
   for (const char* c : order) {
     if (profile_has(profile, parent + "/" + c)) return c;
@@ -118,7 +127,9 @@ XrVector2f raw_input(int hand, const std::string& identifier) {
   return it == inputs.end() ? XrVector2f{0.0f, 0.0f} : it->second;
 }
 
-bool is_boolean_component(const std::string& c) { return c == "click" || c == "touch"; }
+bool is_boolean_component(const std::string& c) {
+  return c == "click" || c == "touch";
+}
 
 float scalar_of(const Source& s) {
   const XrVector2f raw = raw_input(s.parts.hand, s.parts.identifier);
@@ -193,10 +204,12 @@ StateQuery query_state(XrSession session, const XrActionStateGetInfo* info, cons
   q.action = find_action(info->action);
   if (q.action == nullptr) return {nullptr, nullptr, XR_ERROR_HANDLE_INVALID};
   if (XrResult r = session_status(*q.session); r < 0) return {nullptr, nullptr, r};
-  if (!is_attached(*q.session, *q.action)) return {nullptr, nullptr, XR_ERROR_ACTIONSET_NOT_ATTACHED};
+  if (!is_attached(*q.session, *q.action))
+    return {nullptr, nullptr, XR_ERROR_ACTIONSET_NOT_ATTACHED};
   if (q.action->type != action_type) return {nullptr, nullptr, XR_ERROR_ACTION_TYPE_MISMATCH};
   if (info->subactionPath != XR_NULL_PATH) {
-    if (path_string(info->subactionPath) == nullptr) return {nullptr, nullptr, XR_ERROR_PATH_INVALID};
+    if (path_string(info->subactionPath) == nullptr)
+      return {nullptr, nullptr, XR_ERROR_PATH_INVALID};
     const auto& subs = q.action->subactions;
     if (std::find(subs.begin(), subs.end(), info->subactionPath) == subs.end()) {
       return {nullptr, nullptr, XR_ERROR_PATH_UNSUPPORTED};
@@ -226,20 +239,22 @@ XrPath resolve_profile(const Instance& instance) {
   const Runtime& rt = runtime();
   auto suggested = [&](const std::string& path) {
     auto id = rt.path_ids.find(path);
-    return id != rt.path_ids.end() && instance.suggested.count(id->second) != 0 ? id->second : XR_NULL_PATH;
+    return id != rt.path_ids.end() && instance.suggested.count(id->second) != 0 ? id->second
+                                                                                : XR_NULL_PATH;
   };
   if (rt.active_profile == "none") return XR_NULL_PATH;  // no controllers: every action inactive
   if (XrPath p = suggested(rt.active_profile); p != XR_NULL_PATH) return p;
-  for (const char* fallback : {"/interaction_profiles/oculus/touch_controller",
-                               "/interaction_profiles/valve/index_controller",
-                               "/interaction_profiles/htc/vive_controller",
-                               "/interaction_profiles/khr/simple_controller"}) {
+  for (const char* fallback :
+       {"/interaction_profiles/oculus/touch_controller",
+        "/interaction_profiles/valve/index_controller", "/interaction_profiles/htc/vive_controller",
+        "/interaction_profiles/khr/simple_controller"}) {
     if (XrPath p = suggested(fallback); p != XR_NULL_PATH) return p;
   }
   return XR_NULL_PATH;
 }
 
-std::optional<HandPose> action_pose(const Session& session, const Action& action, XrPath subaction, XrTime time) {
+std::optional<HandPose> action_pose(const Session& session, const Action& action, XrPath subaction,
+                                    XrTime time) {
   if (!stored_value(session, action, subaction).active) return std::nullopt;
   for (const Source& s : sources_for(const_cast<Session&>(session), action, subaction)) {
     if (s.parts.component != "pose") continue;
@@ -252,7 +267,8 @@ std::optional<HandPose> action_pose(const Session& session, const Action& action
 
 namespace api {
 
-XrResult xrCreateActionSet(XrInstance instance, const XrActionSetCreateInfo* info, XrActionSet* set) {
+XrResult xrCreateActionSet(XrInstance instance, const XrActionSetCreateInfo* info,
+                           XrActionSet* set) {
   Instance* inst = find_instance(instance);
   if (inst == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (info == nullptr || set == nullptr || info->type != XR_TYPE_ACTION_SET_CREATE_INFO) {
@@ -263,7 +279,8 @@ XrResult xrCreateActionSet(XrInstance instance, const XrActionSetCreateInfo* inf
   for (Object* o : children_of(inst->id, Kind::ActionSet)) {
     const auto* other = static_cast<ActionSet*>(o);
     if (other->name == info->actionSetName) return XR_ERROR_NAME_DUPLICATED;
-    if (other->localized_name == info->localizedActionSetName) return XR_ERROR_LOCALIZED_NAME_DUPLICATED;
+    if (other->localized_name == info->localizedActionSetName)
+      return XR_ERROR_LOCALIZED_NAME_DUPLICATED;
   }
   ActionSet& s = add_object<ActionSet>(inst->id);
   s.name = info->actionSetName;
@@ -302,15 +319,18 @@ XrResult xrCreateAction(XrActionSet set, const XrActionCreateInfo* info, XrActio
   for (Object* o : children_of(s->id, Kind::Action)) {
     const auto* other = static_cast<Action*>(o);
     if (other->name == info->actionName) return XR_ERROR_NAME_DUPLICATED;
-    if (other->localized_name == info->localizedActionName) return XR_ERROR_LOCALIZED_NAME_DUPLICATED;
+    if (other->localized_name == info->localizedActionName)
+      return XR_ERROR_LOCALIZED_NAME_DUPLICATED;
   }
-  if (info->countSubactionPaths > 0 && info->subactionPaths == nullptr) return XR_ERROR_VALIDATION_FAILURE;
+  if (info->countSubactionPaths > 0 && info->subactionPaths == nullptr)
+    return XR_ERROR_VALIDATION_FAILURE;
   std::vector<XrPath> subactions;
   for (uint32_t i = 0; i < info->countSubactionPaths; ++i) {
     const std::string* p = path_string(info->subactionPaths[i]);
     if (p == nullptr) return XR_ERROR_PATH_INVALID;
     if (!is_top_level_path(*p)) return XR_ERROR_PATH_UNSUPPORTED;
-    if (std::find(subactions.begin(), subactions.end(), info->subactionPaths[i]) != subactions.end()) {
+    if (std::find(subactions.begin(), subactions.end(), info->subactionPaths[i]) !=
+        subactions.end()) {
       return XR_ERROR_PATH_UNSUPPORTED;
     }
     subactions.push_back(info->subactionPaths[i]);
@@ -331,8 +351,8 @@ XrResult xrDestroyAction(XrAction action) {
   return XR_SUCCESS;
 }
 
-XrResult xrSuggestInteractionProfileBindings(XrInstance instance,
-                                             const XrInteractionProfileSuggestedBinding* suggested) {
+XrResult xrSuggestInteractionProfileBindings(
+    XrInstance instance, const XrInteractionProfileSuggestedBinding* suggested) {
   Instance* inst = find_instance(instance);
   if (inst == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (suggested == nullptr || suggested->type != XR_TYPE_INTERACTION_PROFILE_SUGGESTED_BINDING ||
@@ -364,8 +384,8 @@ XrResult xrSuggestInteractionProfileBindings(XrInstance instance,
 XrResult xrAttachSessionActionSets(XrSession session, const XrSessionActionSetsAttachInfo* info) {
   Session* s = find_session(session);
   if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
-  if (info == nullptr || info->type != XR_TYPE_SESSION_ACTION_SETS_ATTACH_INFO || info->countActionSets == 0 ||
-      info->actionSets == nullptr) {
+  if (info == nullptr || info->type != XR_TYPE_SESSION_ACTION_SETS_ATTACH_INFO ||
+      info->countActionSets == 0 || info->actionSets == nullptr) {
     return XR_ERROR_VALIDATION_FAILURE;
   }
   if (XrResult r = session_status(*s); r < 0) return r;
@@ -382,10 +402,12 @@ XrResult xrAttachSessionActionSets(XrSession session, const XrSessionActionSetsA
   return success_of(*s);
 }
 
-XrResult xrGetCurrentInteractionProfile(XrSession session, XrPath top_level, XrInteractionProfileState* profile) {
+XrResult xrGetCurrentInteractionProfile(XrSession session, XrPath top_level,
+                                        XrInteractionProfileState* profile) {
   Session* s = find_session(session);
   if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
-  if (profile == nullptr || profile->type != XR_TYPE_INTERACTION_PROFILE_STATE) return XR_ERROR_VALIDATION_FAILURE;
+  if (profile == nullptr || profile->type != XR_TYPE_INTERACTION_PROFILE_STATE)
+    return XR_ERROR_VALIDATION_FAILURE;
   if (XrResult r = session_status(*s); r < 0) return r;
   const std::string* path = path_string(top_level);
   if (path == nullptr) return XR_ERROR_PATH_INVALID;
@@ -408,7 +430,8 @@ XrResult xrSyncActions(XrSession session, const XrActionsSyncInfo* info) {
     const XrActiveActionSet& a = info->activeActionSets[i];
     ActionSet* set = find_action_set(a.actionSet);
     if (set == nullptr) return XR_ERROR_HANDLE_INVALID;
-    if (std::find(s->attached_sets.begin(), s->attached_sets.end(), set->id) == s->attached_sets.end()) {
+    if (std::find(s->attached_sets.begin(), s->attached_sets.end(), set->id) ==
+        s->attached_sets.end()) {
       return XR_ERROR_ACTIONSET_NOT_ATTACHED;
     }
     if (a.subactionPath != XR_NULL_PATH) {
@@ -427,7 +450,8 @@ XrResult xrSyncActions(XrSession session, const XrActionsSyncInfo* info) {
       keys.insert(keys.end(), action.subactions.begin(), action.subactions.end());
       for (XrPath key : keys) {
         const bool set_active = std::any_of(active.begin(), active.end(), [&](const auto& a) {
-          return a.first == set_id && (a.second == XR_NULL_PATH || key == XR_NULL_PATH || a.second == key);
+          return a.first == set_id &&
+                 (a.second == XR_NULL_PATH || key == XR_NULL_PATH || a.second == key);
         });
         const ActionValue fresh = evaluate(*s, action, key, set_active);
         update_value(s->action_values[{action.id, key}], fresh, now);
@@ -448,8 +472,10 @@ void fill_common(State& state, const ActionValue& v) {
   state.isActive = v.active ? XR_TRUE : XR_FALSE;
 }
 
-XrResult xrGetActionStateBoolean(XrSession session, const XrActionStateGetInfo* info, XrActionStateBoolean* state) {
-  const StateQuery q = query_state(session, info, state, XR_TYPE_ACTION_STATE_BOOLEAN, XR_ACTION_TYPE_BOOLEAN_INPUT);
+XrResult xrGetActionStateBoolean(XrSession session, const XrActionStateGetInfo* info,
+                                 XrActionStateBoolean* state) {
+  const StateQuery q =
+      query_state(session, info, state, XR_TYPE_ACTION_STATE_BOOLEAN, XR_ACTION_TYPE_BOOLEAN_INPUT);
   if (q.session == nullptr) return q.result;
   const ActionValue v = stored_value(*q.session, *q.action, info->subactionPath);
   state->currentState = v.boolean ? XR_TRUE : XR_FALSE;
@@ -457,8 +483,10 @@ XrResult xrGetActionStateBoolean(XrSession session, const XrActionStateGetInfo* 
   return success_of(*q.session);
 }
 
-XrResult xrGetActionStateFloat(XrSession session, const XrActionStateGetInfo* info, XrActionStateFloat* state) {
-  const StateQuery q = query_state(session, info, state, XR_TYPE_ACTION_STATE_FLOAT, XR_ACTION_TYPE_FLOAT_INPUT);
+XrResult xrGetActionStateFloat(XrSession session, const XrActionStateGetInfo* info,
+                               XrActionStateFloat* state) {
+  const StateQuery q =
+      query_state(session, info, state, XR_TYPE_ACTION_STATE_FLOAT, XR_ACTION_TYPE_FLOAT_INPUT);
   if (q.session == nullptr) return q.result;
   const ActionValue v = stored_value(*q.session, *q.action, info->subactionPath);
   state->currentState = v.scalar;
@@ -468,8 +496,8 @@ XrResult xrGetActionStateFloat(XrSession session, const XrActionStateGetInfo* in
 
 XrResult xrGetActionStateVector2f(XrSession session, const XrActionStateGetInfo* info,
                                   XrActionStateVector2f* state) {
-  const StateQuery q =
-      query_state(session, info, state, XR_TYPE_ACTION_STATE_VECTOR2F, XR_ACTION_TYPE_VECTOR2F_INPUT);
+  const StateQuery q = query_state(session, info, state, XR_TYPE_ACTION_STATE_VECTOR2F,
+                                   XR_ACTION_TYPE_VECTOR2F_INPUT);
   if (q.session == nullptr) return q.result;
   const ActionValue v = stored_value(*q.session, *q.action, info->subactionPath);
   state->currentState = v.vector;
@@ -477,14 +505,18 @@ XrResult xrGetActionStateVector2f(XrSession session, const XrActionStateGetInfo*
   return success_of(*q.session);
 }
 
-XrResult xrGetActionStatePose(XrSession session, const XrActionStateGetInfo* info, XrActionStatePose* state) {
-  const StateQuery q = query_state(session, info, state, XR_TYPE_ACTION_STATE_POSE, XR_ACTION_TYPE_POSE_INPUT);
+XrResult xrGetActionStatePose(XrSession session, const XrActionStateGetInfo* info,
+                              XrActionStatePose* state) {
+  const StateQuery q =
+      query_state(session, info, state, XR_TYPE_ACTION_STATE_POSE, XR_ACTION_TYPE_POSE_INPUT);
   if (q.session == nullptr) return q.result;
-  state->isActive = stored_value(*q.session, *q.action, info->subactionPath).active ? XR_TRUE : XR_FALSE;
+  state->isActive =
+      stored_value(*q.session, *q.action, info->subactionPath).active ? XR_TRUE : XR_FALSE;
   return success_of(*q.session);
 }
 
-XrResult xrEnumerateBoundSourcesForAction(XrSession session, const XrBoundSourcesForActionEnumerateInfo* info,
+XrResult xrEnumerateBoundSourcesForAction(XrSession session,
+                                          const XrBoundSourcesForActionEnumerateInfo* info,
                                           uint32_t capacity, uint32_t* count, XrPath* sources) {
   Session* s = find_session(session);
   if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
@@ -500,17 +532,18 @@ XrResult xrEnumerateBoundSourcesForAction(XrSession session, const XrBoundSource
     const XrPath p = intern_path(src.full_path);
     if (std::find(paths.begin(), paths.end(), p) == paths.end()) paths.push_back(p);
   }
-  const XrResult r = two_call(capacity, count, sources, paths.size(), [&](XrPath& out, std::size_t i) {
-    out = paths[i];
-  });
+  const XrResult r = two_call(capacity, count, sources, paths.size(),
+                              [&](XrPath& out, std::size_t i) { out = paths[i]; });
   return r == XR_SUCCESS ? success_of(*s) : r;
 }
 
-XrResult xrGetInputSourceLocalizedName(XrSession session, const XrInputSourceLocalizedNameGetInfo* info,
+XrResult xrGetInputSourceLocalizedName(XrSession session,
+                                       const XrInputSourceLocalizedNameGetInfo* info,
                                        uint32_t capacity, uint32_t* count, char* buffer) {
   Session* s = find_session(session);
   if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
-  if (info == nullptr || info->type != XR_TYPE_INPUT_SOURCE_LOCALIZED_NAME_GET_INFO || info->whichComponents == 0) {
+  if (info == nullptr || info->type != XR_TYPE_INPUT_SOURCE_LOCALIZED_NAME_GET_INFO ||
+      info->whichComponents == 0) {
     return XR_ERROR_VALIDATION_FAILURE;
   }
   if (XrResult r = session_status(*s); r < 0) return r;
@@ -536,8 +569,9 @@ XrResult xrGetInputSourceLocalizedName(XrSession session, const XrInputSourceLoc
     append(title_case(parts.identifier));
     if (parts.component != "pose") append(title_case(parts.component));
   }
-  const XrResult r = two_call(capacity, count, buffer, name.size() + 1,
-                              [&](char& c, std::size_t i) { c = i < name.size() ? name[i] : '\0'; });
+  const XrResult r =
+      two_call(capacity, count, buffer, name.size() + 1,
+               [&](char& c, std::size_t i) { c = i < name.size() ? name[i] : '\0'; });
   return r == XR_SUCCESS ? success_of(*s) : r;
 }
 
@@ -557,7 +591,8 @@ XrResult xrApplyHapticFeedback(XrSession session, const XrHapticActionInfo* info
   if (info->subactionPath != XR_NULL_PATH &&
       std::find(action->subactions.begin(), action->subactions.end(), info->subactionPath) ==
           action->subactions.end()) {
-    return path_string(info->subactionPath) == nullptr ? XR_ERROR_PATH_INVALID : XR_ERROR_PATH_UNSUPPORTED;
+    return path_string(info->subactionPath) == nullptr ? XR_ERROR_PATH_INVALID
+                                                       : XR_ERROR_PATH_UNSUPPORTED;
   }
   const auto* vibration = reinterpret_cast<const XrHapticVibration*>(feedback);
   const bool focused = s->state == XR_SESSION_STATE_FOCUSED;
@@ -568,11 +603,12 @@ XrResult xrApplyHapticFeedback(XrSession session, const XrHapticActionInfo* info
     }
   }
   const bool bound = !hands.empty();
-  if (!bound) hands.push_back(info->subactionPath == XR_NULL_PATH ? -1 : hand_of_path(info->subactionPath));
+  if (!bound)
+    hands.push_back(info->subactionPath == XR_NULL_PATH ? -1 : hand_of_path(info->subactionPath));
   Runtime& rt = runtime();
   for (int hand : hands) {
-    rt.haptics.push_back({static_cast<double>(now_ns()) * 1e-9, hand, vibration->amplitude, vibration->duration,
-                          vibration->frequency, focused && bound});
+    rt.haptics.push_back({static_cast<double>(now_ns()) * 1e-9, hand, vibration->amplitude,
+                          vibration->duration, vibration->frequency, focused && bound});
   }
   if (!focused) return XR_SESSION_NOT_FOCUSED;
   return success_of(*s);
@@ -581,7 +617,8 @@ XrResult xrApplyHapticFeedback(XrSession session, const XrHapticActionInfo* info
 XrResult xrStopHapticFeedback(XrSession session, const XrHapticActionInfo* info) {
   Session* s = find_session(session);
   if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
-  if (info == nullptr || info->type != XR_TYPE_HAPTIC_ACTION_INFO) return XR_ERROR_VALIDATION_FAILURE;
+  if (info == nullptr || info->type != XR_TYPE_HAPTIC_ACTION_INFO)
+    return XR_ERROR_VALIDATION_FAILURE;
   const Action* action = find_action(info->action);
   if (action == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (XrResult r = session_status(*s); r < 0) return r;

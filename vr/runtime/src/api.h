@@ -8,72 +8,126 @@
 
 #include "xr.h"
 
-#define SIMXR_CORE_FUNCTIONS(_)                                                                          \
-  _(xrGetInstanceProcAddr) _(xrEnumerateApiLayerProperties) _(xrEnumerateInstanceExtensionProperties)   \
-  _(xrCreateInstance) _(xrDestroyInstance) _(xrGetInstanceProperties) _(xrPollEvent) _(xrResultToString) \
-  _(xrStructureTypeToString) _(xrGetSystem) _(xrGetSystemProperties) _(xrEnumerateEnvironmentBlendModes) \
-  _(xrCreateSession) _(xrDestroySession) _(xrEnumerateReferenceSpaces) _(xrCreateReferenceSpace)         \
-  _(xrGetReferenceSpaceBoundsRect) _(xrCreateActionSpace) _(xrLocateSpace) _(xrDestroySpace)             \
-  _(xrEnumerateViewConfigurations) _(xrGetViewConfigurationProperties)                                  \
-  _(xrEnumerateViewConfigurationViews) _(xrEnumerateSwapchainFormats) _(xrCreateSwapchain)               \
-  _(xrDestroySwapchain) _(xrEnumerateSwapchainImages) _(xrAcquireSwapchainImage)                         \
-  _(xrWaitSwapchainImage) _(xrReleaseSwapchainImage) _(xrBeginSession) _(xrEndSession)                   \
-  _(xrRequestExitSession) _(xrWaitFrame) _(xrBeginFrame) _(xrEndFrame) _(xrLocateViews) _(xrStringToPath) \
-  _(xrPathToString) _(xrCreateActionSet) _(xrDestroyActionSet) _(xrCreateAction) _(xrDestroyAction)      \
-  _(xrSuggestInteractionProfileBindings) _(xrAttachSessionActionSets) _(xrGetCurrentInteractionProfile)  \
-  _(xrGetActionStateBoolean) _(xrGetActionStateFloat) _(xrGetActionStateVector2f)                        \
-  _(xrGetActionStatePose) _(xrSyncActions) _(xrEnumerateBoundSourcesForAction)                           \
-  _(xrGetInputSourceLocalizedName) _(xrApplyHapticFeedback) _(xrStopHapticFeedback)
+// clang-format off: one function a line (the formatter folds macro lists unreadably)
+#define SIMXR_CORE_FUNCTIONS(_)             \
+  _(xrGetInstanceProcAddr)                  \
+  _(xrEnumerateApiLayerProperties)          \
+  _(xrEnumerateInstanceExtensionProperties) \
+  _(xrCreateInstance)                       \
+  _(xrDestroyInstance)                      \
+  _(xrGetInstanceProperties)                \
+  _(xrPollEvent)                            \
+  _(xrResultToString)                       \
+  _(xrStructureTypeToString)                \
+  _(xrGetSystem)                            \
+  _(xrGetSystemProperties)                  \
+  _(xrEnumerateEnvironmentBlendModes)       \
+  _(xrCreateSession)                        \
+  _(xrDestroySession)                       \
+  _(xrEnumerateReferenceSpaces)             \
+  _(xrCreateReferenceSpace)                 \
+  _(xrGetReferenceSpaceBoundsRect)          \
+  _(xrCreateActionSpace)                    \
+  _(xrLocateSpace)                          \
+  _(xrDestroySpace)                         \
+  _(xrEnumerateViewConfigurations)          \
+  _(xrGetViewConfigurationProperties)       \
+  _(xrEnumerateViewConfigurationViews)      \
+  _(xrEnumerateSwapchainFormats)            \
+  _(xrCreateSwapchain)                      \
+  _(xrDestroySwapchain)                     \
+  _(xrEnumerateSwapchainImages)             \
+  _(xrAcquireSwapchainImage)                \
+  _(xrWaitSwapchainImage)                   \
+  _(xrReleaseSwapchainImage)                \
+  _(xrBeginSession)                         \
+  _(xrEndSession)                           \
+  _(xrRequestExitSession)                   \
+  _(xrWaitFrame)                            \
+  _(xrBeginFrame)                           \
+  _(xrEndFrame)                             \
+  _(xrLocateViews)                          \
+  _(xrStringToPath)                         \
+  _(xrPathToString)                         \
+  _(xrCreateActionSet)                      \
+  _(xrDestroyActionSet)                     \
+  _(xrCreateAction)                         \
+  _(xrDestroyAction)                        \
+  _(xrSuggestInteractionProfileBindings)    \
+  _(xrAttachSessionActionSets)              \
+  _(xrGetCurrentInteractionProfile)         \
+  _(xrGetActionStateBoolean)                \
+  _(xrGetActionStateFloat)                  \
+  _(xrGetActionStateVector2f)               \
+  _(xrGetActionStatePose)                   \
+  _(xrSyncActions)                          \
+  _(xrEnumerateBoundSourcesForAction)       \
+  _(xrGetInputSourceLocalizedName)          \
+  _(xrApplyHapticFeedback)                  \
+  _(xrStopHapticFeedback)
+// clang-format on
 
-#define SIMXR_EXTENSION_FUNCTIONS(_)                                                      \
-  _(xrCreateVulkanInstanceKHR, XR_KHR_VULKAN_ENABLE2_EXTENSION_NAME)                     \
-  _(xrCreateVulkanDeviceKHR, XR_KHR_VULKAN_ENABLE2_EXTENSION_NAME)                       \
-  _(xrGetVulkanGraphicsDevice2KHR, XR_KHR_VULKAN_ENABLE2_EXTENSION_NAME)                 \
-  _(xrGetVulkanGraphicsRequirements2KHR, XR_KHR_VULKAN_ENABLE2_EXTENSION_NAME)           \
-  _(xrConvertTimespecTimeToTimeKHR, XR_KHR_CONVERT_TIMESPEC_TIME_EXTENSION_NAME)         \
-  _(xrConvertTimeToTimespecTimeKHR, XR_KHR_CONVERT_TIMESPEC_TIME_EXTENSION_NAME)         \
-  _(xrCreateHandTrackerEXT, XR_EXT_HAND_TRACKING_EXTENSION_NAME)                         \
-  _(xrDestroyHandTrackerEXT, XR_EXT_HAND_TRACKING_EXTENSION_NAME)                        \
+#define SIMXR_EXTENSION_FUNCTIONS(_)                                             \
+  _(xrCreateVulkanInstanceKHR, XR_KHR_VULKAN_ENABLE2_EXTENSION_NAME)             \
+  _(xrCreateVulkanDeviceKHR, XR_KHR_VULKAN_ENABLE2_EXTENSION_NAME)               \
+  _(xrGetVulkanGraphicsDevice2KHR, XR_KHR_VULKAN_ENABLE2_EXTENSION_NAME)         \
+  _(xrGetVulkanGraphicsRequirements2KHR, XR_KHR_VULKAN_ENABLE2_EXTENSION_NAME)   \
+  _(xrConvertTimespecTimeToTimeKHR, XR_KHR_CONVERT_TIMESPEC_TIME_EXTENSION_NAME) \
+  _(xrConvertTimeToTimespecTimeKHR, XR_KHR_CONVERT_TIMESPEC_TIME_EXTENSION_NAME) \
+  _(xrCreateHandTrackerEXT, XR_EXT_HAND_TRACKING_EXTENSION_NAME)                 \
+  _(xrDestroyHandTrackerEXT, XR_EXT_HAND_TRACKING_EXTENSION_NAME)                \
   _(xrLocateHandJointsEXT, XR_EXT_HAND_TRACKING_EXTENSION_NAME)
 
 namespace stagger::simxr::api {
 
 XrResult xrGetInstanceProcAddr(XrInstance instance, const char* name, PFN_xrVoidFunction* function);
-XrResult xrEnumerateApiLayerProperties(uint32_t capacity, uint32_t* count, XrApiLayerProperties* properties);
-XrResult xrEnumerateInstanceExtensionProperties(const char* layer, uint32_t capacity, uint32_t* count,
-                                                XrExtensionProperties* properties);
+XrResult xrEnumerateApiLayerProperties(uint32_t capacity, uint32_t* count,
+                                       XrApiLayerProperties* properties);
+XrResult xrEnumerateInstanceExtensionProperties(const char* layer, uint32_t capacity,
+                                                uint32_t* count, XrExtensionProperties* properties);
 XrResult xrCreateInstance(const XrInstanceCreateInfo* info, XrInstance* instance);
 XrResult xrDestroyInstance(XrInstance instance);
 XrResult xrGetInstanceProperties(XrInstance instance, XrInstanceProperties* properties);
 XrResult xrPollEvent(XrInstance instance, XrEventDataBuffer* event);
-XrResult xrResultToString(XrInstance instance, XrResult value, char buffer[XR_MAX_RESULT_STRING_SIZE]);
+XrResult xrResultToString(XrInstance instance, XrResult value,
+                          char buffer[XR_MAX_RESULT_STRING_SIZE]);
 XrResult xrStructureTypeToString(XrInstance instance, XrStructureType value,
                                  char buffer[XR_MAX_STRUCTURE_NAME_SIZE]);
 XrResult xrGetSystem(XrInstance instance, const XrSystemGetInfo* info, XrSystemId* system);
-XrResult xrGetSystemProperties(XrInstance instance, XrSystemId system, XrSystemProperties* properties);
-XrResult xrEnumerateEnvironmentBlendModes(XrInstance instance, XrSystemId system, XrViewConfigurationType type,
-                                          uint32_t capacity, uint32_t* count, XrEnvironmentBlendMode* modes);
+XrResult xrGetSystemProperties(XrInstance instance, XrSystemId system,
+                               XrSystemProperties* properties);
+XrResult xrEnumerateEnvironmentBlendModes(XrInstance instance, XrSystemId system,
+                                          XrViewConfigurationType type, uint32_t capacity,
+                                          uint32_t* count, XrEnvironmentBlendMode* modes);
 XrResult xrCreateSession(XrInstance instance, const XrSessionCreateInfo* info, XrSession* session);
 XrResult xrDestroySession(XrSession session);
 XrResult xrEnumerateReferenceSpaces(XrSession session, uint32_t capacity, uint32_t* count,
                                     XrReferenceSpaceType* spaces);
-XrResult xrCreateReferenceSpace(XrSession session, const XrReferenceSpaceCreateInfo* info, XrSpace* space);
-XrResult xrGetReferenceSpaceBoundsRect(XrSession session, XrReferenceSpaceType type, XrExtent2Df* bounds);
-XrResult xrCreateActionSpace(XrSession session, const XrActionSpaceCreateInfo* info, XrSpace* space);
+XrResult xrCreateReferenceSpace(XrSession session, const XrReferenceSpaceCreateInfo* info,
+                                XrSpace* space);
+XrResult xrGetReferenceSpaceBoundsRect(XrSession session, XrReferenceSpaceType type,
+                                       XrExtent2Df* bounds);
+XrResult xrCreateActionSpace(XrSession session, const XrActionSpaceCreateInfo* info,
+                             XrSpace* space);
 XrResult xrLocateSpace(XrSpace space, XrSpace base, XrTime time, XrSpaceLocation* location);
 XrResult xrDestroySpace(XrSpace space);
-XrResult xrEnumerateViewConfigurations(XrInstance instance, XrSystemId system, uint32_t capacity, uint32_t* count,
-                                       XrViewConfigurationType* types);
-XrResult xrGetViewConfigurationProperties(XrInstance instance, XrSystemId system, XrViewConfigurationType type,
+XrResult xrEnumerateViewConfigurations(XrInstance instance, XrSystemId system, uint32_t capacity,
+                                       uint32_t* count, XrViewConfigurationType* types);
+XrResult xrGetViewConfigurationProperties(XrInstance instance, XrSystemId system,
+                                          XrViewConfigurationType type,
                                           XrViewConfigurationProperties* properties);
-XrResult xrEnumerateViewConfigurationViews(XrInstance instance, XrSystemId system, XrViewConfigurationType type,
-                                           uint32_t capacity, uint32_t* count, XrViewConfigurationView* views);
-XrResult xrEnumerateSwapchainFormats(XrSession session, uint32_t capacity, uint32_t* count, int64_t* formats);
-XrResult xrCreateSwapchain(XrSession session, const XrSwapchainCreateInfo* info, XrSwapchain* swapchain);
+XrResult xrEnumerateViewConfigurationViews(XrInstance instance, XrSystemId system,
+                                           XrViewConfigurationType type, uint32_t capacity,
+                                           uint32_t* count, XrViewConfigurationView* views);
+XrResult xrEnumerateSwapchainFormats(XrSession session, uint32_t capacity, uint32_t* count,
+                                     int64_t* formats);
+XrResult xrCreateSwapchain(XrSession session, const XrSwapchainCreateInfo* info,
+                           XrSwapchain* swapchain);
 XrResult xrDestroySwapchain(XrSwapchain swapchain);
 XrResult xrEnumerateSwapchainImages(XrSwapchain swapchain, uint32_t capacity, uint32_t* count,
                                     XrSwapchainImageBaseHeader* images);
-XrResult xrAcquireSwapchainImage(XrSwapchain swapchain, const XrSwapchainImageAcquireInfo* info, uint32_t* index);
+XrResult xrAcquireSwapchainImage(XrSwapchain swapchain, const XrSwapchainImageAcquireInfo* info,
+                                 uint32_t* index);
 XrResult xrWaitSwapchainImage(XrSwapchain swapchain, const XrSwapchainImageWaitInfo* info);
 XrResult xrReleaseSwapchainImage(XrSwapchain swapchain, const XrSwapchainImageReleaseInfo* info);
 XrResult xrBeginSession(XrSession session, const XrSessionBeginInfo* info);
@@ -82,27 +136,35 @@ XrResult xrRequestExitSession(XrSession session);
 XrResult xrWaitFrame(XrSession session, const XrFrameWaitInfo* info, XrFrameState* state);
 XrResult xrBeginFrame(XrSession session, const XrFrameBeginInfo* info);
 XrResult xrEndFrame(XrSession session, const XrFrameEndInfo* info);
-XrResult xrLocateViews(XrSession session, const XrViewLocateInfo* info, XrViewState* state, uint32_t capacity,
-                       uint32_t* count, XrView* views);
+XrResult xrLocateViews(XrSession session, const XrViewLocateInfo* info, XrViewState* state,
+                       uint32_t capacity, uint32_t* count, XrView* views);
 XrResult xrStringToPath(XrInstance instance, const char* string, XrPath* path);
-XrResult xrPathToString(XrInstance instance, XrPath path, uint32_t capacity, uint32_t* count, char* buffer);
-XrResult xrCreateActionSet(XrInstance instance, const XrActionSetCreateInfo* info, XrActionSet* set);
+XrResult xrPathToString(XrInstance instance, XrPath path, uint32_t capacity, uint32_t* count,
+                        char* buffer);
+XrResult xrCreateActionSet(XrInstance instance, const XrActionSetCreateInfo* info,
+                           XrActionSet* set);
 XrResult xrDestroyActionSet(XrActionSet set);
 XrResult xrCreateAction(XrActionSet set, const XrActionCreateInfo* info, XrAction* action);
 XrResult xrDestroyAction(XrAction action);
 XrResult xrSuggestInteractionProfileBindings(XrInstance instance,
                                              const XrInteractionProfileSuggestedBinding* suggested);
 XrResult xrAttachSessionActionSets(XrSession session, const XrSessionActionSetsAttachInfo* info);
-XrResult xrGetCurrentInteractionProfile(XrSession session, XrPath top_level, XrInteractionProfileState* profile);
-XrResult xrGetActionStateBoolean(XrSession session, const XrActionStateGetInfo* info, XrActionStateBoolean* state);
-XrResult xrGetActionStateFloat(XrSession session, const XrActionStateGetInfo* info, XrActionStateFloat* state);
+XrResult xrGetCurrentInteractionProfile(XrSession session, XrPath top_level,
+                                        XrInteractionProfileState* profile);
+XrResult xrGetActionStateBoolean(XrSession session, const XrActionStateGetInfo* info,
+                                 XrActionStateBoolean* state);
+XrResult xrGetActionStateFloat(XrSession session, const XrActionStateGetInfo* info,
+                               XrActionStateFloat* state);
 XrResult xrGetActionStateVector2f(XrSession session, const XrActionStateGetInfo* info,
                                   XrActionStateVector2f* state);
-XrResult xrGetActionStatePose(XrSession session, const XrActionStateGetInfo* info, XrActionStatePose* state);
+XrResult xrGetActionStatePose(XrSession session, const XrActionStateGetInfo* info,
+                              XrActionStatePose* state);
 XrResult xrSyncActions(XrSession session, const XrActionsSyncInfo* info);
-XrResult xrEnumerateBoundSourcesForAction(XrSession session, const XrBoundSourcesForActionEnumerateInfo* info,
+XrResult xrEnumerateBoundSourcesForAction(XrSession session,
+                                          const XrBoundSourcesForActionEnumerateInfo* info,
                                           uint32_t capacity, uint32_t* count, XrPath* sources);
-XrResult xrGetInputSourceLocalizedName(XrSession session, const XrInputSourceLocalizedNameGetInfo* info,
+XrResult xrGetInputSourceLocalizedName(XrSession session,
+                                       const XrInputSourceLocalizedNameGetInfo* info,
                                        uint32_t capacity, uint32_t* count, char* buffer);
 XrResult xrApplyHapticFeedback(XrSession session, const XrHapticActionInfo* info,
                                const XrHapticBaseHeader* feedback);
@@ -110,14 +172,17 @@ XrResult xrStopHapticFeedback(XrSession session, const XrHapticActionInfo* info)
 
 XrResult xrCreateVulkanInstanceKHR(XrInstance instance, const XrVulkanInstanceCreateInfoKHR* info,
                                    VkInstance* vk_instance, VkResult* vk_result);
-XrResult xrCreateVulkanDeviceKHR(XrInstance instance, const XrVulkanDeviceCreateInfoKHR* info, VkDevice* device,
-                                 VkResult* vk_result);
-XrResult xrGetVulkanGraphicsDevice2KHR(XrInstance instance, const XrVulkanGraphicsDeviceGetInfoKHR* info,
+XrResult xrCreateVulkanDeviceKHR(XrInstance instance, const XrVulkanDeviceCreateInfoKHR* info,
+                                 VkDevice* device, VkResult* vk_result);
+XrResult xrGetVulkanGraphicsDevice2KHR(XrInstance instance,
+                                       const XrVulkanGraphicsDeviceGetInfoKHR* info,
                                        VkPhysicalDevice* physical_device);
 XrResult xrGetVulkanGraphicsRequirements2KHR(XrInstance instance, XrSystemId system,
                                              XrGraphicsRequirementsVulkanKHR* requirements);
-XrResult xrConvertTimespecTimeToTimeKHR(XrInstance instance, const struct timespec* timespec_time, XrTime* time);
-XrResult xrConvertTimeToTimespecTimeKHR(XrInstance instance, XrTime time, struct timespec* timespec_time);
+XrResult xrConvertTimespecTimeToTimeKHR(XrInstance instance, const struct timespec* timespec_time,
+                                        XrTime* time);
+XrResult xrConvertTimeToTimespecTimeKHR(XrInstance instance, XrTime time,
+                                        struct timespec* timespec_time);
 XrResult xrCreateHandTrackerEXT(XrSession session, const XrHandTrackerCreateInfoEXT* info,
                                 XrHandTrackerEXT* tracker);
 XrResult xrDestroyHandTrackerEXT(XrHandTrackerEXT tracker);

@@ -12,11 +12,17 @@ namespace sx = stagger::simxr;
 
 namespace {
 
-std::unique_lock<std::mutex> lock_runtime() { return std::unique_lock<std::mutex>(sx::runtime_mutex()); }
+std::unique_lock<std::mutex> lock_runtime() {
+  return std::unique_lock<std::mutex>(sx::runtime_mutex());
+}
 
-bool valid_hand(int hand) { return hand == STAGGER_SIMXR_HAND_LEFT || hand == STAGGER_SIMXR_HAND_RIGHT; }
+bool valid_hand(int hand) {
+  return hand == STAGGER_SIMXR_HAND_LEFT || hand == STAGGER_SIMXR_HAND_RIGHT;
+}
 
-sx::HandState& hand_state(int hand) { return sx::runtime().hands[static_cast<std::size_t>(hand)]; }
+sx::HandState& hand_state(int hand) {
+  return sx::runtime().hands[static_cast<std::size_t>(hand)];
+}
 
 }  // namespace
 
@@ -49,9 +55,10 @@ int stagger_simxr_set_hand_pose(int hand, const float position[3], const float o
   sx::HandState& h = hand_state(hand);
   h.path.clear();
   h.pose.position = {position[0], position[1], position[2]};
-  h.pose.orientation = orientation != nullptr
-                           ? sx::normalized({orientation[0], orientation[1], orientation[2], orientation[3]})
-                           : sx::identity_quat();
+  h.pose.orientation =
+      orientation != nullptr
+          ? sx::normalized({orientation[0], orientation[1], orientation[2], orientation[3]})
+          : sx::identity_quat();
   return 0;
 }
 
@@ -65,7 +72,8 @@ int stagger_simxr_set_hand_velocity(int hand, const float linear[3], const float
 }
 
 int stagger_simxr_set_hand_tracking(int hand, int tracking) {
-  if (!valid_hand(hand) || tracking < STAGGER_SIMXR_TRACKED || tracking > STAGGER_SIMXR_LOST) return -1;
+  if (!valid_hand(hand) || tracking < STAGGER_SIMXR_TRACKED || tracking > STAGGER_SIMXR_LOST)
+    return -1;
   auto lock = lock_runtime();
   hand_state(hand).tracking = static_cast<sx::Tracking>(tracking);
   return 0;
@@ -81,8 +89,9 @@ int stagger_simxr_set_head(const float position[3], float yaw_rad) {
 
 int stagger_simxr_set_input(int hand, const char* input, float x, float y) {
   if (!valid_hand(hand) || input == nullptr) return -1;
-  static const char* const kInputs[] = {"trigger", "squeeze", "grip", "thumbstick", "trackpad", "a", "b",
-                                        "x", "y", "menu", "system", "select", "thumbrest"};
+  static const char* const kInputs[] = {"trigger", "squeeze", "grip",     "thumbstick", "trackpad",
+                                        "a",       "b",       "x",        "y",          "menu",
+                                        "system",  "select",  "thumbrest"};
   const bool known = std::any_of(std::begin(kInputs), std::end(kInputs),
                                  [&](const char* k) { return std::strcmp(k, input) == 0; });
   if (!known) return -1;
@@ -107,11 +116,20 @@ int stagger_simxr_set_interaction_profile(const char* profile_path) {
 int stagger_simxr_queue_event(int event, uint32_t delay_frames) {
   sx::ScriptEvent e;
   switch (event) {
-    case STAGGER_SIMXR_EVENT_FOCUS_LOSS: e.type = sx::EventType::FocusLoss; break;
-    case STAGGER_SIMXR_EVENT_FOCUS_GAIN: e.type = sx::EventType::FocusGain; break;
-    case STAGGER_SIMXR_EVENT_LOSS_PENDING: e.type = sx::EventType::LossPending; break;
-    case STAGGER_SIMXR_EVENT_EXIT: e.type = sx::EventType::Exit; break;
-    default: return -1;
+    case STAGGER_SIMXR_EVENT_FOCUS_LOSS:
+      e.type = sx::EventType::FocusLoss;
+      break;
+    case STAGGER_SIMXR_EVENT_FOCUS_GAIN:
+      e.type = sx::EventType::FocusGain;
+      break;
+    case STAGGER_SIMXR_EVENT_LOSS_PENDING:
+      e.type = sx::EventType::LossPending;
+      break;
+    case STAGGER_SIMXR_EVENT_EXIT:
+      e.type = sx::EventType::Exit;
+      break;
+    default:
+      return -1;
   }
   auto lock = lock_runtime();
   e.frame = sx::runtime().frames_total + delay_frames;
@@ -158,15 +176,16 @@ uint32_t stagger_simxr_sessions_created(void) {
   return sx::runtime().sessions_created;
 }
 
-size_t stagger_simxr_read_view_image(uint32_t view, uint32_t* width, uint32_t* height, uint8_t* rgba,
-                                     size_t capacity) {
+size_t stagger_simxr_read_view_image(uint32_t view, uint32_t* width, uint32_t* height,
+                                     uint8_t* rgba, size_t capacity) {
   auto lock = lock_runtime();
   const auto& images = sx::runtime().view_images;
   if (view >= images.size() || images[view].rgba.empty()) return 0;
   const sx::ViewImage& image = images[view];
   if (width != nullptr) *width = image.width;
   if (height != nullptr) *height = image.height;
-  if (rgba != nullptr && capacity >= image.rgba.size()) std::memcpy(rgba, image.rgba.data(), image.rgba.size());
+  if (rgba != nullptr && capacity >= image.rgba.size())
+    std::memcpy(rgba, image.rgba.data(), image.rgba.size());
   return image.rgba.size();
 }
 

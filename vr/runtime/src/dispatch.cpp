@@ -56,11 +56,12 @@ struct FunctionEntry {
   const char* extension;  ///< nullptr for core functions
 };
 
-#define SIMXR_CORE_ENTRY(fn)                                                                              \
+#define SIMXR_CORE_ENTRY(fn) \
   FunctionEntry{#fn, reinterpret_cast<PFN_xrVoidFunction>(&Entry<#fn, &api::fn>::call), nullptr},
 #define SIMXR_EXT_ENTRY(fn, ext) \
   FunctionEntry{#fn, reinterpret_cast<PFN_xrVoidFunction>(&Entry<#fn, &api::fn>::call), ext},
-#define SIMXR_CHECK_SIGNATURE(fn) static_assert(std::is_same_v<decltype(&Entry<#fn, &api::fn>::call), PFN_##fn>);
+#define SIMXR_CHECK_SIGNATURE(fn) \
+  static_assert(std::is_same_v<decltype(&Entry<#fn, &api::fn>::call), PFN_##fn>);
 #define SIMXR_CHECK_EXT_SIGNATURE(fn, ext) SIMXR_CHECK_SIGNATURE(fn)
 SIMXR_CORE_FUNCTIONS(SIMXR_CHECK_SIGNATURE)
 SIMXR_EXTENSION_FUNCTIONS(SIMXR_CHECK_EXT_SIGNATURE)
@@ -75,8 +76,8 @@ std::string result_name(XrResult r) {
     return #name;
     XR_LIST_ENUM_XrResult(SIMXR_RESULT_CASE)
 #undef SIMXR_RESULT_CASE
-    default:
-      return (r < 0 ? "XR_UNKNOWN_FAILURE_" : "XR_UNKNOWN_SUCCESS_") + std::to_string(static_cast<int>(r));
+            default : return (r < 0 ? "XR_UNKNOWN_FAILURE_" : "XR_UNKNOWN_SUCCESS_") +
+                      std::to_string(static_cast<int>(r));
   }
 }
 
@@ -87,8 +88,8 @@ std::string structure_name(XrStructureType t) {
     return #name;
     XR_LIST_ENUM_XrStructureType(SIMXR_TYPE_CASE)
 #undef SIMXR_TYPE_CASE
-    default:
-      return "XR_UNKNOWN_STRUCTURE_TYPE_" + std::to_string(static_cast<int>(t));
+            default : return "XR_UNKNOWN_STRUCTURE_TYPE_" +
+                      std::to_string(static_cast<int>(t));
   }
 }
 
@@ -102,15 +103,16 @@ void copy_string(char* out, std::size_t size, const std::string& s) {
 
 namespace api {
 
-XrResult xrGetInstanceProcAddr(XrInstance instance, const char* name, PFN_xrVoidFunction* function) {
+XrResult xrGetInstanceProcAddr(XrInstance instance, const char* name,
+                               PFN_xrVoidFunction* function) {
   if (name == nullptr || function == nullptr) return XR_ERROR_VALIDATION_FAILURE;
   *function = nullptr;
   const std::string_view wanted(name);
   const Instance* inst = nullptr;
   if (instance == XR_NULL_HANDLE) {
     // Without an instance only these three may be queried (spec 3.2).
-    if (wanted != "xrEnumerateInstanceExtensionProperties" && wanted != "xrEnumerateApiLayerProperties" &&
-        wanted != "xrCreateInstance") {
+    if (wanted != "xrEnumerateInstanceExtensionProperties" &&
+        wanted != "xrEnumerateApiLayerProperties" && wanted != "xrCreateInstance") {
       return XR_ERROR_HANDLE_INVALID;
     }
   } else {
@@ -128,7 +130,8 @@ XrResult xrGetInstanceProcAddr(XrInstance instance, const char* name, PFN_xrVoid
   return XR_ERROR_FUNCTION_UNSUPPORTED;
 }
 
-XrResult xrResultToString(XrInstance instance, XrResult value, char buffer[XR_MAX_RESULT_STRING_SIZE]) {
+XrResult xrResultToString(XrInstance instance, XrResult value,
+                          char buffer[XR_MAX_RESULT_STRING_SIZE]) {
   if (find_instance(instance) == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (buffer == nullptr) return XR_ERROR_VALIDATION_FAILURE;
   copy_string(buffer, XR_MAX_RESULT_STRING_SIZE, result_name(value));
@@ -161,19 +164,20 @@ extern "C" __attribute__((visibility("default"))) XrResult xrNegotiateLoaderRunt
     return XR_ERROR_INITIALIZATION_FAILED;
   }
   if (request->structType != XR_LOADER_INTERFACE_STRUCT_RUNTIME_REQUEST ||
-      request->structVersion != kRuntimeInfoStructVersion || request->structSize != sizeof(XrNegotiateRuntimeRequest)) {
+      request->structVersion != kRuntimeInfoStructVersion ||
+      request->structSize != sizeof(XrNegotiateRuntimeRequest)) {
     return XR_ERROR_INITIALIZATION_FAILED;
   }
   if (loader_info->minInterfaceVersion > kCurrentLoaderRuntimeVersion ||
       loader_info->maxInterfaceVersion < kCurrentLoaderRuntimeVersion) {
     return XR_ERROR_INITIALIZATION_FAILED;
   }
-  if (kApiVersion < loader_info->minApiVersion || XR_VERSION_MAJOR(loader_info->maxApiVersion) < 1) {
+  if (kApiVersion < loader_info->minApiVersion ||
+      XR_VERSION_MAJOR(loader_info->maxApiVersion) < 1) {
     return XR_ERROR_INITIALIZATION_FAILED;
   }
   request->runtimeInterfaceVersion = kCurrentLoaderRuntimeVersion;
   request->runtimeApiVersion = kApiVersion;
-  request->getInstanceProcAddr =
-      &Entry<"xrGetInstanceProcAddr", &api::xrGetInstanceProcAddr>::call;
+  request->getInstanceProcAddr = &Entry<"xrGetInstanceProcAddr", &api::xrGetInstanceProcAddr>::call;
   return XR_SUCCESS;
 }

@@ -21,11 +21,14 @@ std::array<XrVector3f, XR_HAND_JOINT_COUNT_EXT> right_hand_layout() {
   j[XR_HAND_JOINT_THUMB_PROXIMAL_EXT] = {-0.045f, -0.01f, 0.02f};
   j[XR_HAND_JOINT_THUMB_DISTAL_EXT] = {-0.060f, -0.01f, -0.01f};
   j[XR_HAND_JOINT_THUMB_TIP_EXT] = {-0.070f, -0.01f, -0.035f};
-  // index, middle, ring, little: lateral offset and segment lengths (proximal, intermediate, distal)
+  // index, middle, ring, little: lateral offset and segment lengths (proximal, intermediate,
+  // distal)
   const float lateral[4] = {-0.025f, -0.007f, 0.011f, 0.028f};
   const float knuckle_z[4] = {-0.040f, -0.042f, -0.038f, -0.030f};
-  const float segments[4][3] = {
-      {0.040f, 0.025f, 0.020f}, {0.045f, 0.028f, 0.022f}, {0.042f, 0.026f, 0.020f}, {0.032f, 0.020f, 0.018f}};
+  const float segments[4][3] = {{0.040f, 0.025f, 0.020f},
+                                {0.045f, 0.028f, 0.022f},
+                                {0.042f, 0.026f, 0.020f},
+                                {0.032f, 0.020f, 0.018f}};
   const int first[4] = {XR_HAND_JOINT_INDEX_METACARPAL_EXT, XR_HAND_JOINT_MIDDLE_METACARPAL_EXT,
                         XR_HAND_JOINT_RING_METACARPAL_EXT, XR_HAND_JOINT_LITTLE_METACARPAL_EXT};
   for (int f = 0; f < 4; ++f) {
@@ -58,7 +61,8 @@ XrResult xrCreateHandTrackerEXT(XrSession session, const XrHandTrackerCreateInfo
   if (info == nullptr || tracker == nullptr || info->type != XR_TYPE_HAND_TRACKER_CREATE_INFO_EXT) {
     return XR_ERROR_VALIDATION_FAILURE;
   }
-  if (info->hand != XR_HAND_LEFT_EXT && info->hand != XR_HAND_RIGHT_EXT) return XR_ERROR_VALIDATION_FAILURE;
+  if (info->hand != XR_HAND_LEFT_EXT && info->hand != XR_HAND_RIGHT_EXT)
+    return XR_ERROR_VALIDATION_FAILURE;
   if (info->handJointSet != XR_HAND_JOINT_SET_DEFAULT_EXT) return XR_ERROR_VALIDATION_FAILURE;
   if (XrResult r = session_status(*s); r < 0) return r;
   if (!runtime().script.hand_tracking) return XR_ERROR_FEATURE_UNSUPPORTED;
@@ -80,7 +84,8 @@ XrResult xrLocateHandJointsEXT(XrHandTrackerEXT tracker, const XrHandJointsLocat
                                XrHandJointLocationsEXT* locations) {
   const HandTracker* t = find_hand_tracker(tracker);
   if (t == nullptr) return XR_ERROR_HANDLE_INVALID;
-  if (info == nullptr || locations == nullptr || info->type != XR_TYPE_HAND_JOINTS_LOCATE_INFO_EXT ||
+  if (info == nullptr || locations == nullptr ||
+      info->type != XR_TYPE_HAND_JOINTS_LOCATE_INFO_EXT ||
       locations->type != XR_TYPE_HAND_JOINT_LOCATIONS_EXT || locations->jointLocations == nullptr ||
       locations->jointCount != XR_HAND_JOINT_COUNT_EXT) {
     return XR_ERROR_VALIDATION_FAILURE;
@@ -92,17 +97,20 @@ XrResult xrLocateHandJointsEXT(XrHandTrackerEXT tracker, const XrHandJointsLocat
   if (XrResult r = session_status(session); r < 0) return r;
   pump();
   XrHandJointVelocitiesEXT* velocities = nullptr;
-  for (auto* next = static_cast<XrBaseOutStructure*>(locations->next); next != nullptr; next = next->next) {
-    if (next->type == XR_TYPE_HAND_JOINT_VELOCITIES_EXT) velocities = reinterpret_cast<XrHandJointVelocitiesEXT*>(next);
+  for (auto* next = static_cast<XrBaseOutStructure*>(locations->next); next != nullptr;
+       next = next->next) {
+    if (next->type == XR_TYPE_HAND_JOINT_VELOCITIES_EXT)
+      velocities = reinterpret_cast<XrHandJointVelocitiesEXT*>(next);
   }
-  if (velocities != nullptr &&
-      (velocities->jointCount != XR_HAND_JOINT_COUNT_EXT || velocities->jointVelocities == nullptr)) {
+  if (velocities != nullptr && (velocities->jointCount != XR_HAND_JOINT_COUNT_EXT ||
+                                velocities->jointVelocities == nullptr)) {
     return XR_ERROR_VALIDATION_FAILURE;
   }
   const HandPose hand = hand_pose_at(t->hand, info->time);
   const SpaceState base_state = locate_in_stage(*base, info->time);
   const bool base_valid = (base_state.flags & XR_SPACE_LOCATION_POSITION_VALID_BIT) != 0;
-  const bool active = session.state == XR_SESSION_STATE_FOCUSED && hand.tracking != Tracking::Lost && base_valid;
+  const bool active =
+      session.state == XR_SESSION_STATE_FOCUSED && hand.tracking != Tracking::Lost && base_valid;
   locations->isActive = active ? XR_TRUE : XR_FALSE;
   const XrSpaceLocationFlags flags =
       !active ? 0
@@ -122,11 +130,13 @@ XrResult xrLocateHandJointsEXT(XrHandTrackerEXT tracker, const XrHandJointsLocat
     if (velocities != nullptr) {
       XrHandJointVelocityEXT& v = velocities->jointVelocities[i];
       const XrVector3f lever = rotate(hand.pose.orientation, local.position);
-      v.linearVelocity = rotate(to_base.orientation, hand.linear_velocity + cross(hand.angular_velocity, lever));
+      v.linearVelocity =
+          rotate(to_base.orientation, hand.linear_velocity + cross(hand.angular_velocity, lever));
       v.angularVelocity = rotate(to_base.orientation, hand.angular_velocity);
-      v.velocityFlags = active && hand.tracking == Tracking::Tracked
-                            ? (XR_SPACE_VELOCITY_LINEAR_VALID_BIT | XR_SPACE_VELOCITY_ANGULAR_VALID_BIT)
-                            : 0;
+      v.velocityFlags =
+          active && hand.tracking == Tracking::Tracked
+              ? (XR_SPACE_VELOCITY_LINEAR_VALID_BIT | XR_SPACE_VELOCITY_ANGULAR_VALID_BIT)
+              : 0;
     }
   }
   return success_of(session);

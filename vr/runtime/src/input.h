@@ -11,6 +11,7 @@ XrPath resolve_profile(const Instance& instance);
 
 /// Pose of an action space's action in STAGE (grip or aim of the bound hand); nullopt when the
 /// action is inactive (unbound, not synced, not focused).
-std::optional<HandPose> action_pose(const Session& session, const Action& action, XrPath subaction, XrTime time);
+std::optional<HandPose> action_pose(const Session& session, const Action& action, XrPath subaction,
+                                    XrTime time);
 
 }  // namespace stagger::simxr

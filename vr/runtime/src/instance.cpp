@@ -40,7 +40,8 @@ void load_outputs() {
   Runtime& rt = runtime();
   rt.capture_frame.reset();
   rt.capture_path.clear();
-  if (const char* capture = std::getenv("STAGGER_SIMXR_CAPTURE"); capture != nullptr && *capture != '\0') {
+  if (const char* capture = std::getenv("STAGGER_SIMXR_CAPTURE");
+      capture != nullptr && *capture != '\0') {
     const std::string spec(capture);
     const std::size_t colon = spec.find(':');
     char* end = nullptr;
@@ -93,11 +94,13 @@ Instance* checked_system(XrInstance instance, XrSystemId system, XrResult& resul
 
 namespace api {
 
-XrResult xrEnumerateApiLayerProperties(uint32_t capacity, uint32_t* count, XrApiLayerProperties* properties) {
+XrResult xrEnumerateApiLayerProperties(uint32_t capacity, uint32_t* count,
+                                       XrApiLayerProperties* properties) {
   return two_call(capacity, count, properties, 0, [](XrApiLayerProperties&, std::size_t) {});
 }
 
-XrResult xrEnumerateInstanceExtensionProperties(const char* layer, uint32_t capacity, uint32_t* count,
+XrResult xrEnumerateInstanceExtensionProperties(const char* layer, uint32_t capacity,
+                                                uint32_t* count,
                                                 XrExtensionProperties* properties) {
   if (layer != nullptr) return XR_ERROR_API_LAYER_NOT_PRESENT;
   const std::size_t n = std::size(kExtensions);
@@ -117,7 +120,8 @@ XrResult xrCreateInstance(const XrInstanceCreateInfo* info, XrInstance* instance
     return XR_ERROR_VALIDATION_FAILURE;
   }
   const XrVersion api = info->applicationInfo.apiVersion;
-  if (XR_VERSION_MAJOR(api) != 1 || XR_VERSION_MINOR(api) != 0) return XR_ERROR_API_VERSION_UNSUPPORTED;
+  if (XR_VERSION_MAJOR(api) != 1 || XR_VERSION_MINOR(api) != 0)
+    return XR_ERROR_API_VERSION_UNSUPPORTED;
   if (info->applicationInfo.applicationName[0] == '\0') return XR_ERROR_NAME_INVALID;
   for (uint32_t i = 0; i < info->enabledExtensionCount; ++i) {
     if (info->enabledExtensionNames == nullptr || info->enabledExtensionNames[i] == nullptr) {
@@ -131,7 +135,8 @@ XrResult xrCreateInstance(const XrInstanceCreateInfo* info, XrInstance* instance
     return XR_ERROR_RUNTIME_FAILURE;
   }
   Instance& inst = add_object<Instance>(0);
-  for (uint32_t i = 0; i < info->enabledExtensionCount; ++i) inst.extensions.insert(info->enabledExtensionNames[i]);
+  for (uint32_t i = 0; i < info->enabledExtensionCount; ++i)
+    inst.extensions.insert(info->enabledExtensionNames[i]);
   inst.application_name = info->applicationInfo.applicationName;
   *instance = to_handle<XrInstance>(inst.id);
   return XR_SUCCESS;
@@ -147,7 +152,8 @@ XrResult xrDestroyInstance(XrInstance instance) {
 
 XrResult xrGetInstanceProperties(XrInstance instance, XrInstanceProperties* properties) {
   if (find_instance(instance) == nullptr) return XR_ERROR_HANDLE_INVALID;
-  if (properties == nullptr || properties->type != XR_TYPE_INSTANCE_PROPERTIES) return XR_ERROR_VALIDATION_FAILURE;
+  if (properties == nullptr || properties->type != XR_TYPE_INSTANCE_PROPERTIES)
+    return XR_ERROR_VALIDATION_FAILURE;
   properties->runtimeVersion = XR_MAKE_VERSION(0, 1, 0);
   copy_string(properties->runtimeName, XR_MAX_RUNTIME_NAME_SIZE, "Stagger SimXR");
   return XR_SUCCESS;
@@ -156,7 +162,8 @@ XrResult xrGetInstanceProperties(XrInstance instance, XrInstanceProperties* prop
 XrResult xrPollEvent(XrInstance instance, XrEventDataBuffer* event) {
   Instance* inst = find_instance(instance);
   if (inst == nullptr) return XR_ERROR_HANDLE_INVALID;
-  if (event == nullptr || event->type != XR_TYPE_EVENT_DATA_BUFFER) return XR_ERROR_VALIDATION_FAILURE;
+  if (event == nullptr || event->type != XR_TYPE_EVENT_DATA_BUFFER)
+    return XR_ERROR_VALIDATION_FAILURE;
   pump();
   if (inst->events.empty()) return XR_EVENT_UNAVAILABLE;
   *event = inst->events.front();
@@ -193,18 +200,22 @@ XrResult xrGetSystem(XrInstance instance, const XrSystemGetInfo* info, XrSystemI
   return XR_SUCCESS;
 }
 
-XrResult xrGetSystemProperties(XrInstance instance, XrSystemId system, XrSystemProperties* properties) {
+XrResult xrGetSystemProperties(XrInstance instance, XrSystemId system,
+                               XrSystemProperties* properties) {
   XrResult result = XR_SUCCESS;
   Instance* inst = checked_system(instance, system, result);
   if (inst == nullptr) return result;
-  if (properties == nullptr || properties->type != XR_TYPE_SYSTEM_PROPERTIES) return XR_ERROR_VALIDATION_FAILURE;
+  if (properties == nullptr || properties->type != XR_TYPE_SYSTEM_PROPERTIES)
+    return XR_ERROR_VALIDATION_FAILURE;
   properties->systemId = kSystemId;
   properties->vendorId = 0x5354;
   copy_string(properties->systemName, XR_MAX_SYSTEM_NAME_SIZE, "Stagger SimXR HMD");
   properties->graphicsProperties = {4096, 4096, XR_MIN_COMPOSITION_LAYERS_SUPPORTED};
   properties->trackingProperties = {XR_TRUE, XR_TRUE};
-  for (auto* next = static_cast<XrBaseOutStructure*>(properties->next); next != nullptr; next = next->next) {
-    if (next->type == XR_TYPE_SYSTEM_HAND_TRACKING_PROPERTIES_EXT && inst->has(XR_EXT_HAND_TRACKING_EXTENSION_NAME)) {
+  for (auto* next = static_cast<XrBaseOutStructure*>(properties->next); next != nullptr;
+       next = next->next) {
+    if (next->type == XR_TYPE_SYSTEM_HAND_TRACKING_PROPERTIES_EXT &&
+        inst->has(XR_EXT_HAND_TRACKING_EXTENSION_NAME)) {
       reinterpret_cast<XrSystemHandTrackingPropertiesEXT*>(next)->supportsHandTracking =
           runtime().script.hand_tracking ? XR_TRUE : XR_FALSE;
     }
@@ -212,41 +223,49 @@ XrResult xrGetSystemProperties(XrInstance instance, XrSystemId system, XrSystemP
   return XR_SUCCESS;
 }
 
-XrResult xrEnumerateEnvironmentBlendModes(XrInstance instance, XrSystemId system, XrViewConfigurationType type,
-                                          uint32_t capacity, uint32_t* count, XrEnvironmentBlendMode* modes) {
+XrResult xrEnumerateEnvironmentBlendModes(XrInstance instance, XrSystemId system,
+                                          XrViewConfigurationType type, uint32_t capacity,
+                                          uint32_t* count, XrEnvironmentBlendMode* modes) {
   XrResult result = XR_SUCCESS;
   if (checked_system(instance, system, result) == nullptr) return result;
-  if (type != XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO) return XR_ERROR_VIEW_CONFIGURATION_TYPE_UNSUPPORTED;
-  return two_call(capacity, count, modes, 1,
-                  [](XrEnvironmentBlendMode& m, std::size_t) { m = XR_ENVIRONMENT_BLEND_MODE_OPAQUE; });
+  if (type != XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO)
+    return XR_ERROR_VIEW_CONFIGURATION_TYPE_UNSUPPORTED;
+  return two_call(capacity, count, modes, 1, [](XrEnvironmentBlendMode& m, std::size_t) {
+    m = XR_ENVIRONMENT_BLEND_MODE_OPAQUE;
+  });
 }
 
-XrResult xrEnumerateViewConfigurations(XrInstance instance, XrSystemId system, uint32_t capacity, uint32_t* count,
-                                       XrViewConfigurationType* types) {
+XrResult xrEnumerateViewConfigurations(XrInstance instance, XrSystemId system, uint32_t capacity,
+                                       uint32_t* count, XrViewConfigurationType* types) {
   XrResult result = XR_SUCCESS;
   if (checked_system(instance, system, result) == nullptr) return result;
-  return two_call(capacity, count, types, 1,
-                  [](XrViewConfigurationType& t, std::size_t) { t = XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO; });
+  return two_call(capacity, count, types, 1, [](XrViewConfigurationType& t, std::size_t) {
+    t = XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO;
+  });
 }
 
-XrResult xrGetViewConfigurationProperties(XrInstance instance, XrSystemId system, XrViewConfigurationType type,
+XrResult xrGetViewConfigurationProperties(XrInstance instance, XrSystemId system,
+                                          XrViewConfigurationType type,
                                           XrViewConfigurationProperties* properties) {
   XrResult result = XR_SUCCESS;
   if (checked_system(instance, system, result) == nullptr) return result;
   if (properties == nullptr || properties->type != XR_TYPE_VIEW_CONFIGURATION_PROPERTIES) {
     return XR_ERROR_VALIDATION_FAILURE;
   }
-  if (type != XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO) return XR_ERROR_VIEW_CONFIGURATION_TYPE_UNSUPPORTED;
+  if (type != XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO)
+    return XR_ERROR_VIEW_CONFIGURATION_TYPE_UNSUPPORTED;
   properties->viewConfigurationType = type;
   properties->fovMutable = XR_TRUE;
   return XR_SUCCESS;
 }
 
-XrResult xrEnumerateViewConfigurationViews(XrInstance instance, XrSystemId system, XrViewConfigurationType type,
-                                           uint32_t capacity, uint32_t* count, XrViewConfigurationView* views) {
+XrResult xrEnumerateViewConfigurationViews(XrInstance instance, XrSystemId system,
+                                           XrViewConfigurationType type, uint32_t capacity,
+                                           uint32_t* count, XrViewConfigurationView* views) {
   XrResult result = XR_SUCCESS;
   if (checked_system(instance, system, result) == nullptr) return result;
-  if (type != XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO) return XR_ERROR_VIEW_CONFIGURATION_TYPE_UNSUPPORTED;
+  if (type != XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO)
+    return XR_ERROR_VIEW_CONFIGURATION_TYPE_UNSUPPORTED;
   if (views != nullptr) {
     for (uint32_t i = 0; i < std::min(capacity, 2u); ++i) {
       if (views[i].type != XR_TYPE_VIEW_CONFIGURATION_VIEW) return XR_ERROR_VALIDATION_FAILURE;
@@ -271,7 +290,8 @@ XrResult xrStringToPath(XrInstance instance, const char* string, XrPath* path) {
   return XR_SUCCESS;
 }
 
-XrResult xrPathToString(XrInstance instance, XrPath path, uint32_t capacity, uint32_t* count, char* buffer) {
+XrResult xrPathToString(XrInstance instance, XrPath path, uint32_t capacity, uint32_t* count,
+                        char* buffer) {
   if (find_instance(instance) == nullptr) return XR_ERROR_HANDLE_INVALID;
   const std::string* s = path_string(path);
   if (s == nullptr) return XR_ERROR_PATH_INVALID;
@@ -279,7 +299,8 @@ XrResult xrPathToString(XrInstance instance, XrPath path, uint32_t capacity, uin
                   [&](char& c, std::size_t i) { c = i < s->size() ? (*s)[i] : '\0'; });
 }
 
-XrResult xrConvertTimespecTimeToTimeKHR(XrInstance instance, const struct timespec* timespec_time, XrTime* time) {
+XrResult xrConvertTimespecTimeToTimeKHR(XrInstance instance, const struct timespec* timespec_time,
+                                        XrTime* time) {
   if (find_instance(instance) == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (timespec_time == nullptr || time == nullptr) return XR_ERROR_VALIDATION_FAILURE;
   const XrTime t = static_cast<XrTime>(timespec_time->tv_sec) * 1000000000 + timespec_time->tv_nsec;
@@ -288,7 +309,8 @@ XrResult xrConvertTimespecTimeToTimeKHR(XrInstance instance, const struct timesp
   return XR_SUCCESS;
 }
 
-XrResult xrConvertTimeToTimespecTimeKHR(XrInstance instance, XrTime time, struct timespec* timespec_time) {
+XrResult xrConvertTimeToTimespecTimeKHR(XrInstance instance, XrTime time,
+                                        struct timespec* timespec_time) {
   if (find_instance(instance) == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (timespec_time == nullptr) return XR_ERROR_VALIDATION_FAILURE;
   if (time <= 0) return XR_ERROR_TIME_INVALID;

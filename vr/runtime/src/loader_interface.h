@@ -3,9 +3,9 @@
 // declared here; it must match byte for byte.
 #pragma once
 
-#include "xr.h"
-
 #include <cstddef>
+
+#include "xr.h"
 
 namespace stagger::simxr {
 

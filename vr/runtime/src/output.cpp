@@ -1,10 +1,9 @@
 // Observability: the summary JSON, PNG captures and stderr logging.
 #include <png.h>
 
-#include <nlohmann/json.hpp>
-
 #include <cstdio>
 #include <fstream>
+#include <nlohmann/json.hpp>
 
 #include "state.h"
 
@@ -18,7 +17,9 @@ void write_line(const std::string& line) {
 }
 }  // namespace
 
-void log_error(const std::string& message) { write_line("stagger_simxr: error: " + message); }
+void log_error(const std::string& message) {
+  write_line("stagger_simxr: error: " + message);
+}
 
 void log_info(const std::string& message) {
   if (runtime().log) write_line("stagger_simxr: " + message);
@@ -36,7 +37,9 @@ void write_summary() {
   nlohmann::json haptics = nlohmann::json::array();
   for (const HapticRecord& h : rt.haptics) {
     haptics.push_back({{"time_s", h.time_s},
-                       {"hand", h.hand == 0 ? "left" : h.hand == 1 ? "right" : "none"},
+                       {"hand", h.hand == 0   ? "left"
+                                : h.hand == 1 ? "right"
+                                              : "none"},
                        {"amplitude", h.amplitude},
                        {"duration_ns", h.duration_ns},
                        {"frequency_hz", h.frequency_hz},
@@ -63,7 +66,8 @@ bool write_png_rgb(const std::string& path, const ViewImage& image) {
   if (file == nullptr) return false;
   png_structp png = png_create_write_struct(PNG_LIBPNG_VER_STRING, nullptr, nullptr, nullptr);
   png_infop info = png != nullptr ? png_create_info_struct(png) : nullptr;
-  if (png == nullptr || info == nullptr || setjmp(png_jmpbuf(png))) {  // NOLINT: libpng's error model
+  if (png == nullptr || info == nullptr ||
+      setjmp(png_jmpbuf(png))) {  // NOLINT: libpng's error model
     png_destroy_write_struct(&png, &info);
     std::fclose(file);
     return false;

@@ -9,13 +9,15 @@
 namespace stagger::simxr {
 
 struct Profile {
-  std::string path;          ///< /interaction_profiles/...
-  std::string display_name;  ///< for xrGetInputSourceLocalizedName
+  std::string path;                  ///< /interaction_profiles/...
+  std::string display_name;          ///< for xrGetInputSourceLocalizedName
   std::vector<std::string> sources;  ///< full component paths: /user/hand/left/input/trigger/value
-  bool simulated = false;  ///< the runtime can make it the active profile (else only bindings are checked)
+  bool simulated =
+      false;  ///< the runtime can make it the active profile (else only bindings are checked)
 };
 
-/// Every OpenXR 1.0 core profile (bindings for all of them are accepted); nullptr for an unknown path.
+/// Every OpenXR 1.0 core profile (bindings for all of them are accepted); nullptr for an unknown
+/// path.
 const Profile* find_profile(std::string_view path);
 const std::vector<Profile>& all_profiles();
 /// One of the four simulated profiles (simple, touch, index, vive); nullptr otherwise.
@@ -24,9 +26,10 @@ const Profile* find_simulated_profile(std::string_view path);
 /// Whether `binding` is a component path of the profile or the parent of one (…/input/trigger).
 bool profile_accepts(const Profile& profile, std::string_view binding);
 
-/// A binding path split into its parts: /user/hand/<hand>/<input|output>/<identifier>[/<component>].
+/// A binding path split into its parts:
+/// /user/hand/<hand>/<input|output>/<identifier>[/<component>].
 struct SourceParts {
-  int hand = -1;           ///< 0 left, 1 right, -1 not a hand
+  int hand = -1;  ///< 0 left, 1 right, -1 not a hand
   bool output = false;
   std::string identifier;  ///< trigger, grip, haptic ...
   std::string component;   ///< value, click, pose, ...; empty for a parent path

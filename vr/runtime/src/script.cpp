@@ -1,10 +1,9 @@
 #include "script.h"
 
-#include <nlohmann/json.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <numbers>
 #include <set>
 #include <stdexcept>
@@ -21,12 +20,16 @@ struct ScriptError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-void fail(const std::string& where, const std::string& what) { throw ScriptError(where + ": " + what); }
+void fail(const std::string& where, const std::string& what) {
+  throw ScriptError(where + ": " + what);
+}
 
-void check_keys(const json& object, const std::string& where, std::initializer_list<const char*> allowed) {
+void check_keys(const json& object, const std::string& where,
+                std::initializer_list<const char*> allowed) {
   if (!object.is_object()) fail(where, "must be an object");
   for (const auto& item : object.items()) {
-    const bool known = std::any_of(allowed.begin(), allowed.end(), [&](const char* k) { return item.key() == k; });
+    const bool known =
+        std::any_of(allowed.begin(), allowed.end(), [&](const char* k) { return item.key() == k; });
     if (!known) fail(where, "unknown key \"" + item.key() + "\"");
   }
 }
@@ -61,8 +64,9 @@ int hand_of(const json& v, const std::string& where) {
 }
 
 const std::set<std::string>& input_names() {
-  static const std::set<std::string> names{"trigger", "squeeze", "grip", "thumbstick", "trackpad", "a", "b",
-                                           "x", "y", "menu", "system", "select", "thumbrest"};
+  static const std::set<std::string> names{
+      "trigger", "squeeze", "grip", "thumbstick", "trackpad", "a",        "b",
+      "x",       "y",       "menu", "system",     "select",   "thumbrest"};
   return names;
 }
 
@@ -76,7 +80,8 @@ std::vector<PathPoint> parse_path(const json& v, const std::string& where) {
     PathPoint p;
     p.t = number(v[i]["t"], at + ".t");
     p.position = vec3(v[i]["position"], at + ".position");
-    if (v[i].contains("orientation")) p.orientation = quat(v[i]["orientation"], at + ".orientation");
+    if (v[i].contains("orientation"))
+      p.orientation = quat(v[i]["orientation"], at + ".orientation");
     if (!points.empty() && p.t < points.back().t) fail(at + ".t", "path times must not decrease");
     points.push_back(p);
   }
@@ -94,7 +99,8 @@ ScriptEvent parse_event(const json& v, const std::string& where) {
     if (!v["frame"].is_number_unsigned()) fail(where + ".frame", "must be a non-negative integer");
     e.frame = v["frame"].get<std::uint64_t>();
   }
-  if (e.t.has_value() == e.frame.has_value()) fail(where, "needs exactly one of \"t\" and \"frame\"");
+  if (e.t.has_value() == e.frame.has_value())
+    fail(where, "needs exactly one of \"t\" and \"frame\"");
   if (!v.contains("type") || !v["type"].is_string()) fail(where, "needs a string \"type\"");
   const std::string type = v["type"];
   auto require = [&](const char* key) {
@@ -113,8 +119,9 @@ ScriptEvent parse_event(const json& v, const std::string& where) {
     require("value");
     e.hand = hand_of(v["hand"], where + ".hand");
     if (!v["input"].is_string() || input_names().count(v["input"].get<std::string>()) == 0) {
-      fail(where + ".input", "unknown input (trigger, squeeze, thumbstick, trackpad, a, b, x, y, menu, system, "
-                             "select, thumbrest)");
+      fail(where + ".input",
+           "unknown input (trigger, squeeze, thumbstick, trackpad, a, b, x, y, menu, system, "
+           "select, thumbrest)");
     }
     e.input = v["input"];
     if (e.input == "grip") e.input = "squeeze";
@@ -133,10 +140,14 @@ ScriptEvent parse_event(const json& v, const std::string& where) {
     require("state");
     e.hand = hand_of(v["hand"], where + ".hand");
     const json& s = v["state"];
-    if (s == "tracked") e.tracking = Tracking::Tracked;
-    else if (s == "untracked") e.tracking = Tracking::Untracked;
-    else if (s == "lost") e.tracking = Tracking::Lost;
-    else fail(where + ".state", "must be \"tracked\", \"untracked\" or \"lost\"");
+    if (s == "tracked")
+      e.tracking = Tracking::Tracked;
+    else if (s == "untracked")
+      e.tracking = Tracking::Untracked;
+    else if (s == "lost")
+      e.tracking = Tracking::Lost;
+    else
+      fail(where + ".state", "must be \"tracked\", \"untracked\" or \"lost\"");
   } else if (type == "focus_loss") {
     e.type = EventType::FocusLoss;
   } else if (type == "focus_gain") {
@@ -153,15 +164,17 @@ ScriptEvent parse_event(const json& v, const std::string& where) {
     }
     e.profile = v["path"];
   } else {
-    fail(where + ".type", "unknown event type \"" + type +
-                              "\" (hand, input, tracking, focus_loss, focus_gain, loss_pending, exit, profile)");
+    fail(where + ".type",
+         "unknown event type \"" + type +
+             "\" (hand, input, tracking, focus_loss, focus_gain, loss_pending, exit, profile)");
   }
   return e;
 }
 
 Script parse(const json& root) {
-  check_keys(root, "script", {"display_hz", "view_size", "interaction_profile", "form_factor_unavailable_calls",
-                               "hand_tracking", "head", "events"});
+  check_keys(root, "script",
+             {"display_hz", "view_size", "interaction_profile", "form_factor_unavailable_calls",
+              "hand_tracking", "head", "events"});
   Script s;
   if (root.contains("display_hz")) {
     s.display_hz = number(root["display_hz"], "display_hz");
@@ -169,7 +182,8 @@ Script parse(const json& root) {
   }
   if (root.contains("view_size")) {
     const json& v = root["view_size"];
-    if (!v.is_array() || v.size() != 2 || !v[0].is_number_unsigned() || !v[1].is_number_unsigned()) {
+    if (!v.is_array() || v.size() != 2 || !v[0].is_number_unsigned() ||
+        !v[1].is_number_unsigned()) {
       fail("view_size", "must be [width, height] in pixels");
     }
     s.view_width = v[0];
@@ -181,7 +195,8 @@ Script parse(const json& root) {
   if (root.contains("interaction_profile")) {
     const json& v = root["interaction_profile"];
     // "none": the controllers are put down; hands are seen only through hand tracking.
-    if (!v.is_string() || (v != "none" && find_simulated_profile(v.get<std::string>()) == nullptr)) {
+    if (!v.is_string() ||
+        (v != "none" && find_simulated_profile(v.get<std::string>()) == nullptr)) {
       fail("interaction_profile", "is not a supported interaction profile (or \"none\")");
     }
     s.interaction_profile = v;
@@ -201,7 +216,8 @@ Script parse(const json& root) {
     check_keys(h, "head", {"position", "yaw_deg"});
     if (h.contains("position")) s.head_position = vec3(h["position"], "head.position");
     if (h.contains("yaw_deg")) {
-      s.head_yaw_rad = static_cast<float>(number(h["yaw_deg"], "head.yaw_deg") * std::numbers::pi / 180.0);
+      s.head_yaw_rad =
+          static_cast<float>(number(h["yaw_deg"], "head.yaw_deg") * std::numbers::pi / 180.0);
     }
   }
   if (root.contains("events")) {
@@ -223,11 +239,15 @@ constexpr int kMaxScriptDepth = 256;
 json::parser_callback_t refuse_deep_or_repeated() {
   auto open_keys = std::make_shared<std::vector<std::set<std::string>>>();
   return [open_keys](int depth, json::parse_event_t event, json& parsed) {
-    if (depth > kMaxScriptDepth) fail("script", "nests arrays and objects more than " + std::to_string(kMaxScriptDepth) + " deep");
+    if (depth > kMaxScriptDepth)
+      fail("script",
+           "nests arrays and objects more than " + std::to_string(kMaxScriptDepth) + " deep");
     if (event == json::parse_event_t::object_start) open_keys->emplace_back();
     if (event == json::parse_event_t::object_end && !open_keys->empty()) open_keys->pop_back();
-    if (event == json::parse_event_t::key && !open_keys->empty() && !open_keys->back().insert(parsed.get<std::string>()).second) {
-      fail("script", "the key \"" + parsed.get<std::string>().substr(0, 60) + "\" appears twice in one object");
+    if (event == json::parse_event_t::key && !open_keys->empty() &&
+        !open_keys->back().insert(parsed.get<std::string>()).second) {
+      fail("script", "the key \"" + parsed.get<std::string>().substr(0, 60) +
+                         "\" appears twice in one object");
     }
     return true;
   };

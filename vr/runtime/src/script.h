@@ -2,18 +2,18 @@
 // (hand paths, inputs, tracking states, session events, profile changes). Format: docs/simxr.md.
 #pragma once
 
-#include "xr.h"
-
 #include <optional>
 #include <string>
 #include <vector>
+
+#include "xr.h"
 
 namespace stagger::simxr {
 
 enum class Tracking { Tracked, Untracked, Lost };
 
 struct PathPoint {
-  double t = 0.0;  ///< [s] script time
+  double t = 0.0;         ///< [s] script time
   XrVector3f position{};  ///< [m] STAGE
   XrQuaternionf orientation{0.0f, 0.0f, 0.0f, 1.0f};
 };
@@ -40,7 +40,7 @@ struct ScriptEvent {
 };
 
 struct Script {
-  double display_hz = 90.0;  ///< [Hz] xrWaitFrame pacing; 0 = as fast as possible
+  double display_hz = 90.0;         ///< [Hz] xrWaitFrame pacing; 0 = as fast as possible
   std::uint32_t view_width = 640;   ///< [px] recommended per eye
   std::uint32_t view_height = 480;  ///< [px]
   std::string interaction_profile = "/interaction_profiles/oculus/touch_controller";

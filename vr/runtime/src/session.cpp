@@ -15,8 +15,8 @@ extern thread_local std::unique_lock<std::mutex>* g_call_lock;
 namespace {
 
 constexpr std::uint32_t kMaxLayers = 16;
-constexpr float kHalfFov = 0.785398163f;   ///< [rad] 45 degrees each side
-constexpr float kHalfIpd = 0.032f;          ///< [m]
+constexpr float kHalfFov = 0.785398163f;  ///< [rad] 45 degrees each side
+constexpr float kHalfIpd = 0.032f;        ///< [m]
 
 std::vector<Session*> live_sessions() {
   std::vector<Session*> out;
@@ -27,19 +27,25 @@ std::vector<Session*> live_sessions() {
 }
 
 bool is_running_state(XrSessionState s) {
-  return s == XR_SESSION_STATE_SYNCHRONIZED || s == XR_SESSION_STATE_VISIBLE || s == XR_SESSION_STATE_FOCUSED;
+  return s == XR_SESSION_STATE_SYNCHRONIZED || s == XR_SESSION_STATE_VISIBLE ||
+         s == XR_SESSION_STATE_FOCUSED;
 }
 
-constexpr std::uint32_t kUnavailableAfterLoss = 3;  // xrGetSystem calls without a headset after a loss
+constexpr std::uint32_t kUnavailableAfterLoss =
+    3;  // xrGetSystem calls without a headset after a loss
 
 // Walks a running session down to STOPPING, one state change at a time (one that has not ended
 // a frame yet is still READY: it goes through SYNCHRONIZED).
 void queue_stop(Session& session) {
   session.frames_to_focus = -1;
-  if (session.queued_state == XR_SESSION_STATE_READY && session.running) queue_state(session, XR_SESSION_STATE_SYNCHRONIZED);
-  if (session.queued_state == XR_SESSION_STATE_FOCUSED) queue_state(session, XR_SESSION_STATE_VISIBLE);
-  if (session.queued_state == XR_SESSION_STATE_VISIBLE) queue_state(session, XR_SESSION_STATE_SYNCHRONIZED);
-  if (session.queued_state == XR_SESSION_STATE_SYNCHRONIZED) queue_state(session, XR_SESSION_STATE_STOPPING);
+  if (session.queued_state == XR_SESSION_STATE_READY && session.running)
+    queue_state(session, XR_SESSION_STATE_SYNCHRONIZED);
+  if (session.queued_state == XR_SESSION_STATE_FOCUSED)
+    queue_state(session, XR_SESSION_STATE_VISIBLE);
+  if (session.queued_state == XR_SESSION_STATE_VISIBLE)
+    queue_state(session, XR_SESSION_STATE_SYNCHRONIZED);
+  if (session.queued_state == XR_SESSION_STATE_SYNCHRONIZED)
+    queue_state(session, XR_SESSION_STATE_STOPPING);
 }
 
 // Applies a session event to the first session it fits; false when none fits yet (stays pending).
@@ -103,7 +109,8 @@ bool is_due(const ScriptEvent& e, XrTime now) {
 
 void update_profiles() {
   for (Session* s : live_sessions()) {
-    if (s->attached_sets.empty() || s->state != XR_SESSION_STATE_FOCUSED || s->profile_event_sent) continue;
+    if (s->attached_sets.empty() || s->state != XR_SESSION_STATE_FOCUSED || s->profile_event_sent)
+      continue;
     s->profile_event_sent = true;
     const XrPath profile = resolve_profile(instance_of(*s));
     if (profile == s->current_profile) continue;
@@ -143,7 +150,8 @@ XrResult check_layer(const Session& session, const XrCompositionLayerBaseHeader*
     const auto* proj = reinterpret_cast<const XrCompositionLayerProjection*>(layer);
     if (proj->viewCount != 2 || proj->views == nullptr) return XR_ERROR_VALIDATION_FAILURE;
     for (uint32_t i = 0; i < proj->viewCount; ++i) {
-      if (proj->views[i].type != XR_TYPE_COMPOSITION_LAYER_PROJECTION_VIEW) return XR_ERROR_VALIDATION_FAILURE;
+      if (proj->views[i].type != XR_TYPE_COMPOSITION_LAYER_PROJECTION_VIEW)
+        return XR_ERROR_VALIDATION_FAILURE;
       if (XrResult r = check_sub_image(session, proj->views[i].subImage); r != XR_SUCCESS) return r;
     }
     return XR_SUCCESS;
@@ -174,19 +182,23 @@ void finish_frame(Session& session, const XrFrameEndInfo& info) {
   if (info.layerCount > 0) ++rt.frames_submitted;
   for (uint32_t i = 0; i < info.layerCount; ++i) {
     if (info.layers[i]->type == XR_TYPE_COMPOSITION_LAYER_PROJECTION && session.vulkan) {
-      capture_projection_views(session, *reinterpret_cast<const XrCompositionLayerProjection*>(info.layers[i]));
+      capture_projection_views(
+          session, *reinterpret_cast<const XrCompositionLayerProjection*>(info.layers[i]));
       break;
     }
   }
   if (rt.capture_frame && *rt.capture_frame == rt.frames_total && !rt.view_images.empty() &&
       !rt.view_images[0].rgba.empty()) {
-    if (!write_png_rgb(rt.capture_path, rt.view_images[0])) log_error("cannot write " + rt.capture_path);
+    if (!write_png_rgb(rt.capture_path, rt.view_images[0]))
+      log_error("cannot write " + rt.capture_path);
   }
 }
 
 }  // namespace
 
-void queue_event(Instance& instance, const XrEventDataBuffer& event) { instance.events.push_back(event); }
+void queue_event(Instance& instance, const XrEventDataBuffer& event) {
+  instance.events.push_back(event);
+}
 
 void queue_state(Session& session, XrSessionState state) {
   session.queued_state = state;
@@ -219,12 +231,14 @@ XrResult xrCreateSession(XrInstance instance, const XrSessionCreateInfo* info, X
   }
   if (info->systemId != kSystemId) return XR_ERROR_SYSTEM_INVALID;
   const XrGraphicsBindingVulkanKHR* binding = nullptr;
-  for (auto* next = static_cast<const XrBaseInStructure*>(info->next); next != nullptr; next = next->next) {
+  for (auto* next = static_cast<const XrBaseInStructure*>(info->next); next != nullptr;
+       next = next->next) {
     if (next->type == XR_TYPE_GRAPHICS_BINDING_VULKAN_KHR) {
       binding = reinterpret_cast<const XrGraphicsBindingVulkanKHR*>(next);
     }
   }
-  if (binding == nullptr && !inst->has(XR_MND_HEADLESS_EXTENSION_NAME)) return XR_ERROR_GRAPHICS_DEVICE_INVALID;
+  if (binding == nullptr && !inst->has(XR_MND_HEADLESS_EXTENSION_NAME))
+    return XR_ERROR_GRAPHICS_DEVICE_INVALID;
   if (binding != nullptr) {
     if (!inst->has(XR_KHR_VULKAN_ENABLE2_EXTENSION_NAME)) return XR_ERROR_GRAPHICS_DEVICE_INVALID;
     if (!inst->vulkan_requirements_queried) return XR_ERROR_GRAPHICS_REQUIREMENTS_CALL_MISSING;
@@ -268,10 +282,12 @@ XrResult xrDestroySession(XrSession session) {
 XrResult xrBeginSession(XrSession session, const XrSessionBeginInfo* info) {
   Session* s = find_session(session);
   if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
-  if (info == nullptr || info->type != XR_TYPE_SESSION_BEGIN_INFO) return XR_ERROR_VALIDATION_FAILURE;
+  if (info == nullptr || info->type != XR_TYPE_SESSION_BEGIN_INFO)
+    return XR_ERROR_VALIDATION_FAILURE;
   if (XrResult r = session_status(*s); r < 0) return r;
   if (s->running) return XR_ERROR_SESSION_RUNNING;
-  if (s->vulkan && info->primaryViewConfigurationType != XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO) {
+  if (s->vulkan &&
+      info->primaryViewConfigurationType != XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO) {
     return XR_ERROR_VIEW_CONFIGURATION_TYPE_UNSUPPORTED;
   }
   if (s->state != XR_SESSION_STATE_READY) return XR_ERROR_SESSION_NOT_READY;
@@ -345,9 +361,10 @@ XrResult xrWaitFrame(XrSession session, const XrFrameWaitInfo* info, XrFrameStat
   state->predictedDisplayPeriod = period;
   state->predictedDisplayTime = std::max(now + period, s->last_display_time + 1);
   s->last_display_time = state->predictedDisplayTime;
-  state->shouldRender = (s->vulkan && (s->state == XR_SESSION_STATE_VISIBLE || s->state == XR_SESSION_STATE_FOCUSED))
-                            ? XR_TRUE
-                            : XR_FALSE;
+  state->shouldRender =
+      (s->vulkan && (s->state == XR_SESSION_STATE_VISIBLE || s->state == XR_SESSION_STATE_FOCUSED))
+          ? XR_TRUE
+          : XR_FALSE;
   ++s->waited_frames;
   pump();
   const XrResult result = success_of(*s);
@@ -391,8 +408,8 @@ XrResult xrEndFrame(XrSession session, const XrFrameEndInfo* info) {
   return success_of(*s);
 }
 
-XrResult xrLocateViews(XrSession session, const XrViewLocateInfo* info, XrViewState* state, uint32_t capacity,
-                       uint32_t* count, XrView* views) {
+XrResult xrLocateViews(XrSession session, const XrViewLocateInfo* info, XrViewState* state,
+                       uint32_t capacity, uint32_t* count, XrView* views) {
   Session* s = find_session(session);
   if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (info == nullptr || state == nullptr || info->type != XR_TYPE_VIEW_LOCATE_INFO ||
@@ -423,9 +440,10 @@ XrResult xrLocateViews(XrSession session, const XrViewLocateInfo* info, XrViewSt
   });
   if (result != XR_SUCCESS) return result;
   const bool valid = (base_flags & XR_SPACE_LOCATION_POSITION_VALID_BIT) != 0;
-  state->viewStateFlags = valid ? (XR_VIEW_STATE_ORIENTATION_VALID_BIT | XR_VIEW_STATE_POSITION_VALID_BIT |
-                                   XR_VIEW_STATE_ORIENTATION_TRACKED_BIT | XR_VIEW_STATE_POSITION_TRACKED_BIT)
-                                : 0;
+  state->viewStateFlags =
+      valid ? (XR_VIEW_STATE_ORIENTATION_VALID_BIT | XR_VIEW_STATE_POSITION_VALID_BIT |
+               XR_VIEW_STATE_ORIENTATION_TRACKED_BIT | XR_VIEW_STATE_POSITION_TRACKED_BIT)
+            : 0;
   return success_of(*s);
 }
 

@@ -23,8 +23,8 @@ constexpr XrSpaceVelocityFlags kVelocityFlags =
 bool valid_pose(const XrPosef& p) {
   const XrQuaternionf& q = p.orientation;
   const float n = std::sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w);
-  return std::fabs(n - 1.0f) < 1e-3f && std::isfinite(p.position.x) && std::isfinite(p.position.y) &&
-         std::isfinite(p.position.z);
+  return std::fabs(n - 1.0f) < 1e-3f && std::isfinite(p.position.x) &&
+         std::isfinite(p.position.y) && std::isfinite(p.position.z);
 }
 
 SpaceState fixed_state(const XrPosef& pose) {
@@ -88,14 +88,15 @@ XrResult xrEnumerateReferenceSpaces(XrSession session, uint32_t capacity, uint32
   Session* s = find_session(session);
   if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (XrResult r = session_status(*s); r < 0) return r;
-  static constexpr XrReferenceSpaceType kTypes[] = {XR_REFERENCE_SPACE_TYPE_VIEW, XR_REFERENCE_SPACE_TYPE_LOCAL,
-                                                     XR_REFERENCE_SPACE_TYPE_STAGE};
+  static constexpr XrReferenceSpaceType kTypes[] = {
+      XR_REFERENCE_SPACE_TYPE_VIEW, XR_REFERENCE_SPACE_TYPE_LOCAL, XR_REFERENCE_SPACE_TYPE_STAGE};
   const XrResult r = two_call(capacity, count, spaces, 3,
                               [](XrReferenceSpaceType& t, std::size_t i) { t = kTypes[i]; });
   return r == XR_SUCCESS ? success_of(*s) : r;
 }
 
-XrResult xrCreateReferenceSpace(XrSession session, const XrReferenceSpaceCreateInfo* info, XrSpace* space) {
+XrResult xrCreateReferenceSpace(XrSession session, const XrReferenceSpaceCreateInfo* info,
+                                XrSpace* space) {
   Session* s = find_session(session);
   if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (info == nullptr || space == nullptr || info->type != XR_TYPE_REFERENCE_SPACE_CREATE_INFO) {
@@ -103,7 +104,8 @@ XrResult xrCreateReferenceSpace(XrSession session, const XrReferenceSpaceCreateI
   }
   if (XrResult r = session_status(*s); r < 0) return r;
   const XrReferenceSpaceType t = info->referenceSpaceType;
-  if (t != XR_REFERENCE_SPACE_TYPE_VIEW && t != XR_REFERENCE_SPACE_TYPE_LOCAL && t != XR_REFERENCE_SPACE_TYPE_STAGE) {
+  if (t != XR_REFERENCE_SPACE_TYPE_VIEW && t != XR_REFERENCE_SPACE_TYPE_LOCAL &&
+      t != XR_REFERENCE_SPACE_TYPE_STAGE) {
     return XR_ERROR_REFERENCE_SPACE_UNSUPPORTED;
   }
   if (!valid_pose(info->poseInReferenceSpace)) return XR_ERROR_POSE_INVALID;
@@ -116,7 +118,8 @@ XrResult xrCreateReferenceSpace(XrSession session, const XrReferenceSpaceCreateI
   return success_of(*s);
 }
 
-XrResult xrGetReferenceSpaceBoundsRect(XrSession session, XrReferenceSpaceType type, XrExtent2Df* bounds) {
+XrResult xrGetReferenceSpaceBoundsRect(XrSession session, XrReferenceSpaceType type,
+                                       XrExtent2Df* bounds) {
   Session* s = find_session(session);
   if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (bounds == nullptr) return XR_ERROR_VALIDATION_FAILURE;
@@ -133,7 +136,8 @@ XrResult xrGetReferenceSpaceBoundsRect(XrSession session, XrReferenceSpaceType t
   return XR_SPACE_BOUNDS_UNAVAILABLE;
 }
 
-XrResult xrCreateActionSpace(XrSession session, const XrActionSpaceCreateInfo* info, XrSpace* space) {
+XrResult xrCreateActionSpace(XrSession session, const XrActionSpaceCreateInfo* info,
+                             XrSpace* space) {
   Session* s = find_session(session);
   if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (info == nullptr || space == nullptr || info->type != XR_TYPE_ACTION_SPACE_CREATE_INFO) {
@@ -164,7 +168,8 @@ XrResult xrLocateSpace(XrSpace space, XrSpace base, XrTime time, XrSpaceLocation
   const Space* sp = find_space(space);
   const Space* bs = find_space(base);
   if (sp == nullptr || bs == nullptr) return XR_ERROR_HANDLE_INVALID;
-  if (location == nullptr || location->type != XR_TYPE_SPACE_LOCATION) return XR_ERROR_VALIDATION_FAILURE;
+  if (location == nullptr || location->type != XR_TYPE_SPACE_LOCATION)
+    return XR_ERROR_VALIDATION_FAILURE;
   if (time <= 0) return XR_ERROR_TIME_INVALID;
   const Session* session = find_object<Session>(sp->session, Kind::Session);
   if (XrResult r = session_status(*session); r < 0) return r;
@@ -172,10 +177,12 @@ XrResult xrLocateSpace(XrSpace space, XrSpace base, XrTime time, XrSpaceLocation
   const SpaceState a = locate_in_stage(*sp, time);
   const SpaceState b = locate_in_stage(*bs, time);
   XrSpaceVelocity* velocity = nullptr;
-  for (auto* next = static_cast<XrBaseOutStructure*>(location->next); next != nullptr; next = next->next) {
+  for (auto* next = static_cast<XrBaseOutStructure*>(location->next); next != nullptr;
+       next = next->next) {
     if (next->type == XR_TYPE_SPACE_VELOCITY) velocity = reinterpret_cast<XrSpaceVelocity*>(next);
   }
-  const bool valid = (a.flags & kValidFlags) == kValidFlags && (b.flags & kValidFlags) == kValidFlags;
+  const bool valid =
+      (a.flags & kValidFlags) == kValidFlags && (b.flags & kValidFlags) == kValidFlags;
   if (!valid) {
     location->locationFlags = 0;
     location->pose = identity_pose();
@@ -187,10 +194,11 @@ XrResult xrLocateSpace(XrSpace space, XrSpace base, XrTime time, XrSpaceLocation
   location->locationFlags = a.flags & b.flags;
   if (velocity != nullptr) {
     // Velocity of a's origin relative to b, expressed in b's axes.
-    const XrVector3f relative_linear =
-        a.linear_velocity - b.linear_velocity - cross(b.angular_velocity, a.pose.position - b.pose.position);
+    const XrVector3f relative_linear = a.linear_velocity - b.linear_velocity -
+                                       cross(b.angular_velocity, a.pose.position - b.pose.position);
     velocity->linearVelocity = rotate(to_base.orientation, relative_linear);
-    velocity->angularVelocity = rotate(to_base.orientation, a.angular_velocity - b.angular_velocity);
+    velocity->angularVelocity =
+        rotate(to_base.orientation, a.angular_velocity - b.angular_velocity);
     velocity->velocityFlags = a.velocity_flags & b.velocity_flags;
   }
   return success_of(*session);

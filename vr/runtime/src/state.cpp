@@ -95,11 +95,12 @@ const std::string* path_string(XrPath p) {
   return &rt.path_strings[p - 1];
 }
 
-// Path rules of spec 6.1: absolute, '/'-separated, elements of [a-z0-9-_.], no "." or ".." elements,
-// no empty elements, no trailing '/'.
+// Path rules of spec 6.1: absolute, '/'-separated, elements of [a-z0-9-_.], no "." or ".."
+// elements, no empty elements, no trailing '/'.
 bool valid_path_syntax(const char* s) {
   const std::string_view p(s);
-  if (p.size() < 2 || p.size() >= XR_MAX_PATH_LENGTH || p.front() != '/' || p.back() == '/') return false;
+  if (p.size() < 2 || p.size() >= XR_MAX_PATH_LENGTH || p.front() != '/' || p.back() == '/')
+    return false;
   std::size_t start = 1;
   while (start <= p.size()) {
     std::size_t end = p.find('/', start);
@@ -107,7 +108,8 @@ bool valid_path_syntax(const char* s) {
     const std::string_view element = p.substr(start, end - start);
     if (element.empty() || element == "." || element == "..") return false;
     for (char c : element) {
-      const bool ok = (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.';
+      const bool ok =
+          (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.';
       if (!ok) return false;
     }
     start = end + 1;
@@ -115,7 +117,9 @@ bool valid_path_syntax(const char* s) {
   return true;
 }
 
-void reset_simulation() { reset_simulation_of(runtime()); }
+void reset_simulation() {
+  reset_simulation_of(runtime());
+}
 
 void apply_script(const Script& script, bool origin_at_first_begin) {
   Runtime& rt = runtime();
@@ -130,22 +134,32 @@ void apply_script(const Script& script, bool origin_at_first_begin) {
   if (!origin_at_first_begin) rt.script_origin = now_ns();
   for (const ScriptEvent& e : script.events) rt.pending.push_back({e, false});
   // Timed events in time order; frame events keep file order.
-  std::stable_sort(rt.pending.begin(), rt.pending.end(), [](const PendingEvent& a, const PendingEvent& b) {
-    return a.event.t.value_or(-1.0) < b.event.t.value_or(-1.0);
-  });
+  std::stable_sort(rt.pending.begin(), rt.pending.end(),
+                   [](const PendingEvent& a, const PendingEvent& b) {
+                     return a.event.t.value_or(-1.0) < b.event.t.value_or(-1.0);
+                   });
 }
 
 const char* state_name(XrSessionState s) {
   switch (s) {
-    case XR_SESSION_STATE_IDLE: return "IDLE";
-    case XR_SESSION_STATE_READY: return "READY";
-    case XR_SESSION_STATE_SYNCHRONIZED: return "SYNCHRONIZED";
-    case XR_SESSION_STATE_VISIBLE: return "VISIBLE";
-    case XR_SESSION_STATE_FOCUSED: return "FOCUSED";
-    case XR_SESSION_STATE_STOPPING: return "STOPPING";
-    case XR_SESSION_STATE_LOSS_PENDING: return "LOSS_PENDING";
-    case XR_SESSION_STATE_EXITING: return "EXITING";
-    default: return "UNKNOWN";
+    case XR_SESSION_STATE_IDLE:
+      return "IDLE";
+    case XR_SESSION_STATE_READY:
+      return "READY";
+    case XR_SESSION_STATE_SYNCHRONIZED:
+      return "SYNCHRONIZED";
+    case XR_SESSION_STATE_VISIBLE:
+      return "VISIBLE";
+    case XR_SESSION_STATE_FOCUSED:
+      return "FOCUSED";
+    case XR_SESSION_STATE_STOPPING:
+      return "STOPPING";
+    case XR_SESSION_STATE_LOSS_PENDING:
+      return "LOSS_PENDING";
+    case XR_SESSION_STATE_EXITING:
+      return "EXITING";
+    default:
+      return "UNKNOWN";
   }
 }
 

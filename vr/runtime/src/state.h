@@ -1,10 +1,7 @@
 // The runtime's whole state: one process-wide Runtime guarded by one mutex, and the objects behind
-// the OpenXR handles. Every API entry point and every control-API call takes the lock (dispatch.cpp,
-// control.cpp), so the code below never locks again.
+// the OpenXR handles. Every API entry point and every control-API call takes the lock
+// (dispatch.cpp, control.cpp), so the code below never locks again.
 #pragma once
-
-#include "script.h"
-#include "xr.h"
 
 #include <array>
 #include <deque>
@@ -16,6 +13,9 @@
 #include <string>
 #include <unordered_map>
 #include <vector>
+
+#include "script.h"
+#include "xr.h"
 
 namespace stagger::simxr {
 
@@ -43,7 +43,8 @@ struct Instance : Object {
   bool vulkan_requirements_queried = false;
   std::deque<XrEventDataBuffer> events;
   std::map<XrPath, std::vector<Binding>> suggested;  ///< per interaction profile
-  PFN_vkGetInstanceProcAddr vk_get_instance_proc_addr = nullptr;  ///< from xrCreateVulkanInstanceKHR
+  PFN_vkGetInstanceProcAddr vk_get_instance_proc_addr =
+      nullptr;  ///< from xrCreateVulkanInstanceKHR
   VkInstance vk_instance = VK_NULL_HANDLE;
   bool has(const char* extension) const { return extensions.count(extension) != 0; }
 };
@@ -80,7 +81,7 @@ struct Session : Object {
   bool exit_requested = false;
   bool loss_pending = false;  ///< LOSS_PENDING delivered
   bool lost = false;
-  int loss_countdown = 0;  ///< xrWaitFrame calls left before SESSION_LOST
+  int loss_countdown = 0;               ///< xrWaitFrame calls left before SESSION_LOST
   std::optional<VulkanBinding> vulkan;  ///< nullopt: headless
   XrViewConfigurationType view_configuration = XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO;
   // Frame loop
@@ -99,7 +100,7 @@ struct Session : Object {
   std::map<std::pair<std::uint64_t, XrPath>, ActionValue> action_values;
   std::map<std::pair<std::uint64_t, XrPath>, bool> hysteresis;  ///< bool-from-float latches
   std::set<std::uint64_t> synced_sets;  ///< action sets active in the last xrSyncActions
-  XrPosef local_origin{};  ///< LOCAL space in STAGE, fixed at creation
+  XrPosef local_origin{};               ///< LOCAL space in STAGE, fixed at creation
 };
 
 struct Space : Object {
@@ -205,7 +206,8 @@ struct Runtime {
   std::uint32_t sessions_created = 0;
   std::vector<std::string> states_seen;
   std::vector<HapticRecord> haptics;
-  std::map<std::string, std::map<std::string, std::uint32_t>> errors;  ///< function -> result -> count
+  std::map<std::string, std::map<std::string, std::uint32_t>>
+      errors;  ///< function -> result -> count
   std::uint32_t error_count = 0;
   std::vector<ViewImage> view_images;
   std::string profile_used;
@@ -225,12 +227,24 @@ T* find_object(std::uint64_t id, Kind kind) {
   if (it == runtime().objects.end() || it->second->kind != kind) return nullptr;
   return static_cast<T*>(it->second.get());
 }
-inline Instance* find_instance(XrInstance h) { return find_object<Instance>(from_handle(h), Kind::Instance); }
-inline Session* find_session(XrSession h) { return find_object<Session>(from_handle(h), Kind::Session); }
-inline Space* find_space(XrSpace h) { return find_object<Space>(from_handle(h), Kind::Space); }
-inline ActionSet* find_action_set(XrActionSet h) { return find_object<ActionSet>(from_handle(h), Kind::ActionSet); }
-inline Action* find_action(XrAction h) { return find_object<Action>(from_handle(h), Kind::Action); }
-inline Swapchain* find_swapchain(XrSwapchain h) { return find_object<Swapchain>(from_handle(h), Kind::Swapchain); }
+inline Instance* find_instance(XrInstance h) {
+  return find_object<Instance>(from_handle(h), Kind::Instance);
+}
+inline Session* find_session(XrSession h) {
+  return find_object<Session>(from_handle(h), Kind::Session);
+}
+inline Space* find_space(XrSpace h) {
+  return find_object<Space>(from_handle(h), Kind::Space);
+}
+inline ActionSet* find_action_set(XrActionSet h) {
+  return find_object<ActionSet>(from_handle(h), Kind::ActionSet);
+}
+inline Action* find_action(XrAction h) {
+  return find_object<Action>(from_handle(h), Kind::Action);
+}
+inline Swapchain* find_swapchain(XrSwapchain h) {
+  return find_object<Swapchain>(from_handle(h), Kind::Swapchain);
+}
 inline HandTracker* find_hand_tracker(XrHandTrackerEXT h) {
   return find_object<HandTracker>(from_handle(h), Kind::HandTracker);
 }

@@ -14,8 +14,9 @@ namespace stagger::simxr {
 namespace {
 
 constexpr uint32_t kImagesPerSwapchain = 3;
-constexpr VkFormat kOfferedFormats[] = {VK_FORMAT_R8G8B8A8_SRGB, VK_FORMAT_B8G8R8A8_SRGB, VK_FORMAT_R8G8B8A8_UNORM,
-                                        VK_FORMAT_B8G8R8A8_UNORM, VK_FORMAT_D32_SFLOAT, VK_FORMAT_D24_UNORM_S8_UINT,
+constexpr VkFormat kOfferedFormats[] = {VK_FORMAT_R8G8B8A8_SRGB,  VK_FORMAT_B8G8R8A8_SRGB,
+                                        VK_FORMAT_R8G8B8A8_UNORM, VK_FORMAT_B8G8R8A8_UNORM,
+                                        VK_FORMAT_D32_SFLOAT,     VK_FORMAT_D24_UNORM_S8_UINT,
                                         VK_FORMAT_D16_UNORM};
 
 bool is_depth(VkFormat f) {
@@ -23,12 +24,14 @@ bool is_depth(VkFormat f) {
 }
 
 VkImageAspectFlags aspect_of(VkFormat f) {
-  if (f == VK_FORMAT_D24_UNORM_S8_UINT) return VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT;
+  if (f == VK_FORMAT_D24_UNORM_S8_UINT)
+    return VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT;
   return is_depth(f) ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_COLOR_BIT;
 }
 
 VkImageLayout attachment_layout(VkFormat f) {
-  return is_depth(f) ? VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL : VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+  return is_depth(f) ? VK_IMAGE_LAYOUT_DEPTH_STENCIL_ATTACHMENT_OPTIMAL
+                     : VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
 }
 
 std::vector<VkFormat> supported_formats(VkPhysicalDevice physical) {
@@ -43,11 +46,13 @@ std::vector<VkFormat> supported_formats(VkPhysicalDevice physical) {
   return out;
 }
 
-std::optional<uint32_t> memory_type(VkPhysicalDevice physical, uint32_t bits, VkMemoryPropertyFlags wanted) {
+std::optional<uint32_t> memory_type(VkPhysicalDevice physical, uint32_t bits,
+                                    VkMemoryPropertyFlags wanted) {
   VkPhysicalDeviceMemoryProperties props{};
   vkGetPhysicalDeviceMemoryProperties(physical, &props);
   for (uint32_t i = 0; i < props.memoryTypeCount; ++i) {
-    if ((bits & (1u << i)) != 0 && (props.memoryTypes[i].propertyFlags & wanted) == wanted) return i;
+    if ((bits & (1u << i)) != 0 && (props.memoryTypes[i].propertyFlags & wanted) == wanted)
+      return i;
   }
   return std::nullopt;
 }
@@ -83,8 +88,8 @@ bool submit_and_wait(VulkanBinding& vk, const std::function<void(VkCommandBuffer
   return ok;
 }
 
-void barrier(VkCommandBuffer cmd, VkImage image, VkFormat format, VkImageLayout from, VkImageLayout to,
-             uint32_t layers, uint32_t mips) {
+void barrier(VkCommandBuffer cmd, VkImage image, VkFormat format, VkImageLayout from,
+             VkImageLayout to, uint32_t layers, uint32_t mips) {
   VkImageMemoryBarrier b{};
   b.sType = VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER;
   b.srcAccessMask = VK_ACCESS_MEMORY_WRITE_BIT;
@@ -95,8 +100,8 @@ void barrier(VkCommandBuffer cmd, VkImage image, VkFormat format, VkImageLayout 
   b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
   b.image = image;
   b.subresourceRange = {aspect_of(format), 0, mips, 0, layers};
-  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, 0, 0, nullptr,
-                       0, nullptr, 1, &b);
+  vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT, VK_PIPELINE_STAGE_ALL_COMMANDS_BIT,
+                       0, 0, nullptr, 0, nullptr, 1, &b);
 }
 
 bool ensure_staging(VulkanBinding& vk, VkDeviceSize size) {
@@ -114,8 +119,9 @@ bool ensure_staging(VulkanBinding& vk, VkDeviceSize size) {
   if (vkCreateBuffer(vk.device, &info, nullptr, &vk.staging) != VK_SUCCESS) return false;
   VkMemoryRequirements req{};
   vkGetBufferMemoryRequirements(vk.device, vk.staging, &req);
-  const auto type = memory_type(vk.physical_device, req.memoryTypeBits,
-                                VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
+  const auto type =
+      memory_type(vk.physical_device, req.memoryTypeBits,
+                  VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
   VkMemoryAllocateInfo alloc{};
   alloc.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
   alloc.allocationSize = req.size;
@@ -133,7 +139,9 @@ bool ensure_staging(VulkanBinding& vk, VkDeviceSize size) {
 
 Instance* checked(XrInstance instance, XrSystemId system, XrResult& result) {
   Instance* inst = find_instance(instance);
-  result = inst == nullptr ? XR_ERROR_HANDLE_INVALID : system != kSystemId ? XR_ERROR_SYSTEM_INVALID : XR_SUCCESS;
+  result = inst == nullptr       ? XR_ERROR_HANDLE_INVALID
+           : system != kSystemId ? XR_ERROR_SYSTEM_INVALID
+                                 : XR_SUCCESS;
   return result == XR_SUCCESS ? inst : nullptr;
 }
 
@@ -153,8 +161,10 @@ XrResult create_images(Swapchain& sc, VulkanBinding& vk) {
   // compositor. (An app that blits into an image without asking for TRANSFER_DST must fail here
   // as it would on a real runtime, under the Vulkan validation layer.)
   info.usage = VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_SAMPLED_BIT |
-               (sc.depth ? VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT : VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT);
-  if ((ci.usageFlags & XR_SWAPCHAIN_USAGE_TRANSFER_DST_BIT) != 0) info.usage |= VK_IMAGE_USAGE_TRANSFER_DST_BIT;
+               (sc.depth ? VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT
+                         : VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT);
+  if ((ci.usageFlags & XR_SWAPCHAIN_USAGE_TRANSFER_DST_BIT) != 0)
+    info.usage |= VK_IMAGE_USAGE_TRANSFER_DST_BIT;
   if ((ci.usageFlags & XR_SWAPCHAIN_USAGE_INPUT_ATTACHMENT_BIT_KHR) != 0) {
     info.usage |= VK_IMAGE_USAGE_INPUT_ATTACHMENT_BIT;
   }
@@ -163,17 +173,21 @@ XrResult create_images(Swapchain& sc, VulkanBinding& vk) {
   if ((ci.usageFlags & XR_SWAPCHAIN_USAGE_UNORDERED_ACCESS_BIT) != 0 && !srgb) {
     info.usage |= VK_IMAGE_USAGE_STORAGE_BIT;
   }
-  if ((ci.usageFlags & XR_SWAPCHAIN_USAGE_MUTABLE_FORMAT_BIT) != 0) info.flags |= VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
+  if ((ci.usageFlags & XR_SWAPCHAIN_USAGE_MUTABLE_FORMAT_BIT) != 0)
+    info.flags |= VK_IMAGE_CREATE_MUTABLE_FORMAT_BIT;
   info.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
   info.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-  const uint32_t count = (ci.createFlags & XR_SWAPCHAIN_CREATE_STATIC_IMAGE_BIT) != 0 ? 1 : kImagesPerSwapchain;
+  const uint32_t count =
+      (ci.createFlags & XR_SWAPCHAIN_CREATE_STATIC_IMAGE_BIT) != 0 ? 1 : kImagesPerSwapchain;
   for (uint32_t i = 0; i < count; ++i) {
     VkImage image = VK_NULL_HANDLE;
-    if (vkCreateImage(vk.device, &info, nullptr, &image) != VK_SUCCESS) return XR_ERROR_RUNTIME_FAILURE;
+    if (vkCreateImage(vk.device, &info, nullptr, &image) != VK_SUCCESS)
+      return XR_ERROR_RUNTIME_FAILURE;
     sc.images.push_back(image);
     VkMemoryRequirements req{};
     vkGetImageMemoryRequirements(vk.device, image, &req);
-    auto type = memory_type(vk.physical_device, req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    auto type =
+        memory_type(vk.physical_device, req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
     if (!type) type = memory_type(vk.physical_device, req.memoryTypeBits, 0);
     VkMemoryAllocateInfo alloc{};
     alloc.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
@@ -206,9 +220,11 @@ XrResult create_session_graphics(Session& session, const XrGraphicsBindingVulkan
   if (vk.queue == VK_NULL_HANDLE) return XR_ERROR_GRAPHICS_DEVICE_INVALID;
   VkCommandPoolCreateInfo pool{};
   pool.sType = VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO;
-  pool.flags = VK_COMMAND_POOL_CREATE_TRANSIENT_BIT | VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
+  pool.flags =
+      VK_COMMAND_POOL_CREATE_TRANSIENT_BIT | VK_COMMAND_POOL_CREATE_RESET_COMMAND_BUFFER_BIT;
   pool.queueFamilyIndex = vk.queue_family;
-  if (vkCreateCommandPool(vk.device, &pool, nullptr, &vk.pool) != VK_SUCCESS) return XR_ERROR_RUNTIME_FAILURE;
+  if (vkCreateCommandPool(vk.device, &pool, nullptr, &vk.pool) != VK_SUCCESS)
+    return XR_ERROR_RUNTIME_FAILURE;
   session.vulkan = vk;
   return XR_SUCCESS;
 }
@@ -248,24 +264,29 @@ void capture_projection_views(Session& session, const XrCompositionLayerProjecti
     const Swapchain* sc = find_swapchain(sub.swapchain);
     if (sc == nullptr || sc->depth) return;
     copies.push_back({sc, sub, total});
-    total += static_cast<VkDeviceSize>(sub.imageRect.extent.width) * static_cast<VkDeviceSize>(sub.imageRect.extent.height) * 4;
+    total += static_cast<VkDeviceSize>(sub.imageRect.extent.width) *
+             static_cast<VkDeviceSize>(sub.imageRect.extent.height) * 4;
   }
   if (!ensure_staging(vk, total)) return;
   const bool ok = submit_and_wait(vk, [&](VkCommandBuffer cmd) {
     for (const Copy& c : copies) {
-      const VkImage image = c.swapchain->images[static_cast<std::size_t>(c.swapchain->last_released)];
+      const VkImage image =
+          c.swapchain->images[static_cast<std::size_t>(c.swapchain->last_released)];
       const VkImageLayout layout = attachment_layout(c.swapchain->format);
       const uint32_t layers = c.swapchain->info.arraySize;
       const uint32_t mips = c.swapchain->info.mipCount;
-      barrier(cmd, image, c.swapchain->format, layout, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, layers, mips);
+      barrier(cmd, image, c.swapchain->format, layout, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, layers,
+              mips);
       VkBufferImageCopy region{};
       region.bufferOffset = c.offset;
       region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, c.sub.imageArrayIndex, 1};
       region.imageOffset = {c.sub.imageRect.offset.x, c.sub.imageRect.offset.y, 0};
       region.imageExtent = {static_cast<uint32_t>(c.sub.imageRect.extent.width),
                             static_cast<uint32_t>(c.sub.imageRect.extent.height), 1};
-      vkCmdCopyImageToBuffer(cmd, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, vk.staging, 1, &region);
-      barrier(cmd, image, c.swapchain->format, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, layout, layers, mips);
+      vkCmdCopyImageToBuffer(cmd, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, vk.staging, 1,
+                             &region);
+      barrier(cmd, image, c.swapchain->format, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, layout, layers,
+              mips);
     }
     // The copies' writes made visible to the host before it reads the staging buffer (a fence
     // wait alone does not do that).
@@ -278,7 +299,8 @@ void capture_projection_views(Session& session, const XrCompositionLayerProjecti
     to_host.buffer = vk.staging;
     to_host.offset = 0;
     to_host.size = VK_WHOLE_SIZE;
-    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 0, nullptr, 1, &to_host, 0, nullptr);
+    vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 0,
+                         nullptr, 1, &to_host, 0, nullptr);
   });
   if (!ok) return;
   Runtime& rt = runtime();
@@ -318,14 +340,16 @@ XrResult xrCreateVulkanInstanceKHR(XrInstance instance, const XrVulkanInstanceCr
                                    VkInstance* vk_instance, VkResult* vk_result) {
   XrResult result = XR_SUCCESS;
   if (info == nullptr || vk_instance == nullptr || vk_result == nullptr ||
-      info->type != XR_TYPE_VULKAN_INSTANCE_CREATE_INFO_KHR || info->pfnGetInstanceProcAddr == nullptr ||
-      info->vulkanCreateInfo == nullptr) {
-    return find_instance(instance) == nullptr ? XR_ERROR_HANDLE_INVALID : XR_ERROR_VALIDATION_FAILURE;
+      info->type != XR_TYPE_VULKAN_INSTANCE_CREATE_INFO_KHR ||
+      info->pfnGetInstanceProcAddr == nullptr || info->vulkanCreateInfo == nullptr) {
+    return find_instance(instance) == nullptr ? XR_ERROR_HANDLE_INVALID
+                                              : XR_ERROR_VALIDATION_FAILURE;
   }
   Instance* inst = checked(instance, info->systemId, result);
   if (inst == nullptr) return result;
   if (info->createFlags != 0) return XR_ERROR_VALIDATION_FAILURE;
-  const auto create = reinterpret_cast<PFN_vkCreateInstance>(info->pfnGetInstanceProcAddr(nullptr, "vkCreateInstance"));
+  const auto create = reinterpret_cast<PFN_vkCreateInstance>(
+      info->pfnGetInstanceProcAddr(nullptr, "vkCreateInstance"));
   if (create == nullptr) return XR_ERROR_RUNTIME_FAILURE;
   // The runtime needs no instance extensions: it shares the app's device in-process.
   *vk_result = create(info->vulkanCreateInfo, info->vulkanAllocator, vk_instance);
@@ -336,12 +360,15 @@ XrResult xrCreateVulkanInstanceKHR(XrInstance instance, const XrVulkanInstanceCr
   return XR_SUCCESS;
 }
 
-XrResult xrGetVulkanGraphicsDevice2KHR(XrInstance instance, const XrVulkanGraphicsDeviceGetInfoKHR* info,
+XrResult xrGetVulkanGraphicsDevice2KHR(XrInstance instance,
+                                       const XrVulkanGraphicsDeviceGetInfoKHR* info,
                                        VkPhysicalDevice* physical_device) {
   XrResult result = XR_SUCCESS;
-  if (info == nullptr || physical_device == nullptr || info->type != XR_TYPE_VULKAN_GRAPHICS_DEVICE_GET_INFO_KHR ||
+  if (info == nullptr || physical_device == nullptr ||
+      info->type != XR_TYPE_VULKAN_GRAPHICS_DEVICE_GET_INFO_KHR ||
       info->vulkanInstance == VK_NULL_HANDLE) {
-    return find_instance(instance) == nullptr ? XR_ERROR_HANDLE_INVALID : XR_ERROR_VALIDATION_FAILURE;
+    return find_instance(instance) == nullptr ? XR_ERROR_HANDLE_INVALID
+                                              : XR_ERROR_VALIDATION_FAILURE;
   }
   if (checked(instance, info->systemId, result) == nullptr) return result;
   uint32_t count = 0;
@@ -356,38 +383,45 @@ XrResult xrGetVulkanGraphicsDevice2KHR(XrInstance instance, const XrVulkanGraphi
   return XR_SUCCESS;
 }
 
-XrResult xrCreateVulkanDeviceKHR(XrInstance instance, const XrVulkanDeviceCreateInfoKHR* info, VkDevice* device,
-                                 VkResult* vk_result) {
+XrResult xrCreateVulkanDeviceKHR(XrInstance instance, const XrVulkanDeviceCreateInfoKHR* info,
+                                 VkDevice* device, VkResult* vk_result) {
   XrResult result = XR_SUCCESS;
   if (info == nullptr || device == nullptr || vk_result == nullptr ||
-      info->type != XR_TYPE_VULKAN_DEVICE_CREATE_INFO_KHR || info->pfnGetInstanceProcAddr == nullptr ||
-      info->vulkanCreateInfo == nullptr || info->vulkanPhysicalDevice == VK_NULL_HANDLE) {
-    return find_instance(instance) == nullptr ? XR_ERROR_HANDLE_INVALID : XR_ERROR_VALIDATION_FAILURE;
+      info->type != XR_TYPE_VULKAN_DEVICE_CREATE_INFO_KHR ||
+      info->pfnGetInstanceProcAddr == nullptr || info->vulkanCreateInfo == nullptr ||
+      info->vulkanPhysicalDevice == VK_NULL_HANDLE) {
+    return find_instance(instance) == nullptr ? XR_ERROR_HANDLE_INVALID
+                                              : XR_ERROR_VALIDATION_FAILURE;
   }
   Instance* inst = checked(instance, info->systemId, result);
   if (inst == nullptr) return result;
   if (info->createFlags != 0) return XR_ERROR_VALIDATION_FAILURE;
   auto create = PFN_vkCreateDevice{nullptr};
   if (inst->vk_instance != VK_NULL_HANDLE) {
-    create = reinterpret_cast<PFN_vkCreateDevice>(info->pfnGetInstanceProcAddr(inst->vk_instance, "vkCreateDevice"));
+    create = reinterpret_cast<PFN_vkCreateDevice>(
+        info->pfnGetInstanceProcAddr(inst->vk_instance, "vkCreateDevice"));
   }
   if (create == nullptr) create = &vkCreateDevice;
-  *vk_result = create(info->vulkanPhysicalDevice, info->vulkanCreateInfo, info->vulkanAllocator, device);
+  *vk_result =
+      create(info->vulkanPhysicalDevice, info->vulkanCreateInfo, info->vulkanAllocator, device);
   return XR_SUCCESS;
 }
 
-XrResult xrEnumerateSwapchainFormats(XrSession session, uint32_t capacity, uint32_t* count, int64_t* formats) {
+XrResult xrEnumerateSwapchainFormats(XrSession session, uint32_t capacity, uint32_t* count,
+                                     int64_t* formats) {
   Session* s = find_session(session);
   if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (XrResult r = session_status(*s); r < 0) return r;
   // A headless session (XR_MND_headless) has no formats.
-  const std::vector<VkFormat> list = s->vulkan ? supported_formats(s->vulkan->physical_device) : std::vector<VkFormat>{};
-  const XrResult r =
-      two_call(capacity, count, formats, list.size(), [&](int64_t& f, std::size_t i) { f = list[i]; });
+  const std::vector<VkFormat> list =
+      s->vulkan ? supported_formats(s->vulkan->physical_device) : std::vector<VkFormat>{};
+  const XrResult r = two_call(capacity, count, formats, list.size(),
+                              [&](int64_t& f, std::size_t i) { f = list[i]; });
   return r == XR_SUCCESS ? success_of(*s) : r;
 }
 
-XrResult xrCreateSwapchain(XrSession session, const XrSwapchainCreateInfo* info, XrSwapchain* swapchain) {
+XrResult xrCreateSwapchain(XrSession session, const XrSwapchainCreateInfo* info,
+                           XrSwapchain* swapchain) {
   Session* s = find_session(session);
   if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (info == nullptr || swapchain == nullptr || info->type != XR_TYPE_SWAPCHAIN_CREATE_INFO) {
@@ -395,7 +429,8 @@ XrResult xrCreateSwapchain(XrSession session, const XrSwapchainCreateInfo* info,
   }
   if (XrResult r = session_status(*s); r < 0) return r;
   if (!s->vulkan) return XR_ERROR_SWAPCHAIN_FORMAT_UNSUPPORTED;  // headless: no formats at all
-  if ((info->createFlags & XR_SWAPCHAIN_CREATE_PROTECTED_CONTENT_BIT) != 0) return XR_ERROR_FEATURE_UNSUPPORTED;
+  if ((info->createFlags & XR_SWAPCHAIN_CREATE_PROTECTED_CONTENT_BIT) != 0)
+    return XR_ERROR_FEATURE_UNSUPPORTED;
   if (info->faceCount != 1 && info->faceCount != 6) return XR_ERROR_VALIDATION_FAILURE;
   if (info->faceCount == 6 || info->sampleCount != 1) return XR_ERROR_FEATURE_UNSUPPORTED;
   if (info->width == 0 || info->height == 0 || info->arraySize == 0 || info->mipCount == 0) {
@@ -404,7 +439,8 @@ XrResult xrCreateSwapchain(XrSession session, const XrSwapchainCreateInfo* info,
   if (info->width > 4096 || info->height > 4096) return XR_ERROR_SIZE_INSUFFICIENT;
   const std::vector<VkFormat> list = supported_formats(s->vulkan->physical_device);
   const auto format = static_cast<VkFormat>(info->format);
-  if (std::find(list.begin(), list.end(), format) == list.end()) return XR_ERROR_SWAPCHAIN_FORMAT_UNSUPPORTED;
+  if (std::find(list.begin(), list.end(), format) == list.end())
+    return XR_ERROR_SWAPCHAIN_FORMAT_UNSUPPORTED;
   Swapchain& sc = add_object<Swapchain>(s->id);
   sc.session = s->id;
   sc.info = *info;
@@ -435,14 +471,17 @@ XrResult xrEnumerateSwapchainImages(XrSwapchain swapchain, uint32_t capacity, ui
   auto* vk_images = reinterpret_cast<XrSwapchainImageVulkanKHR*>(images);
   if (vk_images != nullptr) {
     for (uint32_t i = 0; i < std::min<std::size_t>(capacity, sc->images.size()); ++i) {
-      if (vk_images[i].type != XR_TYPE_SWAPCHAIN_IMAGE_VULKAN_KHR) return XR_ERROR_VALIDATION_FAILURE;
+      if (vk_images[i].type != XR_TYPE_SWAPCHAIN_IMAGE_VULKAN_KHR)
+        return XR_ERROR_VALIDATION_FAILURE;
     }
   }
-  return two_call(capacity, count, vk_images, sc->images.size(),
-                  [&](XrSwapchainImageVulkanKHR& out, std::size_t i) { out.image = sc->images[i]; });
+  return two_call(
+      capacity, count, vk_images, sc->images.size(),
+      [&](XrSwapchainImageVulkanKHR& out, std::size_t i) { out.image = sc->images[i]; });
 }
 
-XrResult xrAcquireSwapchainImage(XrSwapchain swapchain, const XrSwapchainImageAcquireInfo* info, uint32_t* index) {
+XrResult xrAcquireSwapchainImage(XrSwapchain swapchain, const XrSwapchainImageAcquireInfo* info,
+                                 uint32_t* index) {
   Swapchain* sc = find_swapchain(swapchain);
   if (sc == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (index == nullptr || (info != nullptr && info->type != XR_TYPE_SWAPCHAIN_IMAGE_ACQUIRE_INFO)) {
@@ -457,8 +496,8 @@ XrResult xrAcquireSwapchainImage(XrSwapchain swapchain, const XrSwapchainImageAc
     // New images go to the attachment layout once, before the app first sees them (enable2 spec).
     const bool ok = submit_and_wait(*session.vulkan, [&](VkCommandBuffer cmd) {
       for (VkImage image : sc->images) {
-        barrier(cmd, image, sc->format, VK_IMAGE_LAYOUT_UNDEFINED, attachment_layout(sc->format), sc->info.arraySize,
-                sc->info.mipCount);
+        barrier(cmd, image, sc->format, VK_IMAGE_LAYOUT_UNDEFINED, attachment_layout(sc->format),
+                sc->info.arraySize, sc->info.mipCount);
       }
     });
     if (!ok) return XR_ERROR_RUNTIME_FAILURE;
@@ -473,7 +512,8 @@ XrResult xrAcquireSwapchainImage(XrSwapchain swapchain, const XrSwapchainImageAc
 XrResult xrWaitSwapchainImage(XrSwapchain swapchain, const XrSwapchainImageWaitInfo* info) {
   Swapchain* sc = find_swapchain(swapchain);
   if (sc == nullptr) return XR_ERROR_HANDLE_INVALID;
-  if (info == nullptr || info->type != XR_TYPE_SWAPCHAIN_IMAGE_WAIT_INFO) return XR_ERROR_VALIDATION_FAILURE;
+  if (info == nullptr || info->type != XR_TYPE_SWAPCHAIN_IMAGE_WAIT_INFO)
+    return XR_ERROR_VALIDATION_FAILURE;
   const Session& session = *find_object<Session>(sc->session, Kind::Session);
   if (XrResult r = session_status(session); r < 0) return r;
   if (sc->acquired.empty() || sc->front_waited) return XR_ERROR_CALL_ORDER_INVALID;
@@ -484,7 +524,8 @@ XrResult xrWaitSwapchainImage(XrSwapchain swapchain, const XrSwapchainImageWaitI
 XrResult xrReleaseSwapchainImage(XrSwapchain swapchain, const XrSwapchainImageReleaseInfo* info) {
   Swapchain* sc = find_swapchain(swapchain);
   if (sc == nullptr) return XR_ERROR_HANDLE_INVALID;
-  if (info != nullptr && info->type != XR_TYPE_SWAPCHAIN_IMAGE_RELEASE_INFO) return XR_ERROR_VALIDATION_FAILURE;
+  if (info != nullptr && info->type != XR_TYPE_SWAPCHAIN_IMAGE_RELEASE_INFO)
+    return XR_ERROR_VALIDATION_FAILURE;
   const Session& session = *find_object<Session>(sc->session, Kind::Session);
   if (XrResult r = session_status(session); r < 0) return r;
   if (sc->acquired.empty() || !sc->front_waited) return XR_ERROR_CALL_ORDER_INVALID;

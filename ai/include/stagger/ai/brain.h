@@ -27,44 +27,45 @@ enum class BodyCondition : std::uint8_t {
 };
 
 struct BrainSettings {
-  float patrol_speed = 1.0f;       ///< [m/s] (at 1.2 the gait fell about once a minute on patrol)
-  float chase_speed = 1.5f;        ///< [m/s]
-  float corner_slow_m = 1.5f;      ///< [m] slows this close to a route point where the route turns
-  float attack_reach_m = 0.8f;     ///< [m] feet to the player's feet (horizontal) to punch
-  float chase_repath_m = 0.75f;    ///< [m] the chase target is re-requested when the player moves this far
-  float search_arrived_m = 0.7f;   ///< [m] at the last seen position
-  float look_around_s = 3.0f;      ///< [s] looking around there
-  float look_angle_deg = 70.0f;    ///< [deg] to either side
-  float calm_s = 0.5f;             ///< [s] upright without a balance step before a stun ends
-  int stalls_to_skip = 3;          ///< stalls on one leg before its point is skipped
+  float patrol_speed = 1.0f;    ///< [m/s] (at 1.2 the gait fell about once a minute on patrol)
+  float chase_speed = 1.5f;     ///< [m/s]
+  float corner_slow_m = 1.5f;   ///< [m] slows this close to a route point where the route turns
+  float attack_reach_m = 0.8f;  ///< [m] feet to the player's feet (horizontal) to punch
+  float chase_repath_m =
+      0.75f;  ///< [m] the chase target is re-requested when the player moves this far
+  float search_arrived_m = 0.7f;  ///< [m] at the last seen position
+  float look_around_s = 3.0f;     ///< [s] looking around there
+  float look_angle_deg = 70.0f;   ///< [deg] to either side
+  float calm_s = 0.5f;            ///< [s] upright without a balance step before a stun ends
+  int stalls_to_skip = 3;         ///< stalls on one leg before its point is skipped
   int stalls_to_give_up_search = 2;
-  float windup_s = 0.3f;           ///< [s] punch: the fist comes up, elbow bent
-  float strike_s = 0.15f;          ///< [s] the arm straightens at the aim point ...
-  float hold_s = 0.1f;             ///< [s] ... and stays out this long
-  float recover_s = 0.45f;         ///< [s] the arm drops back before the next punch
+  float windup_s = 0.3f;    ///< [s] punch: the fist comes up, elbow bent
+  float strike_s = 0.15f;   ///< [s] the arm straightens at the aim point ...
+  float hold_s = 0.1f;      ///< [s] ... and stays out this long
+  float recover_s = 0.45f;  ///< [s] the arm drops back before the next punch
 };
 
 struct BrainInput {
   BodyCondition body = BodyCondition::upright;
-  Vec3 position;            ///< [m] the body's feet on the navmesh
-  float yaw_rad = 0;        ///< [rad] where the body faces
+  Vec3 position;      ///< [m] the body's feet on the navmesh
+  float yaw_rad = 0;  ///< [rad] where the body faces
   bool sees_player = false;
-  Vec3 player_feet;         ///< [m] on the navmesh; valid while seen
-  Vec3 player_head;         ///< [m] valid while seen
+  Vec3 player_feet;  ///< [m] on the navmesh; valid while seen
+  Vec3 player_head;  ///< [m] valid while seen
   bool remembers_player = false;
-  Vec3 last_seen_feet;      ///< [m] valid while remembered
-  bool stalled = false;     ///< the navigator found no progress for a while (and replanned)
-  bool settled = true;      ///< the body stands still (a wait at a route point counts from then)
-  float dt = 0;             ///< [s]
+  Vec3 last_seen_feet;   ///< [m] valid while remembered
+  bool stalled = false;  ///< the navigator found no progress for a while (and replanned)
+  bool settled = true;   ///< the body stands still (a wait at a route point counts from then)
+  float dt = 0;          ///< [s]
 };
 
 struct BrainOutput {
-  bool move = true;                  ///< false: leave the legs alone (stunned, down, dead)
-  std::optional<Vec3> goal;          ///< [m] where to walk; none: stand
-  float speed = 0;                   ///< [m/s]
-  std::optional<float> facing_rad;   ///< turn to this heading when there
-  physics::ArmReach right_arm;       ///< the punch
-  bool forget_player = false;        ///< the last seen position has been searched
+  bool move = true;                 ///< false: leave the legs alone (stunned, down, dead)
+  std::optional<Vec3> goal;         ///< [m] where to walk; none: stand
+  float speed = 0;                  ///< [m/s]
+  std::optional<float> facing_rad;  ///< turn to this heading when there
+  physics::ArmReach right_arm;      ///< the punch
+  bool forget_player = false;       ///< the last seen position has been searched
 };
 
 class Brain {
@@ -101,17 +102,17 @@ class Brain {
   BrainSettings settings_;
   BrainState state_;
   BrainState before_stun_ = BrainState::patrol;
-  float state_s_ = 0;               // time in this state
+  float state_s_ = 0;  // time in this state
   std::optional<Vec3> last_goal_;
   Vec3 chase_goal_;
   bool chase_goal_set_ = false;
-  bool looking_ = false;            // search: at the spot, looking around
+  bool looking_ = false;  // search: at the spot, looking around
   float look_from_yaw_ = 0;
   int search_stalls_ = 0;
   std::size_t stalled_leg_ = 0;
   int leg_stalls_ = 0;
   float calm_s_ = 0;
-  float punch_s_ = -1;              // time into the current punch; < 0: none
+  float punch_s_ = -1;  // time into the current punch; < 0: none
   Vec3 aim_;
   int punches_ = 0;
   std::vector<std::size_t> skipped_;

@@ -15,20 +15,20 @@
 namespace stagger::ai {
 
 struct LeashSettings {
-  float slack_m = 0.4f;        ///< [m] Ls: the agent walks at full speed up to this lead ...
-  float hard_m = 1.2f;         ///< [m] Lh: ... stops at this lead, and is pulled back beyond it
-  float reseat_gap_m = 0.3f;   ///< [m] a pull-back that ends farther than this from where it
-                               ///< aimed (a wall, another floor) re-seats the agent instead
-  float look_ahead_s = 0.3f;   ///< [s] the body aims where the agent will be this much later
-  float stall_s = 3.0f;        ///< [s] no progress toward the goal for this long is a stall
-  float progress_m = 0.3f;     ///< [m] getting this much closer to the goal counts as progress
-  float arrived_m = 0.6f;      ///< [m] within this of the goal nobody counts stalls
+  float slack_m = 0.4f;       ///< [m] Ls: the agent walks at full speed up to this lead ...
+  float hard_m = 1.2f;        ///< [m] Lh: ... stops at this lead, and is pulled back beyond it
+  float reseat_gap_m = 0.3f;  ///< [m] a pull-back that ends farther than this from where it
+                              ///< aimed (a wall, another floor) re-seats the agent instead
+  float look_ahead_s = 0.3f;  ///< [s] the body aims where the agent will be this much later
+  float stall_s = 3.0f;       ///< [s] no progress toward the goal for this long is a stall
+  float progress_m = 0.3f;    ///< [m] getting this much closer to the goal counts as progress
+  float arrived_m = 0.6f;     ///< [m] within this of the goal nobody counts stalls
 };
 
 class Navigator {
  public:
-  Navigator(std::shared_ptr<const Navmesh> navmesh, int max_enemies, float agent_radius, float agent_height,
-            LeashSettings settings = {});
+  Navigator(std::shared_ptr<const Navmesh> navmesh, int max_enemies, float agent_radius,
+            float agent_height, LeashSettings settings = {});
 
   /// Adds an enemy whose feet stand at `feet`; returns its handle (0, 1, ...) or -1 when the
   /// point is off the navmesh.
@@ -45,22 +45,24 @@ class Navigator {
   void tick(float dt);
 
   struct Follow {
-    Vec3 feet;               ///< [m] the body's centre of mass projected onto the navmesh
-    bool on_navmesh = false; ///< false: the projection found nothing (thrown, airborne)
-    Vec3 agent;              ///< [m] the crowd agent
-    Vec3 aim;                ///< [m] where the body should head: the agent plus a look-ahead
-    float lead_m = 0;        ///< [m] horizontal distance agent - feet, before any correction
-    float max_lead_m = 0;    ///< [m] the largest lead so far while upright
-    bool valid = true;       ///< Detour still has the agent
-    bool stalled = false;    ///< this tick: no progress for `stall_s` (the path was replanned)
-    int replans = 0;         ///< stalls, each answered by planning the path again
+    Vec3 feet;                ///< [m] the body's centre of mass projected onto the navmesh
+    bool on_navmesh = false;  ///< false: the projection found nothing (thrown, airborne)
+    Vec3 agent;               ///< [m] the crowd agent
+    Vec3 aim;                 ///< [m] where the body should head: the agent plus a look-ahead
+    float lead_m = 0;         ///< [m] horizontal distance agent - feet, before any correction
+    float max_lead_m = 0;     ///< [m] the largest lead so far while upright
+    bool valid = true;        ///< Detour still has the agent
+    bool stalled = false;     ///< this tick: no progress for `stall_s` (the path was replanned)
+    int replans = 0;          ///< stalls, each answered by planning the path again
     int pull_backs = 0;
     int reseats = 0;
-    int invalid_ticks = 0;   ///< ticks at which Detour had lost the agent (then re-seated)
+    int invalid_ticks = 0;  ///< ticks at which Detour had lost the agent (then re-seated)
   };
   const Follow& follow(int enemy) const { return enemies_[static_cast<std::size_t>(enemy)].follow; }
   /// The next corners of the agent's path (for drawing), nearest first [m].
-  std::vector<Vec3> path_corners(int enemy) const { return crowd_.corners(enemies_[static_cast<std::size_t>(enemy)].agent); }
+  std::vector<Vec3> path_corners(int enemy) const {
+    return crowd_.corners(enemies_[static_cast<std::size_t>(enemy)].agent);
+  }
   const LeashSettings& settings() const { return settings_; }
 
  private:

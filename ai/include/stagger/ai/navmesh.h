@@ -28,7 +28,8 @@ struct NavmeshInput {
 class Navmesh {
  public:
   /// Builds a single-tile navmesh; fails with the stage that failed (or "nothing walkable").
-  static Result<std::shared_ptr<Navmesh>> build(const NavmeshInput& input, const NavigationSettings& settings);
+  static Result<std::shared_ptr<Navmesh>> build(const NavmeshInput& input,
+                                                const NavigationSettings& settings);
   ~Navmesh();
   Navmesh(const Navmesh&) = delete;
   Navmesh& operator=(const Navmesh&) = delete;

@@ -1,7 +1,7 @@
 #pragma once
-// Walking a patrol route (docs/design.md, Level format: `routes`): the order of the points, waits on arrival,
-// the arrival radius, guarding a one-point route, and resuming after a chase or a fall. Pure
-// logic over positions; the crowd agent and the ragdoll do the walking.
+// Walking a patrol route (docs/design.md, Level format: `routes`): the order of the points, waits
+// on arrival, the arrival radius, guarding a one-point route, and resuming after a chase or a fall.
+// Pure logic over positions; the crowd agent and the ragdoll do the walking.
 
 #include <cstddef>
 #include <optional>
@@ -14,8 +14,8 @@ namespace stagger::ai {
 enum class PatrolMode { loop, ping_pong };
 
 struct PatrolPoint {
-  Vec3 position;      ///< [m]
-  float wait_s = 0;   ///< [s] pause on arrival
+  Vec3 position;     ///< [m]
+  float wait_s = 0;  ///< [s] pause on arrival
 };
 
 struct PatrolSettings {
@@ -29,7 +29,8 @@ struct PatrolSettings {
 class Patrol {
  public:
   /// `guard_yaw_rad` is the facing held on a one-point route (the enemy's spawn yaw).
-  Patrol(std::vector<PatrolPoint> points, PatrolMode mode, float guard_yaw_rad, PatrolSettings settings = {});
+  Patrol(std::vector<PatrolPoint> points, PatrolMode mode, float guard_yaw_rad,
+         PatrolSettings settings = {});
 
   /// Advances by `dt` with the walker at `position`; returns where to go next. A wait starts
   /// once the walker is `settled` (standing, no longer braking).
@@ -75,7 +76,7 @@ class Patrol {
   std::size_t target_ = 0;
   int direction_ = 1;  // ping-pong: +1 toward the last point, -1 back
   float wait_left_s_ = 0;
-  bool arrived_ = false;  // at the target, waiting
+  bool arrived_ = false;          // at the target, waiting
   bool waiting_started_ = false;  // the walker stopped there: the wait counts down
   std::vector<std::size_t> reached_;
 };

@@ -28,22 +28,24 @@ struct SquadSettings {
   BrainSettings brain;
   PerceptionSettings perception;
   PatrolSettings patrol;
-  float arrived_m = 0.25f;        ///< [m] the body stands when this close to its aim
-  float settled_speed = 0.15f;    ///< [m/s] slower than this the body stands (waits count from then)
-  float braking_m = 1.0f;         ///< [m] it slows with the distance to its aim this close to the goal
-  float turn_first_deg = 45.0f;       ///< [deg] setting off facing farther than this away, it turns first
+  float arrived_m = 0.25f;      ///< [m] the body stands when this close to its aim
+  float settled_speed = 0.15f;  ///< [m/s] slower than this the body stands (waits count from then)
+  float braking_m = 1.0f;  ///< [m] it slows with the distance to its aim this close to the goal
+  float turn_first_deg =
+      45.0f;  ///< [deg] setting off facing farther than this away, it turns first
   float max_walk_turn_deg_s = 60.0f;  ///< [deg/s] how fast the walking direction turns
   float min_turn_speed_scale = 0.5f;  ///< [-] speed kept while it still has to turn 90° or more
-  float stumble_hit_ns = 8.0f;    ///< [N·s] a hit at least this strong stuns ...
-  float stumble_window_s = 0.25f; ///< [s] ... for this long after it (then until calm) ...
-  float catch_window_s = 3.0f;    ///< [s] ... and balance steps this soon after it stun too
-  std::uint64_t seed = 0x5EED;    ///< punch aims; each member gets its own stream
+  float stumble_hit_ns = 8.0f;        ///< [N·s] a hit at least this strong stuns ...
+  float stumble_window_s = 0.25f;     ///< [s] ... for this long after it (then until calm) ...
+  float catch_window_s = 3.0f;        ///< [s] ... and balance steps this soon after it stun too
+  std::uint64_t seed = 0x5EED;        ///< punch aims; each member gets its own stream
 };
 
 class Squad {
  public:
   Squad(std::shared_ptr<const Navmesh> navmesh, const NavigationSettings& navmesh_settings,
-        const physics::World& world, const std::vector<SquadMember>& members, SquadSettings settings = {});
+        const physics::World& world, const std::vector<SquadMember>& members,
+        SquadSettings settings = {});
 
   void set_player(const PlayerView& player) { player_ = player; }
   /// Hands a member's legs to someone else (an input script's walk events): its mind stops
@@ -57,7 +59,9 @@ class Squad {
   bool active(int member) const { return members_[static_cast<std::size_t>(member)].handle >= 0; }
   bool released(int member) const { return members_[static_cast<std::size_t>(member)].released; }
   const Brain& brain(int member) const { return *members_[static_cast<std::size_t>(member)].brain; }
-  const Perception& perception(int member) const { return members_[static_cast<std::size_t>(member)].eyes; }
+  const Perception& perception(int member) const {
+    return members_[static_cast<std::size_t>(member)].eyes;
+  }
   const Navigator::Follow& follow(int member) const;
   /// The next corners of a member's planned path, nearest first [m] (for the debug overlay).
   std::vector<Vec3> path_corners(int member) const;
@@ -78,7 +82,8 @@ class Squad {
   BrainInput sense(Member& m, Vec3 player_on_navmesh, float dt);
   void command(Member& m, const BrainOutput& out, float dt);
   static physics::LocomotionIntent turn_on_the_spot(float yaw_rad);
-  physics::LocomotionIntent walk(Member& m, float wanted_yaw, float speed, float to_goal_m, float to_aim_m, float dt) const;
+  physics::LocomotionIntent walk(Member& m, float wanted_yaw, float speed, float to_goal_m,
+                                 float to_aim_m, float dt) const;
 
   const physics::World& world_;
   std::shared_ptr<const Navmesh> navmesh_;

@@ -32,7 +32,8 @@ inline constexpr std::size_t kMaxQuotedBytes = 60;
 inline constexpr int kMaxJsonDepth = 256;
 
 /// The length of the well-formed UTF-8 character starting at `text[at]` (1-4 bytes), or 0 where
-/// the bytes there are not one (a stray continuation byte, a cut or overlong sequence, a surrogate).
+/// the bytes there are not one (a stray continuation byte, a cut or overlong sequence, a
+/// surrogate).
 inline std::size_t utf8_character_length(std::string_view text, std::size_t at) {
   const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[at + k]); };
   const unsigned char lead = byte(0);
@@ -98,7 +99,9 @@ inline std::string printable(std::string_view value, std::size_t max_bytes) {
 }
 
 /// `value` printable and cut to `kMaxQuotedBytes`, for quoting a user's value in a message.
-inline std::string quoted(std::string_view value) { return printable(value, kMaxQuotedBytes); }
+inline std::string quoted(std::string_view value) {
+  return printable(value, kMaxQuotedBytes);
+}
 
 /// A number as a person writes it in a range: 86400, 0.5, 1e+30.
 inline std::string number_text(double value) {
@@ -112,9 +115,12 @@ struct Range {
   double min = 0;
   double max = 0;
   bool min_open = false;  ///< the minimum itself is not allowed
-  bool contains(double v) const { return std::isfinite(v) && (min_open ? v > min : v >= min) && v <= max; }
+  bool contains(double v) const {
+    return std::isfinite(v) && (min_open ? v > min : v >= min) && v <= max;
+  }
   std::string text(std::string_view symbol) const {
-    return number_text(min) + (min_open ? " < " : " <= ") + std::string(symbol) + " <= " + number_text(max);
+    return number_text(min) + (min_open ? " < " : " <= ") + std::string(symbol) +
+           " <= " + number_text(max);
   }
 };
 

@@ -11,8 +11,12 @@ namespace stagger {
 inline constexpr float kPi = std::numbers::pi_v<float>;
 inline constexpr float kGravity = 9.81f;  ///< [m/s²] magnitude of gravity on -Y
 
-constexpr float deg_to_rad(float degrees) { return degrees * kPi / 180.0f; }
-constexpr float rad_to_deg(float radians) { return radians * 180.0f / kPi; }
+constexpr float deg_to_rad(float degrees) {
+  return degrees * kPi / 180.0f;
+}
+constexpr float rad_to_deg(float radians) {
+  return radians * 180.0f / kPi;
+}
 
 struct Vec3 {
   float x = 0, y = 0, z = 0;
@@ -28,25 +32,37 @@ struct Vec3 {
   constexpr bool operator==(const Vec3&) const = default;
 };
 
-constexpr Vec3 operator*(float s, Vec3 v) { return v * s; }
-constexpr float dot(Vec3 a, Vec3 b) { return a.x * b.x + a.y * b.y + a.z * b.z; }
+constexpr Vec3 operator*(float s, Vec3 v) {
+  return v * s;
+}
+constexpr float dot(Vec3 a, Vec3 b) {
+  return a.x * b.x + a.y * b.y + a.z * b.z;
+}
 constexpr Vec3 cross(Vec3 a, Vec3 b) {
   return {a.y * b.z - a.z * b.y, a.z * b.x - a.x * b.z, a.x * b.y - a.y * b.x};
 }
-inline float length(Vec3 v) { return std::sqrt(dot(v, v)); }
+inline float length(Vec3 v) {
+  return std::sqrt(dot(v, v));
+}
 inline Vec3 normalized(Vec3 v) {
   const float len = length(v);
   return len > 1e-12f ? v / len : Vec3{};
 }
 /// The horizontal (XZ) part of a vector: its projection onto the ground plane.
-constexpr Vec3 horizontal(Vec3 v) { return {v.x, 0.0f, v.z}; }
+constexpr Vec3 horizontal(Vec3 v) {
+  return {v.x, 0.0f, v.z};
+}
 inline bool is_finite(Vec3 v) {
   return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
 }
-constexpr Vec3 lerp(Vec3 a, Vec3 b, float t) { return a + (b - a) * t; }
+constexpr Vec3 lerp(Vec3 a, Vec3 b, float t) {
+  return a + (b - a) * t;
+}
 
 /// Yaw [rad] of a direction about +Y: 0 along +Z, +pi/2 along +X (Quat::from_yaw's inverse).
-inline float yaw_of(Vec3 direction) { return std::atan2(direction.x, direction.z); }
+inline float yaw_of(Vec3 direction) {
+  return std::atan2(direction.x, direction.z);
+}
 
 /// Unit quaternion (w + xi + yj + zk) for rotations.
 struct Quat {
@@ -86,7 +102,9 @@ struct Quat {
   }
 };
 
-constexpr float dot(Quat a, Quat b) { return a.w * b.w + a.x * b.x + a.y * b.y + a.z * b.z; }
+constexpr float dot(Quat a, Quat b) {
+  return a.w * b.w + a.x * b.x + a.y * b.y + a.z * b.z;
+}
 
 inline Quat normalized(Quat q) {
   const float len = std::sqrt(dot(q, q));

@@ -18,14 +18,17 @@ class Canvas {
   Canvas(int width, int height, Colour background);
   int width() const { return width_; }
   int height() const { return height_; }
-  const std::uint8_t* row(int y) const { return pixels_.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(width_) * 3; }
+  const std::uint8_t* row(int y) const {
+    return pixels_.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(width_) * 3;
+  }
   Colour at(int x, int y) const;
 
   void rect(float x, float y, float w, float h, Colour c);
   void disc(float cx, float cy, float radius, Colour c);
   void line(float x0, float y0, float x1, float y1, Colour c, float thickness);
   /// A line with an arrowhead at its end (and at its start when `both_ends`).
-  void arrow(float x0, float y0, float x1, float y1, Colour c, float thickness, bool both_ends, float head);
+  void arrow(float x0, float y0, float x1, float y1, Colour c, float thickness, bool both_ends,
+             float head);
   void triangle(float x0, float y0, float x1, float y1, float x2, float y2, Colour c);
   /// Fills a simple polygon (even-odd rule); `opacity` below 1 blends it over what is there.
   void polygon(const std::vector<std::array<float, 2>>& points, Colour c, float opacity = 1.0f);

@@ -2,9 +2,9 @@
 // A JSON document with the line and column of every value and key, read with RapidJSON's SAX
 // reader through a stream that tracks positions. Numbers are kept as text and converted by the
 // loader, so a number too large for a double is reported where it stands instead of aborting the
-// whole parse. The reader refuses nesting deeper than limits::kMaxJsonDepth as it opens each container,
-// so no input can drive it (or a later walk over the tree) into deep recursion. Keys are kept as
-// written, duplicates included, for the readers to report with their context.
+// whole parse. The reader refuses nesting deeper than limits::kMaxJsonDepth as it opens each
+// container, so no input can drive it (or a later walk over the tree) into deep recursion. Keys are
+// kept as written, duplicates included, for the readers to report with their context.
 
 #include <initializer_list>
 #include <memory>
@@ -35,7 +35,7 @@ struct JsonValue {
   enum class Kind { null, boolean, number, string, array, object } kind = Kind::null;
   TextPosition at;
   bool boolean = false;
-  std::string text;  ///< a string's value, or a number's digits as written
+  std::string text;                 ///< a string's value, or a number's digits as written
   std::vector<JsonValue> items;     ///< array
   std::vector<JsonMember> members;  ///< object, in file order
 
@@ -54,8 +54,8 @@ enum class HugeNumbers { syntax_error, as_values };
 
 /// Parses a whole document (UTF-8, standard JSON, no comments, at most
 /// limits::kMaxJsonDepth arrays and objects deep).
-std::variant<JsonValue, JsonSyntaxError> parse_json_with_positions(std::string_view text,
-                                                                   HugeNumbers huge = HugeNumbers::syntax_error);
+std::variant<JsonValue, JsonSyntaxError> parse_json_with_positions(
+    std::string_view text, HugeNumbers huge = HugeNumbers::syntax_error);
 
 /// Every key that repeats an earlier key of the same object, anywhere in the document, in file
 /// order (for formats whose other reader would silently keep the last one).
@@ -65,8 +65,10 @@ std::vector<const JsonMember*> repeated_keys(const JsonValue& root);
 std::size_t edit_distance(std::string_view a, std::string_view b);
 /// The closest of `choices` to `word`, if it is close enough to be a likely typo (for "did you
 /// mean ...?").
-std::optional<std::string_view> closest(std::string_view word, std::span<const std::string_view> choices);
-inline std::optional<std::string_view> closest(std::string_view word, std::initializer_list<std::string_view> choices) {
+std::optional<std::string_view> closest(std::string_view word,
+                                        std::span<const std::string_view> choices);
+inline std::optional<std::string_view> closest(std::string_view word,
+                                               std::initializer_list<std::string_view> choices) {
   return closest(word, std::span<const std::string_view>(choices.begin(), choices.size()));
 }
 

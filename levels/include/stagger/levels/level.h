@@ -1,6 +1,7 @@
 #pragma once
-// A level, version 1 of the format in docs/design.md, Level format: geometry, the player start, patrol routes,
-// enemies and navigation settings. Plain data in core's math types; load.h reads and writes it.
+// A level, version 1 of the format in docs/design.md, Level format: geometry, the player start,
+// patrol routes, enemies and navigation settings. Plain data in core's math types; load.h reads and
+// writes it.
 
 #include <string>
 #include <vector>
@@ -12,35 +13,35 @@ namespace stagger::levels {
 
 struct BoxGeometry {
   std::string name;
-  Vec3 center;               ///< [m]
-  Vec3 size{1, 1, 1};        ///< [m] full extents
-  Vec3 rotation_deg;         ///< [deg] about X, Y, Z (Quat::from_euler_xyz)
-  float friction = 0.9f;     ///< [-]
+  Vec3 center;            ///< [m]
+  Vec3 size{1, 1, 1};     ///< [m] full extents
+  Vec3 rotation_deg;      ///< [deg] about X, Y, Z (Quat::from_euler_xyz)
+  float friction = 0.9f;  ///< [-]
   bool operator==(const BoxGeometry&) const = default;
 };
 
 /// A triangle mesh from a glTF 2.0 (.gltf/.glb) or OBJ file, relative to the level file.
 struct MeshGeometry {
   std::string name;
-  std::string file;          ///< as written in the level
-  Vec3 position;             ///< [m]
-  Vec3 rotation_deg;         ///< [deg]
+  std::string file;   ///< as written in the level
+  Vec3 position;      ///< [m]
+  Vec3 rotation_deg;  ///< [deg]
   Vec3 scale{1, 1, 1};
   float friction = 0.9f;
   bool operator==(const MeshGeometry&) const = default;
 };
 
 struct PlayerStart {
-  Vec3 position;             ///< [m] feet
-  float yaw_deg = 0;         ///< [deg] 0 faces +Z
+  Vec3 position;      ///< [m] feet
+  float yaw_deg = 0;  ///< [deg] 0 faces +Z
   bool operator==(const PlayerStart&) const = default;
 };
 
 enum class RouteMode { loop, ping_pong };
 
 struct RoutePoint {
-  Vec3 position;             ///< [m]
-  float wait_s = 0;          ///< [s] pause on arrival
+  Vec3 position;     ///< [m]
+  float wait_s = 0;  ///< [s] pause on arrival
   bool operator==(const RoutePoint&) const = default;
 };
 
@@ -53,9 +54,9 @@ struct Route {
 
 struct EnemySpawn {
   std::string name;
-  Vec3 position;             ///< [m] feet
-  float yaw_deg = 0;         ///< [deg]
-  std::string route;         ///< empty: stands where it spawns
+  Vec3 position;      ///< [m] feet
+  float yaw_deg = 0;  ///< [deg]
+  std::string route;  ///< empty: stands where it spawns
   float height_m = 1.8f;
   float mass_kg = 75.0f;
   bool operator==(const EnemySpawn&) const = default;

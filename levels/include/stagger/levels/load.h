@@ -30,13 +30,13 @@ struct SourceMap {
 };
 
 struct LoadResult {
-  Level level;                           ///< complete only when there are no errors
+  Level level;  ///< complete only when there are no errors
   /// The triangles of each of `level.meshes`, placed in the level (empty when not read: no
   /// base folder given, or errors).
   std::vector<TriangleMesh> mesh_triangles;
-  std::vector<Diagnostic> diagnostics;   ///< in file order
-  SourceMap where;                       ///< positions of the player, enemies and route points
-  bool ok() const;                       ///< no errors (warnings allowed)
+  std::vector<Diagnostic> diagnostics;  ///< in file order
+  SourceMap where;                      ///< positions of the player, enemies and route points
+  bool ok() const;                      ///< no errors (warnings allowed)
 };
 
 /// Parses level text. `file` names it in diagnostics; mesh files are looked up and read relative
@@ -47,7 +47,8 @@ LoadResult load_level(const std::string& path);
 /// Parses a glTF level (`binary`: a .glb) from its bytes. `file` names it in diagnostics and gives
 /// the level its name. External buffers are read relative to `base_dir`; with an empty one no
 /// file is opened, and a level that needs one gets a diagnostic.
-LoadResult parse_gltf_level(std::string_view bytes, const std::string& file, bool binary, const std::string& base_dir);
+LoadResult parse_gltf_level(std::string_view bytes, const std::string& file, bool binary,
+                            const std::string& base_dir);
 
 /// The level as version-1 JSON; loading the text gives an equal level.
 std::string save_level(const Level& level);

@@ -23,7 +23,7 @@ struct PreviewSettings {
 struct PreviewImage {
   int width = 0;
   int height = 0;
-  std::vector<std::uint8_t> rgb;  ///< row by row, 3 bytes a pixel
+  std::vector<std::uint8_t> rgb;   ///< row by row, 3 bytes a pixel
   std::array<int, 2> player_px{};  ///< where the player start was drawn
 };
 

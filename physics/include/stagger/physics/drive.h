@@ -8,9 +8,9 @@
 namespace stagger::physics {
 
 struct DriveSettings {
-  float frequency_hz = 6.0f;      ///< [Hz] natural frequency of the joint's response to a target
-  float damping_ratio = 1.0f;     ///< [-] 1 = critically damped; below 1 overshoots
-  float max_torque_nm = 100.0f;   ///< [N·m] cap per driven axis; a larger external load wins
+  float frequency_hz = 6.0f;     ///< [Hz] natural frequency of the joint's response to a target
+  float damping_ratio = 1.0f;    ///< [-] 1 = critically damped; below 1 overshoots
+  float max_torque_nm = 100.0f;  ///< [N·m] cap per driven axis; a larger external load wins
   /// [rad] when a load drags the joint this far from its reference motion, the reference restarts
   /// from where the joint is (it then springs back with the frequency and damping ratio above)
   float max_lag_rad = 0.15f;

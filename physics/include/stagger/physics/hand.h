@@ -1,5 +1,5 @@
 #pragma once
-// A physics hand (issue 6): a dynamic body of about 1 kg, CCD on, driven toward a target pose by
+// A physics hand: a dynamic body of about 1 kg, CCD on, driven toward a target pose by
 // a force- and torque-capped drive. It cannot pass through walls (the cap is what it can push
 // with), and a fast hand delivers a real shove: its contacts with a ragdoll are blows that the
 // ragdoll's hit reaction feels, counted per contact. Created by World::add_hand; VR drives it from
@@ -15,21 +15,21 @@
 namespace stagger::physics {
 
 struct HandSettings {
-  float mass_kg = 1.0f;                       ///< [kg]
-  Vec3 half_extents{0.045f, 0.025f, 0.09f};   ///< [m] a flat box: fist and palm
-  float max_force_n = 300.0f;                 ///< [N] per world axis, what the arm can keep pushing with
-  float time_constant_s = 0.02f;              ///< [s] how fast the hand closes a gap to its target
-  float max_catch_up_speed = 6.0f;            ///< [m/s] on top of the target's own velocity
-  float max_torque_nm = 4.0f;                 ///< [N·m]
-  float turn_frequency_hz = 6.0f;             ///< [Hz] of the (critically damped) rotation drive
+  float mass_kg = 1.0f;                      ///< [kg]
+  Vec3 half_extents{0.045f, 0.025f, 0.09f};  ///< [m] a flat box: fist and palm
+  float max_force_n = 300.0f;       ///< [N] per world axis, what the arm can keep pushing with
+  float time_constant_s = 0.02f;    ///< [s] how fast the hand closes a gap to its target
+  float max_catch_up_speed = 6.0f;  ///< [m/s] on top of the target's own velocity
+  float max_torque_nm = 4.0f;       ///< [N·m]
+  float turn_frequency_hz = 6.0f;   ///< [Hz] of the (critically damped) rotation drive
   /// [kg] the arm (and shoulder) behind the hand: on first contact with an enemy it adds this
   /// mass times the target's closing speed as an impulse. A tracked hand keeps moving; its arm's
   /// momentum is not in the 1 kg body, and without it a faster shove would deliver less (a
   /// capped drive pushes for a shorter time). 15 kg: shoves at 2.5-3.5 m/s are caught with steps,
   /// at 7-8 m/s they knock down (docs/physics.md, §Hands).
   float arm_mass_kg = 15.0f;
-  float episode_gap_s = 0.1f;                 ///< [s] contact lost this long ends one shove
-  float react_after_s = 0.05f;                ///< [s] the struck body reacts this long into a contact
+  float episode_gap_s = 0.1f;   ///< [s] contact lost this long ends one shove
+  float react_after_s = 0.05f;  ///< [s] the struck body reacts this long into a contact
   /// [m] a body held this far from its target (a wall, an enemy in the way) turns ghost: it
   /// collides with nothing and snaps to the target until it can be solid there again. 0: never
   /// (scripted `stagger sim` hands push as far as the drive can); tracked hands use 0.3 m.
@@ -38,10 +38,10 @@ struct HandSettings {
 
 /// One shove: a contact between the hand and one ragdoll, from first touch to letting go.
 struct HandShove {
-  std::size_t ragdoll = 0;  ///< index in the world (World::ragdoll)
+  std::size_t ragdoll = 0;          ///< index in the world (World::ragdoll)
   BodyPart part = BodyPart::chest;  ///< the part that took the most of it
-  Vec3 impulse;             ///< [N·s] total, on the ragdoll
-  double start_s = 0;       ///< [s] world time of the first touch
+  Vec3 impulse;                     ///< [N·s] total, on the ragdoll
+  double start_s = 0;               ///< [s] world time of the first touch
 };
 
 class Hand {
@@ -74,7 +74,7 @@ class Hand {
   struct Episode {
     bool active = false;
     HandShove shove;
-    float largest_ns = 0;      // the largest per-part share, for `part`
+    float largest_ns = 0;  // the largest per-part share, for `part`
     float touching_s = 0;
     float apart_s = 0;
     bool reacted = false;

@@ -8,15 +8,15 @@
 namespace stagger::physics {
 
 struct HitReactionSettings {
-  float min_impulse_ns = 1.0f;      ///< [N·s] smaller impulses cause no reaction
-  float full_impulse_ns = 20.0f;    ///< [N·s] impulse that causes the full strength drop
-  float hold_s = 2.0f / 60.0f;      ///< [s] full strength kept right after the hit
-  float strength_floor = 0.55f;     ///< [-] strength after a full hit
-  float recover_s = 2.0f;           ///< [s] ramp from the floor back to full strength
-  float neighbour_share = 0.5f;     ///< [-] fraction of the drop felt by parent and children
-  float twist_frequency_hz = 2.5f;  ///< [Hz] torsional spring pulling a twisted head/torso back
+  float min_impulse_ns = 1.0f;       ///< [N·s] smaller impulses cause no reaction
+  float full_impulse_ns = 20.0f;     ///< [N·s] impulse that causes the full strength drop
+  float hold_s = 2.0f / 60.0f;       ///< [s] full strength kept right after the hit
+  float strength_floor = 0.55f;      ///< [-] strength after a full hit
+  float recover_s = 2.0f;            ///< [s] ramp from the floor back to full strength
+  float neighbour_share = 0.5f;      ///< [-] fraction of the drop felt by parent and children
+  float twist_frequency_hz = 2.5f;   ///< [Hz] torsional spring pulling a twisted head/torso back
   float twist_damping_ratio = 0.6f;  ///< [-]
-  float twist_rate_per_ns = 0.06f;  ///< [rad/s per N·s] twist speed a blow starts
+  float twist_rate_per_ns = 0.06f;   ///< [rad/s per N·s] twist speed a blow starts
   float max_twist_rad = deg_to_rad(25.0f);  ///< [rad] largest twist away from the target
 };
 

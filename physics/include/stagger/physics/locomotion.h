@@ -27,8 +27,8 @@ struct LocomotionIntent {
 /// while the body is upright; the other joints keep their pose.
 struct ArmReach {
   bool active = false;
-  Vec3 target;              ///< [m] world point the arm points at
-  float extension = 1.0f;   ///< [-] 0: elbow bent 110°, fist by the shoulder; 1: arm straight
+  Vec3 target;             ///< [m] world point the arm points at
+  float extension = 1.0f;  ///< [-] 0: elbow bent 110°, fist by the shoulder; 1: arm straight
 };
 
 /// One step: the swing foot lifts (start phase) and is placed (end phase), each phase with its
@@ -45,36 +45,36 @@ struct StepSettings {
   /// it (at 8° the body flew between steps: vertical speed 0.46 m/s RMS on flat ground, 0.27 at
   /// 16°; 24° and more made walking up a 10° ramp fall more often).
   float walk_knee_bend_deg = 16.0f;
-  float stance_width_m = 0.2f;     ///< [m] nominal distance between the feet, sideways
-  float min_width_m = 0.12f;       ///< [m] the swing foot never lands closer than this sideways
-  float max_step_m = 0.75f;        ///< [m] longest step from the stance foot
-  float max_turn_deg = 35.0f;      ///< [deg] most the feet turn in one step
-  float max_turn_rate_deg = 90.0f;   ///< [deg/s] how fast the held heading turns
-  float max_hip_twist_deg = 40.0f;   ///< [deg] the heading stays this close to a planted foot's
+  float stance_width_m = 0.2f;      ///< [m] nominal distance between the feet, sideways
+  float min_width_m = 0.12f;        ///< [m] the swing foot never lands closer than this sideways
+  float max_step_m = 0.75f;         ///< [m] longest step from the stance foot
+  float max_turn_deg = 35.0f;       ///< [deg] most the feet turn in one step
+  float max_turn_rate_deg = 90.0f;  ///< [deg/s] how fast the held heading turns
+  float max_hip_twist_deg = 40.0f;  ///< [deg] the heading stays this close to a planted foot's
   /// Foot placement, SIMBICON-style in world space: the foot lands at the capture point predicted
   /// for touchdown, + c_d·(CoM offset) + c_v·(velocity error); the capture point carries both.
-  float placement_cd = 0.0f;     ///< [-] extra gain on the CoM offset from the stance foot
-  float placement_cv = 0.05f;    ///< [s] extra gain on the velocity error (beyond sqrt(h/g))
-  float swing_friction = 0.1f;   ///< [-] slippery swing foot
-  float upright_boost = 5.0f;    ///< [-] uprighting cap multiplier while stepping or walking
+  float placement_cd = 0.0f;    ///< [-] extra gain on the CoM offset from the stance foot
+  float placement_cv = 0.05f;   ///< [s] extra gain on the velocity error (beyond sqrt(h/g))
+  float swing_friction = 0.1f;  ///< [-] slippery swing foot
+  float upright_boost = 5.0f;   ///< [-] uprighting cap multiplier while stepping or walking
   /// Assistance while stepping or walking (as BIMOS-AR's pelvis support or PuppetMaster's pins):
   /// a pull of the pelvis toward where the legs are putting it, capped so a shove still wins.
-  float hold_ratio = 0.2f;       ///< [-] horizontal cap, as a fraction of body weight
-  float support_ratio = 0.0f;    ///< [-] vertical cap, as a fraction of body weight
+  float hold_ratio = 0.2f;             ///< [-] horizontal cap, as a fraction of body weight
+  float support_ratio = 0.0f;          ///< [-] vertical cap, as a fraction of body weight
   float hold_time_constant_s = 0.15f;  ///< [s]
-  float hold_after_step_s = 1.0f;  ///< [s] the assistance stays on this long after a step lands
-  float assist_fade_s = 0.5f;      ///< [s] ... and then fades out over this long
-  float settle_s = 0.3f;         ///< [s] calm this long before feet apart are brought together
-  float close_feet_m = 0.08f;    ///< [m] feet this far from their nominal stance get a closing step
-  float pelvis_goal_speed = 0.4f;  ///< [m/s] how fast the standing pelvis goal may move
+  float hold_after_step_s = 1.0f;      ///< [s] the assistance stays on this long after a step lands
+  float assist_fade_s = 0.5f;          ///< [s] ... and then fades out over this long
+  float settle_s = 0.3f;       ///< [s] calm this long before feet apart are brought together
+  float close_feet_m = 0.08f;  ///< [m] feet this far from their nominal stance get a closing step
+  float pelvis_goal_speed = 0.4f;    ///< [m/s] how fast the standing pelvis goal may move
   float pelvis_height_speed = 0.3f;  ///< [m/s] how fast the legs' pelvis height goal may change
-  float max_pelvis_lead_m = 0.08f;  ///< [m] walking: the legs' pelvis reference runs at the
-                                    ///< commanded velocity at most this far from the real pelvis
-  float max_walk_speed = 1.6f;   ///< [m/s] commanded speeds are clamped to this
-  float max_run_speed = 2.5f;    ///< [m/s]
-  float max_accel = 1.5f;        ///< [m/s²] the commanded velocity ramps to the intent's
-  float max_command_lead = 0.3f;  ///< [m/s] the command stays this close to the body's velocity
-  float stop_speed = 0.2f;       ///< [m/s] after walking, the gait steps on until this slow
+  float max_pelvis_lead_m = 0.08f;   ///< [m] walking: the legs' pelvis reference runs at the
+                                     ///< commanded velocity at most this far from the real pelvis
+  float max_walk_speed = 1.6f;       ///< [m/s] commanded speeds are clamped to this
+  float max_run_speed = 2.5f;        ///< [m/s]
+  float max_accel = 1.5f;            ///< [m/s²] the commanded velocity ramps to the intent's
+  float max_command_lead = 0.3f;     ///< [m/s] the command stays this close to the body's velocity
+  float stop_speed = 0.2f;           ///< [m/s] after walking, the gait steps on until this slow
 };
 
 }  // namespace stagger::physics

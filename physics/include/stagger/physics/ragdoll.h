@@ -63,7 +63,9 @@ class Ragdoll {
   /// The part this body is, if it is one of this ragdoll's.
   std::optional<BodyPart> part_of(BodyId body) const;
   /// The largest impulse [N·s] received within the last `window_s` seconds (0 if none).
-  float recent_hit_ns(float window_s) const { return since_hit_s_ <= window_s ? last_hit_ns_ : 0.0f; }
+  float recent_hit_ns(float window_s) const {
+    return since_hit_s_ <= window_s ? last_hit_ns_ : 0.0f;
+  }
 
   /// Sets the target pose at once.
   void set_pose(const Pose& pose);
@@ -101,7 +103,7 @@ class Ragdoll {
   /// The first body part beyond the world extent or faster than the speed limit
   /// (stagger/core/limits.h), if any: finite, but the state of a blow-up all the same.
   std::optional<Runaway> first_runaway_part() const;
-  int get_ups() const { return get_ups_; }              ///< successful get-ups so far
+  int get_ups() const { return get_ups_; }                ///< successful get-ups so far
   int failed_get_ups() const { return failed_get_ups_; }  ///< since the last success
   /// After `GetUpSettings::max_attempts` failures in a row the enemy stays down.
   bool stays_down() const { return failed_get_ups_ >= settings_.get_up.max_attempts; }
@@ -142,17 +144,17 @@ class Ragdoll {
   // Stepping (ragdoll_step.cpp): balance steps, closing steps and the walking gait.
   struct Swing {
     bool active = false;
-    int leg = 0;              // 0 left, 1 right
+    int leg = 0;  // 0 left, 1 right
     enum class Kind : std::uint8_t { balance, gait, closing } kind = Kind::balance;
     float elapsed_s = 0;
-    float lift_s = 0;         // start phase
-    float plant_s = 0;        // end phase
-    Vec3 start;               // foot centre at lift-off
+    float lift_s = 0;   // start phase
+    float plant_s = 0;  // end phase
+    Vec3 start;         // foot centre at lift-off
     float start_yaw = 0;
-    Vec3 target;              // foot centre where it will land
+    Vec3 target;  // foot centre where it will land
     Vec3 ground_normal{0, 1, 0};
     float target_yaw = 0;
-    int edge_side = 0;        // -1 behind a step's edge, +1 ahead of it, 0 no edge met yet
+    int edge_side = 0;  // -1 behind a step's edge, +1 ahead of it, 0 no edge met yet
   };
   void update_legs(float dt, Pose& pose);
   void maybe_start_step(float dt);
@@ -184,8 +186,8 @@ class Ragdoll {
   };
   LegGeometry leg_geometry(int leg) const;
   /// Joint targets of one leg: hip from the pelvis given, foot centre and orientation given.
-  void solve_leg_targets(int leg, Vec3 pelvis, Quat pelvis_rotation, Vec3 foot_center, Quat foot_rotation,
-                         Pose& pose) const;
+  void solve_leg_targets(int leg, Vec3 pelvis, Quat pelvis_rotation, Vec3 foot_center,
+                         Quat foot_rotation, Pose& pose) const;
   float reachable_pelvis_height(int leg, Vec3 pelvis, Quat pelvis_rotation, Vec3 foot_center,
                                 Quat foot_rotation, float knee_bend_deg) const;
   /// The foot as it stands: where it is, flat on the ground under it.
@@ -198,7 +200,9 @@ class Ragdoll {
   Vec3 foot_center_clear_of_edges(Vec3 target, Vec3 forward, int& side, Vec3* normal) const;
   void set_swing_friction(int leg, bool slippery);
   /// A foot that touched the ground within the last moment (contacts flicker as a foot rocks).
-  bool planted(int leg) const { return off_ground_s_[static_cast<std::size_t>(leg)] < kPlantedGraceS; }
+  bool planted(int leg) const {
+    return off_ground_s_[static_cast<std::size_t>(leg)] < kPlantedGraceS;
+  }
   static constexpr float kPlantedGraceS = 0.1f;  // [s]
   void update_upright();
   void apply_arm_reach(int arm, Pose& pose) const;
@@ -211,9 +215,9 @@ class Ragdoll {
   int owner_ = -1;  // the world's group of this ragdoll's bodies
   std::array<BodyId, kBodyPartCount> bodies_{};
   std::array<JointId, kJointCount> joints_{};
-  JointId upright_{};  // world -> pelvis
+  JointId upright_{};                          // world -> pelvis
   std::array<std::size_t, 2> foot_anchors_{};  // left, right
-  std::size_t pelvis_assist_ = 0;  // the get-up lift
+  std::size_t pelvis_assist_ = 0;              // the get-up lift
   float yaw_ = 0;
 
   Pose target_;
@@ -225,21 +229,21 @@ class Ragdoll {
   BalanceReadout balance_;
   float airtime_s_ = 0;
   float past_fall_error_s_ = 0;  // [s] walking: how long the error has been past the fall threshold
-  Vec3 ankle_integral_;  // x: about the left axis (pitch), z: about forward (roll)
-  Vec3 integral_shift_;  // [m] slow part of the planted ankle strategy
+  Vec3 ankle_integral_;          // x: about the left axis (pitch), z: about forward (roll)
+  Vec3 integral_shift_;          // [m] slow part of the planted ankle strategy
 
   std::array<StrengthEnvelope, kBodyPartCount> strength_{};
   std::array<TwistSpring, kBodyPartCount> twist_{};
   LocomotionState state_ = LocomotionState::standing;
-  float state_time_s_ = 0;    // time in the current state
-  float still_time_s_ = 0;    // time lying still (falling, down)
+  float state_time_s_ = 0;       // time in the current state
+  float still_time_s_ = 0;       // time lying still (falling, down)
   float resistance_time_s_ = 0;  // harder to knock down until this runs out
   float get_up_yaw_ = 0;
-  Vec3 get_up_anchor_;        // pelvis position when the rise began
+  Vec3 get_up_anchor_;  // pelvis position when the rise began
   bool prone_ = false;
   bool rising_ = false;
   bool drives_active_ = true;
-  float assist_fade_s_ = 0;   // get-up assistance still letting go
+  float assist_fade_s_ = 0;  // get-up assistance still letting go
   int get_ups_ = 0;
   int failed_get_ups_ = 0;
 
@@ -247,10 +251,10 @@ class Ragdoll {
   std::array<ArmReach, 2> reach_{};  // left, right
   float last_hit_ns_ = 0;            // [N·s] the latest impulse (the larger of two at once)
   float since_hit_s_ = 1e9f;         // [s] since it
-  Vec3 commanded_;                  // velocity the legs are asked for now, ramped to the intent
-  float heading_ = 0;               // heading held while stepping or walking [rad]
+  Vec3 commanded_;                   // velocity the legs are asked for now, ramped to the intent
+  float heading_ = 0;                // heading held while stepping or walking [rad]
   bool holding_heading_ = false;
-  float step_assist_ = 0;           // stepping assistance in effect, 0..1 (fades out)
+  float step_assist_ = 0;  // stepping assistance in effect, 0..1 (fades out)
   Swing swing_;
   int last_swing_leg_ = -1;
   Swing::Kind last_kind_ = Swing::Kind::balance;

@@ -18,26 +18,26 @@ namespace stagger::physics {
 /// Capped drive that keeps the pelvis upright in world space (yaw left free; the spine drives keep
 /// the torso straight above it); released when the ragdoll falls.
 struct UprightSettings {
-  float frequency_hz = 1.5f;     ///< [Hz]
-  float damping_ratio = 1.0f;    ///< [-]
+  float frequency_hz = 1.5f;    ///< [Hz]
+  float damping_ratio = 1.0f;   ///< [-]
   float max_torque_nm = 60.0f;  ///< [N·m] per tilt axis, at 75 kg / 1.8 m
 };
 
 /// Getting up after a fall: lie still, tuck, rise with capped assistance, stand.
 struct GetUpSettings {
-  float still_speed = 0.25f;    ///< [m/s] every body slower than this counts as lying still
-  float still_time_s = 0.5f;    ///< [s] lying still this long before getting up
-  float down_time_s = 0.4f;     ///< [s] pause on the ground before the attempt starts
-  float tuck_s = 0.6f;          ///< [s] blend from the lying pose into the tuck
-  float rise_s = 1.4f;          ///< [s] rise from the tuck to standing
-  float timeout_s = 4.5f;       ///< [s] an attempt that has not stood by then failed
-  int max_attempts = 3;         ///< failures in a row before the enemy stays down
-  float lift_ratio = 0.9f;      ///< [-] cap of the pelvis lift, as a fraction of body weight
-  float hold_ratio = 0.7f;      ///< [-] cap of the horizontal hold, as a fraction of body weight
-  float upright_boost = 4.0f;   ///< [-] uprighting cap multiplier while rising
-  float knockdown_ns = 60.0f;   ///< [N·s] a blow this strong ends an attempt (a fall)
-  float resistance_s = 1.5f;    ///< [s] after standing up, falling takes `resistance` times ...
-  float resistance = 2.0f;      ///< [-] ... the usual balance error and tilt
+  float still_speed = 0.25f;   ///< [m/s] every body slower than this counts as lying still
+  float still_time_s = 0.5f;   ///< [s] lying still this long before getting up
+  float down_time_s = 0.4f;    ///< [s] pause on the ground before the attempt starts
+  float tuck_s = 0.6f;         ///< [s] blend from the lying pose into the tuck
+  float rise_s = 1.4f;         ///< [s] rise from the tuck to standing
+  float timeout_s = 4.5f;      ///< [s] an attempt that has not stood by then failed
+  int max_attempts = 3;        ///< failures in a row before the enemy stays down
+  float lift_ratio = 0.9f;     ///< [-] cap of the pelvis lift, as a fraction of body weight
+  float hold_ratio = 0.7f;     ///< [-] cap of the horizontal hold, as a fraction of body weight
+  float upright_boost = 4.0f;  ///< [-] uprighting cap multiplier while rising
+  float knockdown_ns = 60.0f;  ///< [N·s] a blow this strong ends an attempt (a fall)
+  float resistance_s = 1.5f;   ///< [s] after standing up, falling takes `resistance` times ...
+  float resistance = 2.0f;     ///< [-] ... the usual balance error and tilt
 };
 
 struct RagdollSettings {
@@ -58,12 +58,12 @@ struct RagdollSettings {
   /// joints by up to 22 mm at the world's 10 iterations and 8 mm at 20. Not used while standing:
   /// joint rows iterated more often than the contacts make the feet creep (1.4 m in 60 s).
   int limp_solver_iterations = 20;
-  float body_friction = 0.6f;   ///< [-]
-  float foot_friction = 1.0f;   ///< [-] rough soles stop skating
+  float body_friction = 0.6f;  ///< [-]
+  float foot_friction = 1.0f;  ///< [-] rough soles stop skating
   /// Static friction for planted feet: a capped horizontal pull back to where the foot was
   /// planted (Bullet's friction lets a loaded foot creep: 4 cm a minute when standing).
-  float stance_grip_n = 40.0f;   ///< [N] per foot at 75 kg, scaled with mass
-  float stance_slip_m = 0.02f;   ///< [m] a foot pushed farther than this is re-planted where it is
+  float stance_grip_n = 40.0f;  ///< [N] per foot at 75 kg, scaled with mass
+  float stance_slip_m = 0.02f;  ///< [m] a foot pushed farther than this is re-planted where it is
   float max_linear_speed = 12.0f;   ///< [m/s] clamp applied on state changes
   float max_angular_speed = 40.0f;  ///< [rad/s] clamp applied on state changes
 
@@ -84,28 +84,28 @@ using ShapeKind = BodySettings::Shape;
 struct BodyBlueprint {
   BodyPart part = BodyPart::pelvis;
   ShapeKind shape = ShapeKind::capsule_y;
-  float radius = 0;         ///< [m] capsule or sphere radius
-  float half_length = 0;    ///< [m] half the capsule's cylinder length
-  Vec3 half_extents;        ///< [m] box half extents
-  Vec3 center;              ///< [m] centre of mass in the build pose
-  float mass = 0;           ///< [kg]
-  Vec3 shape_inertia;       ///< [kg·m²] principal moments of the shape, floored, before conditioning
-  Vec3 inertia;             ///< [kg·m²] principal moments about local X, Y, Z (conditioned)
+  float radius = 0;       ///< [m] capsule or sphere radius
+  float half_length = 0;  ///< [m] half the capsule's cylinder length
+  Vec3 half_extents;      ///< [m] box half extents
+  Vec3 center;            ///< [m] centre of mass in the build pose
+  float mass = 0;         ///< [kg]
+  Vec3 shape_inertia;  ///< [kg·m²] principal moments of the shape, floored, before conditioning
+  Vec3 inertia;        ///< [kg·m²] principal moments about local X, Y, Z (conditioned)
 };
 
 struct JointBlueprint {
   JointName joint = JointName::lumbar;
   BodyPart parent = BodyPart::pelvis;
   BodyPart child = BodyPart::chest;
-  Vec3 pivot;               ///< [m] in the build pose
+  Vec3 pivot;  ///< [m] in the build pose
   JointLimits limits;
-  DriveSettings drive;      ///< with the torque cap already scaled
+  DriveSettings drive;  ///< with the torque cap already scaled
 };
 
 struct RagdollBlueprint {
   std::array<BodyBlueprint, kBodyPartCount> bodies{};
   std::array<JointBlueprint, kJointCount> joints{};
-  float total_mass = 0;      ///< [kg]
+  float total_mass = 0;       ///< [kg]
   float rest_com_height = 0;  ///< [m] CoM height in the build pose
 };
 

@@ -17,8 +17,8 @@ struct HandSettings;
 struct RagdollSettings;
 
 struct WorldSettings {
-  float physics_hz = 240.0f;   ///< [Hz] fixed step rate
-  int solver_iterations = 10;  ///< [-] sequential-impulse iterations per step
+  float physics_hz = 240.0f;            ///< [Hz] fixed step rate
+  int solver_iterations = 10;           ///< [-] sequential-impulse iterations per step
   Vec3 gravity{0.0f, -kGravity, 0.0f};  ///< [m/s²]
   /// [rad] a driven joint's limit rows join the solver only this close to a limit, plus ten
   /// steps at the joint's or its motor's rate (further away they could not act this step, and
@@ -27,8 +27,9 @@ struct WorldSettings {
   /// [-] iterations for the rows of a driven joint with no limit row in the solver (every axis
   /// ranged and far from its limits; 0: the world's count): its motor and point rows converge
   /// in fewer. Near a limit, with a locked axis, limp, or getting up, a joint keeps the full
-  /// count (8 for every joint bent joints up to 41° past their limits in knock-downs, against
-  /// 18° now and 18° with 10 everywhere). 32 walkers: −2.2 % instructions.
+  /// count (8 for every joint lets joints bend up to 41° past their limits in knock-downs; this
+  /// rule and 10 everywhere both keep them within 18°). 32 walkers: −2.2 % instructions against
+  /// the full count everywhere.
   int free_joint_iterations = 8;
   /// Bullet's default: every moving body's bounding box also covers its predicted motion over the
   /// step. Off, only bodies with continuous collision (the hands) get that; the others' boxes are
@@ -38,8 +39,8 @@ struct WorldSettings {
 };
 
 struct StaticBoxSettings {
-  Vec3 center;          ///< [m]
-  Vec3 half_extents;    ///< [m]
+  Vec3 center;        ///< [m]
+  Vec3 half_extents;  ///< [m]
   Quat rotation;
   float friction = 0.9f;  ///< [-]
 };
@@ -57,14 +58,14 @@ enum class JointId : std::uint32_t {};
 /// A free dynamic (or, with zero mass, static) body, for rigs built outside a ragdoll.
 struct BodySettings {
   enum class Shape : std::uint8_t { capsule_y, capsule_x, box, sphere } shape = Shape::capsule_y;
-  float radius = 0.05f;     ///< [m]
-  float half_length = 0.1f;  ///< [m] half the capsule's cylinder length
+  float radius = 0.05f;                 ///< [m]
+  float half_length = 0.1f;             ///< [m] half the capsule's cylinder length
   Vec3 half_extents{0.1f, 0.1f, 0.1f};  ///< [m] box
-  float mass_kg = 1.0f;     ///< [kg]; 0 makes the body static
-  Vec3 inertia;             ///< [kg·m²] principal moments; zero = from the shape
-  Vec3 position;            ///< [m]
+  float mass_kg = 1.0f;                 ///< [kg]; 0 makes the body static
+  Vec3 inertia;                         ///< [kg·m²] principal moments; zero = from the shape
+  Vec3 position;                        ///< [m]
   Quat rotation;
-  float friction = 0.6f;    ///< [-]
+  float friction = 0.6f;  ///< [-]
   bool keep_awake = true;
 };
 
@@ -73,8 +74,8 @@ struct JointSettings {
   BodyId parent{};
   bool parent_is_world = false;
   BodyId child{};
-  Vec3 pivot;            ///< [m] world position of the joint centre
-  Quat frame_rotation;   ///< world orientation of the joint frame (its X, Y, Z Euler axes)
+  Vec3 pivot;           ///< [m] world position of the joint centre
+  Quat frame_rotation;  ///< world orientation of the joint frame (its X, Y, Z Euler axes)
   JointLimits limits;
   DriveSettings drive;
   bool drive_axes[3] = {true, true, true};  ///< which free axes get a motor
@@ -91,7 +92,7 @@ struct SolverLoad {
 };
 
 struct BodyState {
-  Vec3 position;          ///< [m] centre of mass
+  Vec3 position;  ///< [m] centre of mass
   Quat rotation;
   Vec3 linear_velocity;   ///< [m/s]
   Vec3 angular_velocity;  ///< [rad/s]
@@ -105,9 +106,9 @@ class World {
   World& operator=(const World&) = delete;
 
   const WorldSettings& settings() const;
-  float dt() const;                 ///< [s] the fixed step
+  float dt() const;  ///< [s] the fixed step
   std::uint64_t step_count() const;
-  double time() const;              ///< [s] step_count × dt
+  double time() const;  ///< [s] step_count × dt
 
   void add_static_box(const StaticBoxSettings& box);
   void add_static_mesh(const StaticMeshSettings& mesh);
@@ -132,7 +133,8 @@ class World {
   /// A kinematic sphere of `radius` [m] (a tracked finger joint): it pushes dynamic bodies and
   /// nothing pushes it. Starts with its collisions off.
   BodyId add_kinematic_sphere(float radius, Vec3 position);
-  /// Moves a kinematic body to its pose for the coming step; Bullet gives it the velocity of the move.
+  /// Moves a kinematic body to its pose for the coming step; Bullet gives it the velocity of the
+  /// move.
   void move_kinematic(BodyId body, Vec3 position, Quat rotation = {});
   /// Puts a kinematic body somewhere with no velocity (appearing, parking): no fling on arrival.
   void teleport_kinematic(BodyId body, Vec3 position, Quat rotation = {});

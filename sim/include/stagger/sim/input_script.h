@@ -1,9 +1,10 @@
 #pragma once
-// Headless input scripts (docs/design.md, Input scripts): timed events read from JSON, validated before anything is
-// simulated: `push`, `hand`, `player`, `kill` and `walk` (an extension: a locomotion intent given
-// directly). Every problem is reported as `FILE:LINE:COL: error: events[N] (TYPE at t=T): message`;
-// every number is finite and inside the bounds of stagger/core/limits.h (times up to a day,
-// positions inside the world, impulses up to 1000 N·s, walking speeds up to the gait's top speed).
+// Headless input scripts (docs/design.md, Input scripts): timed events read from JSON, validated
+// before anything is simulated: `push`, `hand`, `player`, `kill` and `walk` (an extension: a
+// locomotion intent given directly). Every problem is reported as `FILE:LINE:COL: error: events[N]
+// (TYPE at t=T): message`; every number is finite and inside the bounds of stagger/core/limits.h
+// (times up to a day, positions inside the world, impulses up to 1000 N·s, walking speeds up to the
+// gait's top speed).
 
 #include <string>
 #include <string_view>
@@ -18,17 +19,17 @@
 namespace stagger::sim {
 
 struct PushEvent {
-  double t = 0;              ///< [s] simulation time
+  double t = 0;  ///< [s] simulation time
   std::string enemy;
   physics::BodyPart body = physics::BodyPart::chest;
-  Vec3 impulse;              ///< [N·s] world space
-  std::size_t event_index = 0;  ///< position in the file's `events` array, for messages
+  Vec3 impulse;                     ///< [N·s] world space
+  std::size_t event_index = 0;      ///< position in the file's `events` array, for messages
   levels::TextPosition enemy_at{};  ///< where the enemy's name stands in the file
 };
 
 /// Limp for good: the enemy becomes a corpse.
 struct KillEvent {
-  double t = 0;              ///< [s]
+  double t = 0;  ///< [s]
   std::string enemy;
   std::size_t event_index = 0;
   levels::TextPosition enemy_at{};
@@ -36,7 +37,7 @@ struct KillEvent {
 
 /// From `t` on, the enemy walks as told (until the next walk event for it).
 struct WalkEvent {
-  double t = 0;              ///< [s]
+  double t = 0;  ///< [s]
   std::string enemy;
   physics::LocomotionIntent intent;  ///< velocity [m/s], gait, optional facing
   std::size_t event_index = 0;
@@ -47,9 +48,9 @@ struct WalkEvent {
 /// them); `present: false` takes the player out of the level. Before the first player event a
 /// headless run has no player.
 struct PlayerEvent {
-  double t = 0;              ///< [s]
+  double t = 0;  ///< [s]
   bool present = true;
-  Vec3 position;             ///< [m] feet
+  Vec3 position;               ///< [m] feet
   float head_height_m = 1.7f;  ///< [m] eyes above the feet
   std::size_t event_index = 0;
 };
@@ -61,16 +62,16 @@ struct HandEvent {
     double t = 0;   ///< [s]
     Vec3 position;  ///< [m]
   };
-  double t = 0;     ///< [s]
-  int hand = 1;     ///< 0 left, 1 right
+  double t = 0;             ///< [s]
+  int hand = 1;             ///< 0 left, 1 right
   std::vector<Point> path;  ///< at least one point, times not decreasing
   std::size_t event_index = 0;
 };
 
 struct InputScript {
-  std::vector<PushEvent> pushes;  ///< sorted by time (stable: equal times keep file order)
-  std::vector<KillEvent> kills;   ///< sorted by time
-  std::vector<WalkEvent> walks;   ///< sorted by time
+  std::vector<PushEvent> pushes;     ///< sorted by time (stable: equal times keep file order)
+  std::vector<KillEvent> kills;      ///< sorted by time
+  std::vector<WalkEvent> walks;      ///< sorted by time
   std::vector<PlayerEvent> players;  ///< sorted by time
   std::vector<HandEvent> hands;      ///< sorted by time
 };

@@ -12,15 +12,15 @@
 namespace stagger::sim {
 
 struct PatrolBenchOptions {
-  int enemies = 32;          ///< spread along the level's routes
-  double seconds = 20.0;     ///< simulated time (after 2 s untimed)
-  int navmesh_builds = 5;    ///< the build time is their median
+  int enemies = 32;            ///< spread along the level's routes
+  double seconds = 20.0;       ///< simulated time (after 2 s untimed)
+  int navmesh_builds = 5;      ///< the build time is their median
   std::function<bool()> stop;  ///< asked before every step: true ends the bench early
 };
 
 struct PatrolBenchResult {
   int enemies = 0;
-  double navmesh_build_ms = 0;   ///< median
+  double navmesh_build_ms = 0;  ///< median
   double nav_tick_p50_ms = 0;
   double nav_tick_p99_ms = 0;
   double nav_tick_max_ms = 0;
@@ -34,7 +34,8 @@ struct PatrolBenchResult {
 };
 
 /// `scene` must have navigation settings and at least one route.
-PatrolBenchResult run_patrol_benchmark(const SceneDescription& scene, const PatrolBenchOptions& options);
+PatrolBenchResult run_patrol_benchmark(const SceneDescription& scene,
+                                       const PatrolBenchOptions& options);
 std::string patrol_bench_text(const PatrolBenchResult& r);
 
 /// The scene with `count` enemies spread evenly along its patrol routes (routes of two or more

@@ -26,9 +26,9 @@ class TracePlot {
 
  private:
   struct Sample {
-    float t = 0;                  // [s]
-    float error_m = 0;            // [m]
-    float pelvis_m = 0;           // [m]
+    float t = 0;         // [s]
+    float error_m = 0;   // [m]
+    float pelvis_m = 0;  // [m]
     physics::LocomotionState state = physics::LocomotionState::standing;
   };
   void draw_panel(levels::Canvas& canvas, std::size_t enemy, float top, double end_s) const;

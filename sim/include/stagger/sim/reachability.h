@@ -13,9 +13,9 @@
 namespace stagger::sim {
 
 struct LevelNavigation {
-  std::shared_ptr<const ai::Navmesh> navmesh;     ///< null when it could not be built
-  std::vector<levels::Diagnostic> diagnostics;    ///< each where the problem stands in the file
-  bool ok() const;                                ///< no errors (warnings allowed)
+  std::shared_ptr<const ai::Navmesh> navmesh;   ///< null when it could not be built
+  std::vector<levels::Diagnostic> diagnostics;  ///< each where the problem stands in the file
+  bool ok() const;                              ///< no errors (warnings allowed)
   int warnings() const;
 };
 

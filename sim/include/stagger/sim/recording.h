@@ -24,23 +24,24 @@ namespace stagger::sim {
 struct Recording {
   static constexpr std::uint32_t kVersion = 2;        ///< the version written
   static constexpr std::uint32_t kOldestVersion = 1;  ///< the oldest version read
-  std::string level_path;          ///< as given on the command line; empty: the built-in scene
-  std::uint64_t level_hash = 0;    ///< FNV-1a of the level file's bytes (0 for the built-in scene)
+  std::string level_path;        ///< as given on the command line; empty: the built-in scene
+  std::uint64_t level_hash = 0;  ///< FNV-1a of the level file's bytes (0 for the built-in scene)
   std::int32_t builtin_enemies = 1;
-  float physics_hz = 240.0f;       ///< [Hz]
+  float physics_hz = 240.0f;  ///< [Hz]
   std::int32_t solver_iterations = 10;
-  double display_hz = 90.0;        ///< [Hz]
-  double seconds = 0;              ///< [s] the duration asked for
+  double display_hz = 90.0;  ///< [Hz]
+  double seconds = 0;        ///< [s] the duration asked for
   /// The run was interrupted (Ctrl-C): `step_hashes` holds only the steps done, fewer than
   /// `seconds` asks for (or as many, when the interrupt came after the last step).
   bool incomplete = false;
-  std::string input_name;          ///< the input script's path, for messages; empty: none
-  std::string input_script;        ///< its JSON text, as it was
+  std::string input_name;                  ///< the input script's path, for messages; empty: none
+  std::string input_script;                ///< its JSON text, as it was
   std::vector<std::uint64_t> step_hashes;  ///< World::state_hash after each step
 };
 
 /// FNV-1a, 64 bit, of some bytes (the same function the state hash uses).
-std::uint64_t fnv1a_64(const void* data, std::size_t size, std::uint64_t hash = 0xcbf29ce484222325ull);
+std::uint64_t fnv1a_64(const void* data, std::size_t size,
+                       std::uint64_t hash = 0xcbf29ce484222325ull);
 
 /// The steps a complete run of `seconds` at `physics_hz` takes (as Simulation::run counts them).
 std::uint64_t recorded_steps(double seconds, float physics_hz);

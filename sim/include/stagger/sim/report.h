@@ -1,5 +1,6 @@
 #pragma once
-// The simulation report (docs/design.md, Simulation report) as JSON, and the human-readable summary.
+// The simulation report (docs/design.md, Simulation report) as JSON, and the human-readable
+// summary.
 
 #include <string>
 

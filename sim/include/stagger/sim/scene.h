@@ -4,11 +4,9 @@
 // care where a scene came from.
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
-
-#include <memory>
-#include <optional>
 
 #include "stagger/ai/navmesh.h"
 #include "stagger/ai/patrol.h"
@@ -23,7 +21,7 @@ namespace stagger::sim {
 
 struct EnemySpawn {
   std::string name;
-  Vec3 position;    ///< [m] feet
+  Vec3 position;      ///< [m] feet
   float yaw_rad = 0;  ///< [rad] 0 faces +Z
   float height_m = 1.8f;
   float mass_kg = 75.0f;
@@ -61,7 +59,8 @@ SceneDescription builtin_scene(int enemy_count = 1);
 
 /// The scene of a loaded level: its boxes, meshes (`mesh_triangles`, one per `level.meshes`, as
 /// levels::LoadResult carries them), enemies and player start.
-SceneDescription scene_from_level(const levels::Level& level, const std::vector<levels::TriangleMesh>& mesh_triangles);
+SceneDescription scene_from_level(const levels::Level& level,
+                                  const std::vector<levels::TriangleMesh>& mesh_triangles);
 
 struct Enemy {
   std::string name;

@@ -12,8 +12,8 @@
 namespace stagger::sim {
 
 struct MeshData {
-  std::vector<Vec3> positions;        ///< [m] in the shape's own frame
-  std::vector<Vec3> normals;          ///< unit, one per position
+  std::vector<Vec3> positions;         ///< [m] in the shape's own frame
+  std::vector<Vec3> normals;           ///< unit, one per position
   std::vector<std::uint32_t> indices;  ///< three per triangle, counter-clockwise seen from outside
 };
 
@@ -35,8 +35,8 @@ struct ShapedBody {
   std::string name;  ///< `enemy/part`, `hand_left`, `hand_right`, `hand_left/joint`, ...
   physics::BodyId body{};
   physics::BodySettings shape;  ///< kind and sizes
-  int enemy = -1;  ///< index of its enemy; -1 for a hand
-  int hand = -1;   ///< 0 left, 1 right; -1 for an enemy's part
+  int enemy = -1;               ///< index of its enemy; -1 for a hand
+  int hand = -1;                ///< 0 left, 1 right; -1 for an enemy's part
 };
 std::vector<ShapedBody> shaped_bodies(const Simulation& simulation);
 

@@ -4,11 +4,10 @@
 #include <array>
 #include <cstdint>
 #include <functional>
-#include <string>
-#include <vector>
-
 #include <memory>
 #include <optional>
+#include <string>
+#include <vector>
 
 #include "stagger/ai/navmesh.h"
 #include "stagger/ai/squad.h"
@@ -20,29 +19,29 @@ namespace stagger::sim {
 
 struct EnemyStats {
   std::string name;
-  int falls = 0;                 ///< times the ragdoll went down (drives released)
-  int get_ups = 0;               ///< times it stood up again
-  bool stays_down = false;       ///< gave up after too many failed get-ups
-  int pushes = 0;                ///< pushes received: scripted, and shoves by the physics hands
+  int falls = 0;            ///< times the ragdoll went down (drives released)
+  int get_ups = 0;          ///< times it stood up again
+  bool stays_down = false;  ///< gave up after too many failed get-ups
+  int pushes = 0;           ///< pushes received: scripted, and shoves by the physics hands
   std::vector<float> push_impulses_ns;  ///< [N·s] each push's impulse, in the order they began
-  int recovery_steps = 0;        ///< balance steps taken to catch a lean
-  int steps = 0;                 ///< every step taken (balance, walking, closing)
-  double time_down_s = 0;        ///< [s] time spent falling, lying and getting up
-  float max_balance_error_m = 0;  ///< [m]
-  float min_pelvis_height_m = 1e9f;  ///< [m] pelvis centre above the soles
-  float max_joint_separation_m = 0;  ///< [m]
+  int recovery_steps = 0;               ///< balance steps taken to catch a lean
+  int steps = 0;                        ///< every step taken (balance, walking, closing)
+  double time_down_s = 0;               ///< [s] time spent falling, lying and getting up
+  float max_balance_error_m = 0;        ///< [m]
+  float min_pelvis_height_m = 1e9f;     ///< [m] pelvis centre above the soles
+  float max_joint_separation_m = 0;     ///< [m]
   std::vector<std::size_t> route_points_reached;  ///< indices, in the order reached
   double distance_walked_m = 0;  ///< [m] horizontal path of the centre of mass while upright
   float max_leash_lead_m = 0;    ///< [m] farthest the crowd agent got ahead of the body
   int leash_reseats = 0;         ///< times the agent was removed and added again at the body
   int invalid_agent_ticks = 0;   ///< navigation ticks at which Detour had lost the agent
   bool saw_player = false;
-  int punches = 0;               ///< punches thrown at the player
-  int resets = 0;                ///< times a non-finite or runaway body made it start again at its spawn
-  int runaways = 0;              ///< of which a body beyond the world or faster than the limit
-  std::string brain_state;       ///< at the end (`patrol`, `chase`, ...; empty without a mind)
-  std::string balance_state;     ///< at the end
-  std::string final_state;       ///< locomotion state at the end (`standing`, `down`, `dead`, ...)
+  int punches = 0;          ///< punches thrown at the player
+  int resets = 0;           ///< times a non-finite or runaway body made it start again at its spawn
+  int runaways = 0;         ///< of which a body beyond the world or faster than the limit
+  std::string brain_state;  ///< at the end (`patrol`, `chase`, ...; empty without a mind)
+  std::string balance_state;  ///< at the end
+  std::string final_state;    ///< locomotion state at the end (`standing`, `down`, `dead`, ...)
 };
 
 struct SimulationResult {
@@ -69,15 +68,19 @@ class Simulation {
   /// Runs exactly one physics step, applying the events due at its start.
   void step();
   /// Adds something to call after every physics step (a trace, a plot, a recorder).
-  void on_step(std::function<void(const Simulation&)> observer) { on_step_.push_back(std::move(observer)); }
+  void on_step(std::function<void(const Simulation&)> observer) {
+    on_step_.push_back(std::move(observer));
+  }
   /// Runs until `seconds` of simulated time, driven by a display clock at `display_hz` (the same
   /// accumulator as the interactive loop). `progress` is called once per display frame; `stop`
   /// is asked before every step and ends the run early (the result then says `interrupted`).
-  void run(double seconds, double display_hz, const std::function<void(double sim_s)>& progress = {},
+  void run(double seconds, double display_hz,
+           const std::function<void(double sim_s)>& progress = {},
            const std::function<bool()>& stop = {});
 
   Scene& scene() { return scene_; }
-  /// The physics hand of a side (0 left, 1 right), if the script moves one or live hands were added.
+  /// The physics hand of a side (0 left, 1 right), if the script moves one or live hands were
+  /// added.
   const physics::Hand* hand(int side) const { return hands_[static_cast<std::size_t>(side)]; }
   physics::Hand* hand(int side) { return hands_[static_cast<std::size_t>(side)]; }
   /// Live input (VR, desktop): creates both physics hands (those the script does not already
@@ -91,7 +94,9 @@ class Simulation {
   /// collisions off. A sphere that appears or parks is teleported, so it flings nothing.
   void set_hand_joints(int side, const std::vector<std::optional<Vec3>>& centres);
   /// The joint spheres of a hand (empty without hand tracking).
-  const std::vector<physics::BodyId>& hand_joint_spheres(int side) const { return joint_spheres_[static_cast<std::size_t>(side)]; }
+  const std::vector<physics::BodyId>& hand_joint_spheres(int side) const {
+    return joint_spheres_[static_cast<std::size_t>(side)];
+  }
   float hand_joint_radius_m() const { return joint_radius_m_; }
   /// Live input: where the player stands and looks from, for the enemies' eyes [m].
   void set_player(Vec3 feet, Vec3 head);
@@ -131,9 +136,10 @@ class Simulation {
   std::array<std::vector<physics::BodyId>, 2> joint_spheres_;
   std::array<std::vector<bool>, 2> joint_live_;
   float joint_radius_m_ = 0;
-  std::vector<std::vector<std::pair<double, float>>> scripted_pushes_;  // per enemy: time, impulse [N·s]
+  std::vector<std::vector<std::pair<double, float>>>
+      scripted_pushes_;                      // per enemy: time, impulse [N·s]
   std::vector<std::string> guard_warnings_;  // non-finite bodies found and reset
-  bool interrupted_ = false;  // run() was stopped before its time
+  bool interrupted_ = false;                 // run() was stopped before its time
   std::vector<Vec3> last_com_;
   double wall_ms_ = 0;
   double ai_cpu_ms_ = 0;

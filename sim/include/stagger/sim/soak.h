@@ -3,8 +3,8 @@
 // along the level's routes patrol for the given time while seeded random shoves hit one of them
 // every second; resident memory is sampled every simulated minute.
 
-#include <functional>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -24,13 +24,14 @@ struct SoakResult {
   double seconds = 0;
   double wall_s = 0;
   double ms_per_step = 0;
-  std::vector<double> rss_mib;   ///< resident memory at the start of each simulated minute and at the end
+  std::vector<double>
+      rss_mib;  ///< resident memory at the start of each simulated minute and at the end
   double rss_growth_after_first_minute = 0;  ///< (last − at 1 min) / at 1 min
   bool finite = true;
-  int resets = 0;                ///< non-finite bodies found (and reset)
+  int resets = 0;  ///< non-finite bodies found (and reset)
   int falls = 0;
   int pushes = 0;
-  bool interrupted = false;      ///< `stop` ended it early
+  bool interrupted = false;  ///< `stop` ended it early
 };
 
 /// `scene` must have navigation settings and at least one route.

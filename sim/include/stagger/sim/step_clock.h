@@ -1,7 +1,8 @@
 #pragma once
-// The fixed-step accumulator owned by the application loop (docs/design.md, Conventions): every frame adds its
-// duration and the loop runs as many whole physics steps as fit, so headless runs, the desktop
-// window and VR all call the same World::step. Catch-up is clamped so a stall cannot spiral.
+// The fixed-step accumulator owned by the application loop (docs/design.md, Conventions): every
+// frame adds its duration and the loop runs as many whole physics steps as fit, so headless runs,
+// the desktop window and VR all call the same World::step. Catch-up is clamped so a stall cannot
+// spiral.
 
 #include <cstdint>
 

@@ -1,8 +1,8 @@
 #pragma once
-// `stagger sim --trace FILE.csv` (docs/design.md, Trace): one row per enemy per physics step, written as
-// the run goes. Columns (units in the header): time, enemy, locomotion state, brain state (empty
-// without a mind), centre of mass, support midpoint, balance error, pelvis height, agent position
-// (empty without an agent).
+// `stagger sim --trace FILE.csv` (docs/design.md, Trace): one row per enemy per physics step,
+// written as the run goes. Columns (units in the header): time, enemy, locomotion state, brain
+// state (empty without a mind), centre of mass, support midpoint, balance error, pelvis height,
+// agent position (empty without an agent).
 
 #include <ostream>
 

@@ -18,19 +18,22 @@ struct Image {
   int height = 0;
   std::vector<std::uint8_t> rgb;
   const std::uint8_t* at(int x, int y) const {
-    return &rgb[(static_cast<std::size_t>(y) * static_cast<std::size_t>(width) + static_cast<std::size_t>(x)) * 3];
+    return &rgb[(static_cast<std::size_t>(y) * static_cast<std::size_t>(width) +
+                 static_cast<std::size_t>(x)) *
+                3];
   }
 };
 
 struct OffscreenSettings {
-  int width = 960;        ///< [px]
-  int height = 540;       ///< [px]
-  bool overlay = false;   ///< draw the debug overlay (centres of mass, feet, navigation, routes)
+  int width = 960;       ///< [px]
+  int height = 540;      ///< [px]
+  bool overlay = false;  ///< draw the debug overlay (centres of mass, feet, navigation, routes)
 };
 
 /// The simulation as it is now, seen through `view`. Fails with a sentence when no Vulkan
 /// device can be had.
-Result<Image> render_offscreen(const sim::Simulation& simulation, const EyeView& view, const OffscreenSettings& settings);
+Result<Image> render_offscreen(const sim::Simulation& simulation, const EyeView& view,
+                               const OffscreenSettings& settings);
 
 /// Writes an image as a PNG; false if it cannot.
 bool write_png(const Image& image, const std::string& path);

@@ -1,8 +1,8 @@
 #pragma once
 // `stagger play LEVEL`: the game. One loop for every mode: the frontend (an OpenXR session, a
 // desktop window, or nothing) says how much time the frame covers and where the player's head
-// and hands are; the simulation runs its fixed physics step up to that time (docs/design.md, Conventions); the
-// frontend draws the bodies interpolated between their last two physics states.
+// and hands are; the simulation runs its fixed physics step up to that time (docs/design.md,
+// Conventions); the frontend draws the bodies interpolated between their last two physics states.
 
 #include <array>
 #include <functional>
@@ -27,10 +27,11 @@ struct PlaySettings {
   /// [s] game time after which the game ends by itself; 0: until the window is closed or the
   /// XR session ends (headless needs a time).
   double seconds = 0;
-  int width = 1280;   ///< [px] desktop window
-  int height = 720;   ///< [px]
-  bool overlay = false;      ///< start with the debug overlay shown (F1 toggles it on the desktop)
-  std::string screenshot;    ///< PNG of the last frame drawn (desktop: the window's image; XR: the left eye)
+  int width = 1280;      ///< [px] desktop window
+  int height = 720;      ///< [px]
+  bool overlay = false;  ///< start with the debug overlay shown (F1 toggles it on the desktop)
+  std::string
+      screenshot;  ///< PNG of the last frame drawn (desktop: the window's image; XR: the left eye)
   double headless_display_hz = 90.0;  ///< [Hz] the frame clock of a headless game
   std::function<bool()> stop;  ///< asked every frame: true ends the game (end reason `interrupted`)
 };
@@ -44,15 +45,16 @@ struct FrameCosts {
 
 struct PlayReport {
   PlayMode mode = PlayMode::headless;
-  std::string mode_note;          ///< why `auto` chose the mode (or empty)
-  std::string device;             ///< the Vulkan device drawn with (empty headless)
-  long frames = 0;                ///< frames drawn (XR: frames submitted)
-  double game_seconds = 0;        ///< [s] simulated
+  std::string mode_note;    ///< why `auto` chose the mode (or empty)
+  std::string device;       ///< the Vulkan device drawn with (empty headless)
+  long frames = 0;          ///< frames drawn (XR: frames submitted)
+  double game_seconds = 0;  ///< [s] simulated
   FrameCosts costs;
-  std::array<int, 2> haptic_pulses{};  ///< pulses requested per hand (left, right)
-  std::array<long, 2> hand_tracked_frames{};      ///< frames each hand followed its tracked pose
-  std::array<double, 2> hand_travel_m{};          ///< [m] path of each hand's body, all frames
-  std::array<double, 2> hand_travel_unfocused_m{};  ///< [m] of which while the input was not focused
+  std::array<int, 2> haptic_pulses{};         ///< pulses requested per hand (left, right)
+  std::array<long, 2> hand_tracked_frames{};  ///< frames each hand followed its tracked pose
+  std::array<double, 2> hand_travel_m{};      ///< [m] path of each hand's body, all frames
+  std::array<double, 2>
+      hand_travel_unfocused_m{};  ///< [m] of which while the input was not focused
   long unfocused_frames = 0;      ///< frames without input focus (XR: session not FOCUSED)
   int session_restarts = 0;       ///< XR sessions created again after a loss
   std::string end_reason;         ///< `time`, `window closed`, `session exited`, ...
@@ -62,9 +64,11 @@ struct PlayReport {
 /// Plays `scene` until the time is up or the player leaves. Progress lines and the chosen mode
 /// go to `log`. Fails with one sentence when the asked-for mode cannot start (no OpenXR runtime,
 /// no display).
-Result<PlayReport> play(const sim::SceneDescription& scene, const PlaySettings& settings, std::ostream& log);
+Result<PlayReport> play(const sim::SceneDescription& scene, const PlaySettings& settings,
+                        std::ostream& log);
 
-/// The report as JSON: the simulation report (docs/design.md, Simulation report) with a `play` object added.
+/// The report as JSON: the simulation report (docs/design.md, Simulation report) with a `play`
+/// object added.
 std::string play_report_json(const PlayReport& report);
 /// A few lines for a terminal: mode, frames, CPU per frame (median and 99th percentile).
 std::string play_summary_text(const PlayReport& report);

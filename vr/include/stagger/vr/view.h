@@ -30,7 +30,7 @@ Fov symmetric_fov(float vertical_rad, float aspect);
 
 /// One eye or camera: it looks along its local -Z with +Y up (OpenXR's view convention).
 struct EyeView {
-  Vec3 position;    ///< [m]
+  Vec3 position;  ///< [m]
   Quat orientation;
   Fov fov;
 };
@@ -38,8 +38,8 @@ struct EyeView {
 /// A camera at `eye` looking at `target`, with +Y up.
 EyeView look_at(Vec3 eye, Vec3 target, Fov fov);
 
-inline constexpr float kNearM = 0.05f;   ///< [m] near clipping plane
-inline constexpr float kFarM = 200.0f;   ///< [m] far clipping plane
+inline constexpr float kNearM = 0.05f;  ///< [m] near clipping plane
+inline constexpr float kFarM = 200.0f;  ///< [m] far clipping plane
 
 /// World → clip space for `view`.
 Mat4 view_projection(const EyeView& view);

@@ -21,7 +21,10 @@ extern "C" {
 
 #define STAGGER_SIMXR_API __attribute__((visibility("default")))
 
-typedef enum StaggerSimxrHand { STAGGER_SIMXR_HAND_LEFT = 0, STAGGER_SIMXR_HAND_RIGHT = 1 } StaggerSimxrHand;
+typedef enum StaggerSimxrHand {
+  STAGGER_SIMXR_HAND_LEFT = 0,
+  STAGGER_SIMXR_HAND_RIGHT = 1
+} StaggerSimxrHand;
 
 typedef enum StaggerSimxrTracking {
   STAGGER_SIMXR_TRACKED = 0,   /* pose VALID | TRACKED */
@@ -33,31 +36,34 @@ typedef enum StaggerSimxrEvent {
   STAGGER_SIMXR_EVENT_FOCUS_LOSS = 0,   /* FOCUSED -> VISIBLE */
   STAGGER_SIMXR_EVENT_FOCUS_GAIN = 1,   /* VISIBLE -> FOCUSED */
   STAGGER_SIMXR_EVENT_LOSS_PENDING = 2, /* LOSS_PENDING, then XR_ERROR_SESSION_LOST */
-  STAGGER_SIMXR_EVENT_EXIT = 3          /* runtime-requested exit: ... STOPPING, app ends, IDLE, EXITING */
+  STAGGER_SIMXR_EVENT_EXIT = 3 /* runtime-requested exit: ... STOPPING, app ends, IDLE, EXITING */
 } StaggerSimxrEvent;
 
 typedef struct StaggerSimxrHaptic {
-  double time_s;      /* runtime clock (CLOCK_MONOTONIC) [s] */
-  int hand;           /* StaggerSimxrHand, or -1 for a non-hand path */
-  float amplitude;    /* 0..1 */
-  int64_t duration_ns;/* as requested (XR_MIN_HAPTIC_DURATION = -1) [ns] */
-  float frequency_hz; /* 0 = XR_FREQUENCY_UNSPECIFIED [Hz] */
-  int delivered;      /* 1 when the session was focused and the action bound */
+  double time_s;       /* runtime clock (CLOCK_MONOTONIC) [s] */
+  int hand;            /* StaggerSimxrHand, or -1 for a non-hand path */
+  float amplitude;     /* 0..1 */
+  int64_t duration_ns; /* as requested (XR_MIN_HAPTIC_DURATION = -1) [ns] */
+  float frequency_hz;  /* 0 = XR_FREQUENCY_UNSPECIFIED [Hz] */
+  int delivered;       /* 1 when the session was focused and the action bound */
 } StaggerSimxrHaptic;
 
 /* Replaces the current script (same JSON as STAGGER_SIMXR_SCRIPT, see docs/simxr.md). Its "t"
  * values count from this call; its "frame" values count xrEndFrame calls since the runtime was
  * loaded (see stagger_simxr_frames_total). Hands, inputs and head go back to the defaults first.
  * On error returns -1 and writes a message into error (if not NULL). */
-STAGGER_SIMXR_API int stagger_simxr_load_script(const char* json_text, char* error, size_t error_size);
+STAGGER_SIMXR_API int stagger_simxr_load_script(const char* json_text, char* error,
+                                                size_t error_size);
 
 /* Back to defaults (no script, default poses, inputs zero, oculus touch, 90 Hz); keeps counters. */
 STAGGER_SIMXR_API void stagger_simxr_reset(void);
 
 /* Sets a hand's grip pose (cancels a running scripted path). orientation may be NULL (identity). */
-STAGGER_SIMXR_API int stagger_simxr_set_hand_pose(int hand, const float position[3], const float orientation[4]);
+STAGGER_SIMXR_API int stagger_simxr_set_hand_pose(int hand, const float position[3],
+                                                  const float orientation[4]);
 /* Linear [m/s] and angular [rad/s] velocity in STAGE space, reported by xrLocateSpace. */
-STAGGER_SIMXR_API int stagger_simxr_set_hand_velocity(int hand, const float linear[3], const float angular[3]);
+STAGGER_SIMXR_API int stagger_simxr_set_hand_velocity(int hand, const float linear[3],
+                                                      const float angular[3]);
 STAGGER_SIMXR_API int stagger_simxr_set_hand_tracking(int hand, int tracking);
 /* Head (VIEW space) position in STAGE [m] and yaw about +Y [rad]. */
 STAGGER_SIMXR_API int stagger_simxr_set_head(const float position[3], float yaw_rad);
@@ -91,8 +97,9 @@ STAGGER_SIMXR_API uint32_t stagger_simxr_sessions_created(void);
  * tightly packed RGBA8 (bytes as stored: sRGB-encoded for *_SRGB formats). Writes width/height;
  * returns the number of bytes the image needs (0 when none was captured); copies only when
  * capacity is large enough. rgba may be NULL to query the size. */
-STAGGER_SIMXR_API size_t stagger_simxr_read_view_image(uint32_t view, uint32_t* width, uint32_t* height,
-                                                       uint8_t* rgba, size_t capacity);
+STAGGER_SIMXR_API size_t stagger_simxr_read_view_image(uint32_t view, uint32_t* width,
+                                                       uint32_t* height, uint8_t* rgba,
+                                                       size_t capacity);
 
 /* Number of errors (results < 0) the runtime returned to the application since load. */
 STAGGER_SIMXR_API uint32_t stagger_simxr_error_count(void);

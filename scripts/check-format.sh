@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Checks that every tracked C++ source is formatted by the repository's .clang-format (Debian 12's
+# clang-format 14). Prints the offending files and exits 1 if any is not; `--fix` formats them.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mapfile -t sources < <(git ls-files '*.cpp' '*.h')
+if [ "${1:-}" = "--fix" ]; then
+  clang-format -i "${sources[@]}"
+  exit 0
+fi
+if ! clang-format --dry-run -Werror "${sources[@]}" 2>/tmp/stagger-format.$$; then
+  grep -oE '^[^ :]+:[0-9]+:[0-9]+: (error|warning)' /tmp/stagger-format.$$ | cut -d: -f1 | sort -u |
+    sed 's/^/not formatted: /' >&2
+  rm -f /tmp/stagger-format.$$
+  echo "check-format: run scripts/check-format.sh --fix" >&2
+  exit 1
+fi
+rm -f /tmp/stagger-format.$$
+echo "check-format: ${#sources[@]} files formatted"
