@@ -1,7 +1,7 @@
 // The capsule-box early-out (physics/src/capsule_box.h): its distance bound never claims a pair
 // apart that Bullet's GJK finds within the gap, it does claim clearly separated pairs, and a world
 // that uses it steps bit for bit as Bullet's own does.
-#include "capsule_box.h"
+#include "bullet_ext/capsule_box.h"
 
 #include <BulletCollision/NarrowPhaseCollision/btGjkEpaPenetrationDepthSolver.h>
 #include <BulletCollision/NarrowPhaseCollision/btGjkPairDetector.h>

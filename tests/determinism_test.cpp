@@ -10,18 +10,8 @@
 namespace stagger {
 namespace {
 
-// The golden scenario: three enemies, two pushes (a recovery step and a knock-down) and a walk,
-// 4 s at 240 Hz. Keep in step with tests/data/golden_pushes.json.
-sim::InputScript golden_script() {
-  sim::InputScript script = test::push_script("dummy", physics::BodyPart::chest, {0, 0, 40}, 1.0);
-  script.pushes.push_back(
-      test::push_script("dummy-2", physics::BodyPart::head, {150, 0, 0}, 1.5).pushes[0]);
-  script.walks.push_back(test::walk_event("dummy-3", {0, 0, 1.0f}, 0.5));
-  return script;
-}
-
 std::uint64_t run_golden() {
-  sim::Simulation s(sim::builtin_scene(3), golden_script());
+  sim::Simulation s(sim::builtin_scene(3), test::golden_script());
   s.run(4.0, 90.0);
   return s.result().state_hash;
 }
@@ -80,7 +70,7 @@ TEST(Determinism, DisplayRateDoesNotChangeThePhysics) {
   // The display only decides how many fixed steps run per frame; events apply at step times.
   std::vector<std::string> hashes;
   for (double display_hz : {72.0, 90.0, 120.0, 144.0}) {
-    sim::Simulation s(sim::builtin_scene(3), golden_script());
+    sim::Simulation s(sim::builtin_scene(3), test::golden_script());
     s.run(4.0, display_hz);
     EXPECT_EQ(s.result().steps, 960u) << display_hz << " Hz";
     hashes.push_back(sim::state_hash_hex(s.result().state_hash));

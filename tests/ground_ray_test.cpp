@@ -1,7 +1,7 @@
 // The analytic box test of ground rays (physics/src/ground_ray.h): against an independent march
 // along each ray (the first point inside any box, refined by bisection), and against Bullet's own
 // ray test, on twelve rotated boxes and 4000 rays from every side.
-#include "ground_ray.h"
+#include "bullet_ext/ground_ray.h"
 
 #include <btBulletDynamicsCommon.h>
 #include <gtest/gtest.h>

@@ -11,8 +11,8 @@
 #include <memory>
 #include <vector>
 
+#include "bullet_ext/impulse_solver.h"
 #include "driven_joint.h"
-#include "impulse_solver.h"
 
 namespace stagger::physics {
 namespace {

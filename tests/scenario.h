@@ -1,8 +1,13 @@
 #pragma once
 // Scenarios shared by the behaviour tests: the built-in scene, stepped with checks per step.
 
+#include <fstream>
 #include <functional>
+#include <sstream>
+#include <stdexcept>
+#include <string>
 
+#include "stagger/sim/input_script.h"
 #include "stagger/sim/simulation.h"
 
 namespace stagger::test {
@@ -26,6 +31,18 @@ inline sim::WalkEvent walk_event(const std::string& enemy, Vec3 velocity, double
   walk.intent.gait = physics::Gait::walk;
   walk.intent.velocity = velocity;
   return walk;
+}
+
+// The golden scenario: three enemies, two pushes (a recovery step and a knock-down) and a walk,
+// 4 s at 240 Hz. Its one definition is tests/data/golden_pushes.json, which `stagger sim` runs too.
+inline sim::InputScript golden_script() {
+  const std::string path = STAGGER_TEST_DATA "/golden_pushes.json";
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  auto script = sim::parse_input_script(text.str(), path);
+  if (!script.ok()) throw std::runtime_error(path + ": " + script.error());
+  return std::move(script).value();
 }
 
 /// Runs `steps` physics steps, calling `each` after every one.

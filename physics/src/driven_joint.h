@@ -16,37 +16,10 @@
 
 #include <memory>
 
+#include "bullet_ext/driven_constraint.h"
 #include "stagger/physics/world.h"
 
 namespace stagger::physics {
-
-/// 6Dof2 whose per-step set-up reuses the frame transforms and Euler angles that the drive
-/// update computed this step (Bullet's getInfo1 computes them again from the same body poses:
-/// two arctangents and an arcsine per joint, about 4 % of a walking ragdoll's step), and whose
-/// rows are written by a getInfo2 for the only rows a driven joint has: locked or free linear
-/// axes, and angular axes with limits and velocity motors. It writes what Bullet's writes, with
-/// the same arithmetic, without the generic path's per-axis copies of the limit state and its
-/// branches for springs and servos (Bullet's getInfo2 still writes the rows of servos and
-/// springs: the benchmark baseline's joints).
-class DrivenConstraint final : public btGeneric6DofSpring2Constraint {
- public:
-  using btGeneric6DofSpring2Constraint::btGeneric6DofSpring2Constraint;
-
-  /// Computes the transforms and angles for this step's drive update and the solver.
-  void refresh();
-  void getInfo1(btConstraintInfo1* info) override;
-  void getInfo2(btConstraintInfo2* info) override;
-
- private:
-  /// Bullet's calculateTransforms with fewer steps and the same results.
-  void update_frames();
-  /// Whether every row is a kind that the getInfo2 here writes.
-  bool plain_rows() const;
-  int angular_rows(btConstraintInfo2* info, int row);
-  void linear_rows(btConstraintInfo2* info, int row);
-
-  bool fresh_ = false;  // set by refresh(), used up by getInfo1 in the same step
-};
 
 class DrivenJoint {
  public:
@@ -56,6 +29,8 @@ class DrivenJoint {
   btGeneric6DofSpring2Constraint& constraint() { return *constraint_; }
   const btGeneric6DofSpring2Constraint& constraint() const { return *constraint_; }
 
+  /// Stock Bullet's row writer instead of DrivenConstraint's (WorldSettings::bullet_extensions).
+  void use_stock_rows(bool stock) { constraint_->set_stock(stock); }
   /// Target rotation of the child frame relative to the parent frame.
   void set_target(Quat local_rotation);
   const DriveSettings& drive() const { return drive_; }

@@ -45,12 +45,6 @@ Vec3 left_of(Vec3 forward) {
   return {forward.z, 0.0f, -forward.x};
 }
 
-float wrap_angle(float a) {
-  while (a > kPi) a -= 2 * kPi;
-  while (a < -kPi) a += 2 * kPi;
-  return a;
-}
-
 float ease_in(float u) {
   return u * u;
 }

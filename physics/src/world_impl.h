@@ -10,9 +10,10 @@
 #include <utility>
 #include <vector>
 
-#include "capsule_box.h"
+#include "bullet_ext/capsule_box.h"
+#include "bullet_ext/dynamics_world.h"
+#include "bullet_ext/impulse_solver.h"
 #include "driven_joint.h"
-#include "impulse_solver.h"
 #include "stagger/physics/ragdoll.h"
 #include "stagger/physics/world.h"
 #include "world_pull.h"
@@ -34,7 +35,7 @@ inline bool same_ragdoll(const BodyRecord* a, const BodyRecord* b) {
 
 /// How the bodies of one ragdoll collide with each other.
 enum class SelfCollision : std::uint8_t {
-  bullet,  ///< Bullet's default: every pair but the jointed ones (the benchmark's raw baseline)
+  bullet,  ///< Bullet's default: every pair but the jointed ones (the benchmark's stock baseline)
   off,     ///< none: the pairs never reach the narrowphase (a driven body)
   limp,    ///< the pairs that can meet in a fall (a limp body; see self_pair_collides)
 };
@@ -45,69 +46,6 @@ struct SelfCollisionFilter : btOverlapFilterCallback {
   explicit SelfCollisionFilter(const World::Impl& world) : impl(world) {}
   bool needBroadphaseCollision(btBroadphaseProxy* a, btBroadphaseProxy* b) const override;
   const World::Impl& impl;
-};
-
-/// Bullet's island callback, batching islands for the solver as Bullet's does (until a batch has
-/// more than `m_minimumSolverBatchSize` constraints and manifolds), but finding each island's
-/// constraints with a cursor: Bullet's scans all the world's constraints for every island (2.3 %
-/// of 32 walking ragdolls' instructions, growing with the square of their number). The islands
-/// come in increasing id order, the constraints are sorted by island id.
-class IslandBatcher final : public btSimulationIslandManager::IslandCallback {
- public:
-  void setup(btConstraintSolver& solver, const btContactSolverInfo& info, btDispatcher& dispatcher,
-             btTypedConstraint** sorted, int count);
-  void processIsland(btCollisionObject** bodies, int num_bodies, btPersistentManifold** manifolds,
-                     int num_manifolds, int island) override;
-  /// Solves what is left in the batch.
-  void flush();
-
- private:
-  btConstraintSolver* solver_ = nullptr;
-  const btContactSolverInfo* info_ = nullptr;
-  btDispatcher* dispatcher_ = nullptr;
-  btTypedConstraint** sorted_ = nullptr;
-  int count_ = 0;
-  int cursor_ = 0;
-  btAlignedObjectArray<btCollisionObject*> bodies_;
-  btAlignedObjectArray<btPersistentManifold*> manifolds_;
-  btAlignedObjectArray<btTypedConstraint*> constraints_;
-};
-
-/// Bullet's world, less three costs:
-/// - before each step Bullet predicts every body's motion to look for fast bodies that need
-///   continuous collision (createPredictiveContacts), 3.8 % of a walking ragdoll's instructions
-///   spent on bodies that have none. Only bodies with a CCD threshold (the physics hands) are
-///   looked at here; integrateTransforms still predicts and moves every body.
-/// - the island callback's scans (IslandBatcher);
-/// - damping: Bullet scales every body's velocities by (1 − damping)^dt every step, two powf
-///   calls per body (1 % of a walking step) for bodies whose damping is 0 (all of ours: our
-///   bodies never set it, nor Bullet's "additional damping"), where the factor is exactly 1.
-class DynamicsWorld final : public btDiscreteDynamicsWorld {
- public:
-  using btDiscreteDynamicsWorld::btDiscreteDynamicsWorld;
-
-  /// WorldSettings::sweep_every_box.
-  void set_sweep_every_box(bool sweep) { sweep_every_box_ = sweep; }
-
- protected:
-  void createPredictiveContacts(btScalar time_step) override;
-  void solveConstraints(btContactSolverInfo& info) override;
-  void predictUnconstraintMotion(btScalar time_step) override;
-  void updateAabbs() override;
-
- private:
-  /// Whether the body has continuous collision (a CCD threshold: the physics hands).
-  static bool continuous(const btCollisionObject& object);
-  /// Whether the body's bounding box covers its predicted motion.
-  bool swept(const btCollisionObject& object) const;
-
-  /// Whether the constraints and their islands are those of the last sort (and remembers them).
-  bool same_islands_as_last_sort();
-
-  bool sweep_every_box_ = false;
-  btAlignedObjectArray<btRigidBody*> ccd_bodies_;
-  IslandBatcher batcher_;
-  std::vector<std::pair<const btTypedConstraint*, int>> sorted_input_;
 };
 
 /// The static ground under a point, from a vertical ray.
@@ -128,7 +66,7 @@ struct World::Impl {
 
   BodyId add_body(const BodySettings& body, int owner, int part = -1);
   /// `controlled` joints get their motors set by our drive law every step; the others keep
-  /// whatever Bullet motors they were given (the benchmark's raw baseline).
+  /// whatever Bullet motors they were given (the benchmark's stock baseline).
   JointId add_joint(const JointSettings& joint, bool disable_linked_collisions,
                     bool controlled = true);
   void scan_contacts();

@@ -188,7 +188,10 @@ PatrolBenchResult run_patrol_benchmark(const SceneDescription& scene,
     r.falls -= falls_before;
   }
   {
-    physics::World world(patrolled.world);
+    // The baseline is stock Bullet: none of Stagger's replacements of its internals.
+    physics::WorldSettings stock = patrolled.world;
+    stock.bullet_extensions = false;
+    physics::World world(stock);
     for (const auto& box : patrolled.boxes) world.add_static_box(box);
     for (const auto& mesh : patrolled.meshes) world.add_static_mesh(mesh);
     for (const EnemySpawn& e : patrolled.enemies) {
@@ -219,7 +222,7 @@ std::string patrol_bench_text(const PatrolBenchResult& r) {
       "navigation tick, %2d enemies: p50 %.3f ms, p99 %.3f ms, max %.3f ms   (target p99 <= 0.5 "
       "ms)\n"
       "CPU per 90 Hz frame, %2d patrolling enemies %8.2f ms   (target <= 4 ms)\n"
-      "  raw Bullet, the same ragdolls posed     %8.2f ms\n"
+      "  stock Bullet, the same ragdolls posed   %8.2f ms\n"
       "falls during the timed run: %d\n"
       "per enemy: %.1f broadphase pairs (%.1f within itself), %.1f contact points (%.1f within "
       "itself), %.1f constraint rows\n",

@@ -150,6 +150,13 @@ inline bool is_finite(Quat q) {
   return std::isfinite(q.w) && std::isfinite(q.x) && std::isfinite(q.y) && std::isfinite(q.z);
 }
 
+/// `a` [rad] brought into [-π, π] by whole turns.
+inline float wrap_angle(float a) {
+  while (a > kPi) a -= 2.0f * kPi;
+  while (a < -kPi) a += 2.0f * kPi;
+  return a;
+}
+
 /// Smooth ease-in-out of t in [0, 1] (zero slope at both ends).
 constexpr float smoothstep(float t) {
   t = std::clamp(t, 0.0f, 1.0f);

@@ -1,6 +1,7 @@
 #pragma once
-// The raw Bullet baseline for benchmarks: the same bodies and joints as a Ragdoll, held in the
-// standing pose by Bullet's own servo motors, with no controller code of ours running per step.
+// The stock Bullet baseline for benchmarks, added to a world with WorldSettings::bullet_extensions
+// off: the same bodies and joints as a Ragdoll, held in the standing pose by Bullet's own servo
+// motors, with no controller code of ours running per step.
 
 #include "stagger/physics/ragdoll_settings.h"
 #include "stagger/physics/world.h"

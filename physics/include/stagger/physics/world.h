@@ -36,6 +36,12 @@ struct WorldSettings {
   /// their present ones, which leaves the contacts as they were (the narrowphase runs at present
   /// transforms) and spares a second integration per body: 5.5 % of the patrol bench's time.
   bool sweep_every_box = false;
+  /// Whether the world runs Stagger's replacements of Bullet internals (physics/src/bullet_ext:
+  /// the solver's iteration loop, the driven joints' row writer, the island batcher, the dynamics
+  /// world's step shortcuts and the capsule-box early-out), each of which gives Bullet's results
+  /// bit for bit, faster. Off, the same world runs Bullet 3.24's own code for each: the stock
+  /// baseline of `stagger bench` and of the StockBullet tests, which compare the two every step.
+  bool bullet_extensions = true;
 };
 
 struct StaticBoxSettings {

@@ -1,6 +1,6 @@
 #pragma once
 // `stagger bench`: microseconds per ragdoll per physics step for N standing (or walking)
-// ragdolls, beside a raw Bullet baseline of the same bodies and motors holding a fixed pose,
+// ragdolls, beside a stock Bullet baseline of the same bodies and motors holding a fixed pose,
 // measured in the same run.
 
 #include <functional>

@@ -2,7 +2,7 @@
 // `stagger bench --patrol LEVEL`: what enemies with minds cost. Three figures: the
 // level's navmesh build, the navigation tick (projection, leash, crowd) for N patrolling enemies,
 // and the whole frame (physics at 240 Hz, balance, gait, brains, crowd) per 90 Hz display frame,
-// beside the raw Bullet cost of the same ragdolls in the same level.
+// beside the stock Bullet cost of the same ragdolls in the same level.
 
 #include <functional>
 #include <string>
@@ -25,7 +25,7 @@ struct PatrolBenchResult {
   double nav_tick_p99_ms = 0;
   double nav_tick_max_ms = 0;
   double frame_ms = 0;           ///< CPU per 90 Hz frame (8/3 physics steps), everything
-  double baseline_frame_ms = 0;  ///< the same for raw Bullet ragdolls holding a pose
+  double baseline_frame_ms = 0;  ///< the same for stock Bullet ragdolls holding a pose
   int falls = 0;                 ///< during the timed run, all enemies
   bool interrupted = false;      ///< `stop` ended it: the figures are of the steps that ran
   /// Per enemy, averaged over the timed run (sampled every 0.1 s): what the solver carries.

@@ -105,7 +105,7 @@ btScalar ImpulseSolver::solveGroupCacheFriendlySetup(
     btIDebugDraw* debug_draw) {
   constexpr int kBulletsOrder =
       SOLVER_RANDMIZE_ORDER | SOLVER_INTERLEAVE_CONTACT_AND_FRICTION_CONSTRAINTS;
-  own_loop_ = (info.m_solverMode & kBulletsOrder) == 0;
+  own_loop_ = !stock_ && (info.m_solverMode & kBulletsOrder) == 0;
   for (int i = 0; i < num_constraints && own_loop_; ++i) {
     // (The type tag, not a dynamic_cast: that compares type names, 1 % of a walking step.)
     if (constraints[i]->getConstraintType() == CONETWIST_CONSTRAINT_TYPE) own_loop_ = false;
@@ -121,6 +121,10 @@ btScalar ImpulseSolver::solveGroupCacheFriendlySetup(
 
 void ImpulseSolver::convertJoints(btTypedConstraint** constraints, int num_constraints,
                                   const btContactSolverInfo& info) {
+  if (stock_) {
+    btSequentialImpulseConstraintSolver::convertJoints(constraints, num_constraints, info);
+    return;
+  }
   // Stage 1: each joint's row count (and its feedback cleared, as Bullet does).
   m_tmpConstraintSizesPool.resizeNoInitialize(num_constraints);
   int total_rows = 0;

@@ -26,6 +26,10 @@ btTypedConstraint::btConstraintInfo2 prepare_joint_rows(btSolverConstraint* rows
                                                         const btContactSolverInfo& info);
 
 class ImpulseSolver final : public btSequentialImpulseConstraintSolver {
+ public:
+  /// Stock: every call goes to Bullet's solver unchanged (WorldSettings::bullet_extensions off).
+  void set_stock(bool stock) { stock_ = stock; }
+
  protected:
   btScalar solveGroupCacheFriendlySetup(btCollisionObject** bodies, int num_bodies,
                                         btPersistentManifold** manifolds, int num_manifolds,
@@ -47,6 +51,7 @@ class ImpulseSolver final : public btSequentialImpulseConstraintSolver {
 
   /// Whether this group's iterations run in our loop (decided by solveGroupCacheFriendlySetup).
   bool own_loop_ = false;
+  bool stock_ = false;
 };
 
 }  // namespace stagger::physics
