@@ -8,12 +8,12 @@ if [ "${1:-}" = "--fix" ]; then
   clang-format -i "${sources[@]}"
   exit 0
 fi
-if ! clang-format --dry-run -Werror "${sources[@]}" 2>/tmp/stagger-format.$$; then
-  grep -oE '^[^ :]+:[0-9]+:[0-9]+: (error|warning)' /tmp/stagger-format.$$ | cut -d: -f1 | sort -u |
+report="$(mktemp)"
+trap 'rm -f "$report"' EXIT
+if ! clang-format --dry-run -Werror "${sources[@]}" 2>"$report"; then
+  grep -oE '^[^ :]+:[0-9]+:[0-9]+: (error|warning)' "$report" | cut -d: -f1 | sort -u |
     sed 's/^/not formatted: /' >&2
-  rm -f /tmp/stagger-format.$$
   echo "check-format: run scripts/check-format.sh --fix" >&2
   exit 1
 fi
-rm -f /tmp/stagger-format.$$
 echo "check-format: ${#sources[@]} files formatted"

@@ -42,8 +42,10 @@ struct NumberRule {
   const char* unit;  // after the bounds: " s"
   bool whole;        // an integer (a place along a route)
 };
-constexpr std::size_t kMaxLoaderErrorBytes =
-    300;  // [bytes] of tiny_gltf's message kept (it can be many lines)
+// [bytes] of tiny_gltf's message kept (it can be many lines).
+constexpr std::size_t kMaxLoaderErrorBytes = 300;
+// [bytes] of a glTF file's name kept as its level's name (which goes into reports).
+constexpr std::size_t kMaxLevelNameBytes = 120;
 constexpr double kMaxRouteIndex = 10000;  // the last place along a route
 constexpr double kMaxWaitS = 3600.0;      // [s] the longest wait at a route point
 constexpr NumberRule kIndexRule{"stagger_index",
@@ -554,7 +556,7 @@ LoadResult parse_gltf_level(std::string_view bytes, const std::string& file, boo
   reader.read(result.level, geometry);
   // A file name need not be UTF-8; the level's name goes into reports, which are.
   result.level.name =
-      limits::printable(std::filesystem::path(file).stem().string(), kMaxLoaderErrorBytes);
+      limits::printable(std::filesystem::path(file).stem().string(), kMaxLevelNameBytes);
   if (reader.geometry_ok() && geometry.indices.empty()) {
     result.diagnostics.push_back(
         {file, 1, 1, true, "no walkable geometry: no triangles in the default scene"});
