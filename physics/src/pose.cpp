@@ -74,4 +74,27 @@ float max_angle_between(const Pose& a, const Pose& b) {
   return worst;
 }
 
+void PoseBlend::set(const Pose& pose) {
+  from = to = target = pose;
+  duration_s = elapsed_s = 0;
+}
+
+void PoseBlend::start(const Pose& pose, float seconds) {
+  if (seconds <= 0) {
+    set(pose);
+    return;
+  }
+  from = target;
+  to = pose;
+  duration_s = seconds;
+  elapsed_s = 0;
+}
+
+void PoseBlend::advance(float dt) {
+  if (duration_s <= 0) return;
+  elapsed_s = std::min(elapsed_s + dt, duration_s);
+  target = blend(from, to, smoothstep(elapsed_s / duration_s));
+  if (elapsed_s >= duration_s) duration_s = 0;
+}
+
 }  // namespace stagger::physics

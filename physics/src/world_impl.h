@@ -48,13 +48,6 @@ struct SelfCollisionFilter : btOverlapFilterCallback {
   const World::Impl& impl;
 };
 
-/// The static ground under a point, from a vertical ray.
-struct GroundHit {
-  bool hit = false;
-  Vec3 point;  ///< [m]
-  Vec3 normal{0, 1, 0};
-};
-
 struct World::Impl {
   explicit Impl(const WorldSettings& s);
   ~Impl();

@@ -28,6 +28,7 @@ struct BalanceSettings {
   /// patrol bench's falls were declared on such an excursion of an upright body.
   float walk_fall_hold_s = 0.1f;
   float walk_fall_error_at_once = 1.5f;  ///< [-]
+  float walk_fall_hit_window_s = 1.0f;   ///< [s] a body hit within this long is judged at once
   float fall_tilt_rad =
       deg_to_rad(50.0f);  ///< [rad] pelvis tilt from vertical that triggers a fall
   float fallen_tilt_rad = deg_to_rad(60.0f);  ///< [rad] pelvis tilt from vertical counted as fallen
@@ -46,6 +47,9 @@ struct BalanceSettings {
   float ankle_gain_m = 0.8f;          ///< [m per m] pelvis shift per metre of capture-point error
   float max_pelvis_shift_m = 0.08f;   ///< [m] at 1.8 m, from over the middle of the feet
   float stance_knee_bend_deg = 8.0f;  ///< [deg] knee bend of the planted stance
+  /// [m] the CoM height the ankle strategy and foot placement take at least (a crouched or
+  /// falling body's lever is not shorter)
+  float min_com_height_m = 0.3f;
 };
 
 /// What the balance measurement needs from the body, in world space.

@@ -18,6 +18,9 @@ struct HitReactionSettings {
   float twist_damping_ratio = 0.6f;  ///< [-]
   float twist_rate_per_ns = 0.06f;   ///< [rad/s per N·s] twist speed a blow starts
   float max_twist_rad = deg_to_rad(25.0f);  ///< [rad] largest twist away from the target
+  /// [-] a blow from the side turns the struck head or torso about the vertical by this much of
+  /// its tilt
+  float twist_turn_share = 0.5f;
 };
 
 /// Strength multiplier of one body part after hits, as a function of time.

@@ -10,6 +10,23 @@
 
 namespace stagger::physics {
 
+/// What the body is doing, for the rest of the program (ai, reports, rendering).
+enum class LocomotionState : std::uint8_t {
+  standing,    ///< drives hold the pose; balance, uprighting and foot anchors on
+  stepping,    ///< a balance step: a foot in the air to catch a lean
+  walking,     ///< following a locomotion intent with a cyclic gait
+  falling,     ///< drives released to joint friction; collapsing under gravity
+  down,        ///< lying still, about to get up (or staying down after too many failures)
+  getting_up,  ///< drives on, blending through the get-up poses with capped assistance
+  dead,        ///< limp for good; comes to rest and sleeps
+};
+std::string_view name_of(LocomotionState state);
+/// True in the states where the drives hold the body up.
+constexpr bool is_upright(LocomotionState s) {
+  return s == LocomotionState::standing || s == LocomotionState::stepping ||
+         s == LocomotionState::walking;
+}
+
 enum class Gait : std::uint8_t { idle, walk, run };
 std::string_view name_of(Gait gait);
 
@@ -29,6 +46,10 @@ struct ArmReach {
   bool active = false;
   Vec3 target;             ///< [m] world point the arm points at
   float extension = 1.0f;  ///< [-] 0: elbow bent 110°, fist by the shoulder; 1: arm straight
+};
+
+struct ArmReachSettings {
+  float bent_elbow_deg = 110.0f;  ///< [deg] elbow bend of a reach with `extension` 0
 };
 
 /// One step: the swing foot lifts (start phase) and is placed (end phase), each phase with its
@@ -62,6 +83,7 @@ struct StepSettings {
   float hold_ratio = 0.2f;             ///< [-] horizontal cap, as a fraction of body weight
   float support_ratio = 0.0f;          ///< [-] vertical cap, as a fraction of body weight
   float hold_time_constant_s = 0.15f;  ///< [s]
+  float hold_max_speed = 1.0f;         ///< [m/s] the fastest the hold moves the pelvis
   float hold_after_step_s = 1.0f;      ///< [s] the assistance stays on this long after a step lands
   float assist_fade_s = 0.5f;          ///< [s] ... and then fades out over this long
   float settle_s = 0.3f;       ///< [s] calm this long before feet apart are brought together
@@ -75,6 +97,27 @@ struct StepSettings {
   float max_accel = 1.5f;            ///< [m/s²] the commanded velocity ramps to the intent's
   float max_command_lead = 0.3f;     ///< [m/s] the command stays this close to the body's velocity
   float stop_speed = 0.2f;           ///< [m/s] after walking, the gait steps on until this slow
+  float moving_speed = 0.05f;        ///< [m/s] an intent or command faster than this is walking
+  float turn_in_place_deg = 10.0f;   ///< [deg] a heading this far off is turned to by stepping
+  float spawn_settle_s = 0.5f;       ///< [s] a new body stands this long before it may step
+  float gait_double_support_s = 0.02f;  ///< [s] both feet down this long between gait steps
+  float balance_step_gap_s = 0.03f;     ///< [s] ... and between balance steps
+  float first_step_turn_deg = 20.0f;  ///< [deg] a turn this large starts with the foot on its side
+  float level_feet_m = 0.03f;         ///< [m] feet closer than this along a lean count as level
+  /// [-] part of the step's duration during which the target is re-aimed; the rest goes straight
+  float reaim_share = 0.75f;
+  float plant_reach = 0.7f;  ///< [-] part of the plant phase that carries the foot over its target
+  float press_depth_m = 0.02f;      ///< [m] a late foot is pressed this far below its target ...
+  float press_ramp_s = 0.1f;        ///< [s] ... reached over this long
+  float landing_timeout_s = 0.15f;  ///< [s] past the plan, a step lands even without contact
+  /// [m] a swing that rises less than this keeps its sole clear of the ground under it
+  float keep_clear_rise_m = 0.02f;
+  float probe_above_m = 0.4f;      ///< [m] ground probes start this far above a foot ...
+  float probe_below_m = 0.8f;      ///< [m] ... and reach this far below it
+  float sole_probe_m = 0.3f;       ///< [m] the sole-clearance probes reach this far above and below
+  float edge_rise_m = 0.04f;       ///< [m] a height change along the foot that counts as an edge
+  float edge_margin_m = 0.03f;     ///< [m] kept between the foot's end and an edge
+  float edge_precision_m = 0.01f;  ///< [m] an edge is located to within this
 };
 
 }  // namespace stagger::physics

@@ -31,6 +31,22 @@ Pose tuck_pose(bool prone);
 /// A deep crouch with the feet under the hips, the middle of getting up.
 Pose crouch_pose();
 
+/// The pose the drives track, blending (per-joint slerp, eased) from one pose to another.
+struct PoseBlend {
+  Pose target;  ///< this step's pose
+  Pose from;
+  Pose to;
+  float duration_s = 0;  ///< [s] 0: not blending
+  float elapsed_s = 0;   ///< [s]
+
+  /// The target becomes `pose` at once.
+  void set(const Pose& pose);
+  /// Blends from the current target to `pose` over `seconds` (at once when not positive).
+  void start(const Pose& pose, float seconds);
+  /// Moves the blend on by `dt` seconds and updates the target.
+  void advance(float dt);
+};
+
 /// Largest per-joint angle between two poses [rad].
 float max_angle_between(const Pose& a, const Pose& b);
 

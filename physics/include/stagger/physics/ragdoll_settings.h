@@ -38,6 +38,17 @@ struct GetUpSettings {
   float knockdown_ns = 60.0f;  ///< [N·s] a blow this strong ends an attempt (a fall)
   float resistance_s = 1.5f;   ///< [s] after standing up, falling takes `resistance` times ...
   float resistance = 2.0f;     ///< [-] ... the usual balance error and tilt
+  float max_resisting_tilt_rad = deg_to_rad(80.0f);  ///< [rad] cap on that raised fall tilt
+  // An attempt has stood once the rise has run and the pelvis is this high, this upright and
+  // this well balanced, with a foot on the ground.
+  float stood_height_ratio = 0.92f;    ///< [-] pelvis height over its standing height
+  float stood_tilt_deg = 8.0f;         ///< [deg] pelvis tilt at most
+  float stood_error_ratio = 0.5f;      ///< [-] capture-point error over the fall threshold, at most
+  float lift_ramp_s = 0.2f;            ///< [s] the lift's cap ramps up over this long
+  float lift_time_constant_s = 0.15f;  ///< [s] how fast the lift closes on its target
+  float lift_max_speed = 1.5f;         ///< [m/s] the fastest the lift moves the pelvis
+  float assist_fade_s = 0.5f;  ///< [s] after standing, the lift and boost let go over this long
+  float stand_blend_s = 0.3f;  ///< [s] blend to the standing pose once up
 };
 
 struct RagdollSettings {
@@ -73,8 +84,12 @@ struct RagdollSettings {
   HitReactionSettings hit;
   GetUpSettings get_up;
 
+  ArmReachSettings arm;
+
   /// Scale factor for torques: (mass / 75 kg) × (height / 1.8 m).
   float torque_scale() const { return (mass_kg / 75.0f) * (height_m / 1.8f); }
+  /// Scale factor for lengths: height / 1.8 m.
+  float length_scale() const { return height_m / 1.8f; }
 };
 
 /// The ragdoll's shapes are the world's body shapes.

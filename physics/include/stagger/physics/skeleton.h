@@ -6,6 +6,7 @@
 // joints fewer to solve, and no visible loss for an enemy seen at arm's length.
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -50,6 +51,13 @@ constexpr int index_of(BodyPart part) {
 }
 constexpr int index_of(JointName joint) {
   return static_cast<int>(joint);
+}
+/// The part's or joint's place in arrays indexed by part or joint.
+constexpr std::size_t slot(BodyPart part) {
+  return static_cast<std::size_t>(index_of(part));
+}
+constexpr std::size_t slot(JointName joint) {
+  return static_cast<std::size_t>(index_of(joint));
 }
 constexpr BodyPart body_part_at(int index) {
   return static_cast<BodyPart>(index);

@@ -97,6 +97,13 @@ struct SolverLoad {
   int constraint_rows = 0;      ///< solver rows of those constraints
 };
 
+/// The static ground under a point, from a vertical ray.
+struct GroundHit {
+  bool hit = false;
+  Vec3 point;  ///< [m]
+  Vec3 normal{0, 1, 0};
+};
+
 struct BodyState {
   Vec3 position;  ///< [m] centre of mass
   Quat rotation;

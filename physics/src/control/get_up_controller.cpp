@@ -1,0 +1,150 @@
+#include "get_up_controller.h"
+
+#include <algorithm>
+
+namespace stagger::physics {
+
+BalanceSettings GetUpController::fall_thresholds(Vec3 commanded) const {
+  const RagdollSettings& settings = rig_.settings();
+  // Just after getting up it takes more to knock the body down again.
+  BalanceSettings thresholds = settings.balance;
+  if (state_.resistance_s > 0) {
+    const GetUpSettings& g = settings.get_up;
+    thresholds.fall_error_m *= g.resistance;
+    thresholds.fall_tilt_rad =
+        std::min(thresholds.fall_tilt_rad * g.resistance, g.max_resisting_tilt_rad);
+  }
+  // Walking, the capture point runs up to half a step from the feet as the body vaults over
+  // the stance foot; that much is the gait, not a stumble.
+  thresholds.fall_error_m +=
+      length(commanded) * 0.5f * (settings.step.lift_s + settings.step.plant_s);
+  return thresholds;
+}
+
+bool GetUpController::gives_up(const BalanceSettings& thresholds, bool judged_at_once, float dt) {
+  const BalanceReadout& balance = sense_.balance;
+  float& past = state_.past_fall_error_s;
+  past = balance.error_m > thresholds.fall_error_m ? past + dt : 0.0f;
+  const BalanceSettings& s = rig_.settings().balance;
+  if (judged_at_once || past >= s.walk_fall_hold_s) return past_fall_threshold(balance, thresholds);
+  BalanceSettings held = thresholds;
+  held.fall_error_m *= s.walk_fall_error_at_once;
+  return past_fall_threshold(balance, held);
+}
+
+bool GetUpController::resistance_ran_out(float dt) {
+  const bool resisting = state_.resistance_s > 0;
+  state_.resistance_s = std::max(0.0f, state_.resistance_s - dt);
+  return resisting && state_.resistance_s == 0;
+}
+
+void GetUpController::on_fall() {
+  state_.past_fall_error_s = 0;
+  state_.still_s = 0;
+  state_.assist_fade_s = 0;
+  state_.rising = false;
+}
+
+bool GetUpController::lain_still(float dt) {
+  const GetUpSettings& g = rig_.settings().get_up;
+  state_.still_s = rig_.max_body_speed() < g.still_speed ? state_.still_s + dt : 0.0f;
+  return state_.still_s >= g.still_time_s;
+}
+
+bool GetUpController::stays_down() const {
+  return state_.failed_attempts >= rig_.settings().get_up.max_attempts;
+}
+
+void GetUpController::start(PoseBlend& pose) {
+  const Quat pelvis = rig_.body_state(BodyPart::pelvis).rotation;
+  // Face down when the belly (pelvis +Z) points at the ground. A body lying face up stands up
+  // facing its feet; one lying face down pushes up and faces where its head was.
+  state_.prone = pelvis.rotate({0, 0, 1}).y < 0;
+  Vec3 head_direction = horizontal(pelvis.rotate({0, 1, 0}));
+  if (length(head_direction) < 1e-3f) head_direction = horizontal(pelvis.rotate({0, 0, 1}));
+  const Vec3 facing = state_.prone ? head_direction : -head_direction;
+  state_.facing_yaw = yaw_of(facing);
+  state_.rising = false;
+  rig_.set_upright_strength(0.0f);
+  pose.target = rig_.current_pose();
+  pose.start(tuck_pose(state_.prone), rig_.settings().get_up.tuck_s);
+}
+
+void GetUpController::update(float t, PoseBlend& pose) {
+  // Stages: 1. tuck (blend from the lying pose); 2. rise: the joints blend to a crouch, then to
+  // standing, while a capped lift carries the pelvis to standing height and the uprighting drive,
+  // boosted, turns it upright; 3. `stood` declares success once up, `timed_out` failure.
+  const GetUpSettings& g = rig_.settings().get_up;
+  if (t < g.tuck_s) return;
+  if (!state_.rising) {
+    state_.rising = true;
+    state_.anchor = rig_.body_state(BodyPart::pelvis).position;
+    pose.start(crouch_pose(), 0.5f * g.rise_s);
+  }
+  const float u = std::clamp((t - g.tuck_s) / g.rise_s, 0.0f, 1.0f);
+  if (u >= 0.5f && max_angle_between(pose.to, standing_pose()) > 1e-4f) {
+    pose.start(standing_pose(), 0.5f * g.rise_s);
+  }
+  const BalanceReadout& balance = sense_.balance;
+  const Vec3 anchor = state_.anchor;
+  const float standing = rig_.blueprint().bodies[slot(BodyPart::pelvis)].center.y;
+  const float sole = balance.com.y - balance.com_height_m;
+  const float height = anchor.y + (sole + standing - anchor.y) * smoothstep(u);
+  // In the second half of the rise the hold moves the pelvis over the feet, which the legs have
+  // drawn under the body by then.
+  const float over_feet = smoothstep(2.0f * u - 1.0f);
+  const Vec3 over = balance.support_mid;
+  const float weight = rig_.mass() * kGravity;
+  const float ramp = std::min(1.0f, (t - g.tuck_s) / g.lift_ramp_s);
+  rig_.pull_pelvis({anchor.x + (over.x - anchor.x) * over_feet, height,
+                    anchor.z + (over.z - anchor.z) * over_feet},
+                   {g.hold_ratio * weight, g.lift_ratio * weight * ramp, g.hold_ratio * weight},
+                   g.lift_time_constant_s, g.lift_max_speed);
+  rig_.set_upright_strength(g.upright_boost * std::min(1.0f, 2.0f * u));
+}
+
+bool GetUpController::stood(float t) const {
+  const RagdollSettings& settings = rig_.settings();
+  const GetUpSettings& g = settings.get_up;
+  const BalanceReadout& balance = sense_.balance;
+  const float standing = rig_.blueprint().bodies[slot(BodyPart::pelvis)].center.y;
+  const float pelvis_height = rig_.body_state(BodyPart::pelvis).position.y -
+                              rig_.lowest_point(balance.com.y - balance.com_height_m);
+  return state_.rising && t >= g.tuck_s + g.rise_s &&
+         pelvis_height > g.stood_height_ratio * standing &&
+         balance.tilt_rad < deg_to_rad(g.stood_tilt_deg) &&
+         balance.error_m < g.stood_error_ratio * settings.balance.fall_error_m &&
+         (rig_.touching(BodyPart::foot_l) || rig_.touching(BodyPart::foot_r));
+}
+
+void GetUpController::finish(bool stood) {
+  state_.rising = false;
+  if (!stood) {
+    rig_.release_pelvis();
+    ++state_.failed_attempts;
+    return;
+  }
+  ++get_ups_;
+  state_.failed_attempts = 0;
+  state_.assist_fade_s = rig_.settings().get_up.assist_fade_s;
+  state_.resistance_s = rig_.settings().get_up.resistance_s;
+}
+
+void GetUpController::fade_assistance(float dt) {
+  const GetUpSettings& g = rig_.settings().get_up;
+  state_.assist_fade_s = std::max(0.0f, state_.assist_fade_s - dt);
+  const float left = state_.assist_fade_s / g.assist_fade_s;
+  if (left <= 0) {
+    rig_.release_pelvis();
+    rig_.set_upright_strength(1.0f);
+    return;
+  }
+  const float weight = rig_.mass() * kGravity;
+  rig_.pull_pelvis(
+      rig_.body_state(BodyPart::pelvis).position,
+      {g.hold_ratio * weight * left, g.lift_ratio * weight * left, g.hold_ratio * weight * left},
+      g.lift_time_constant_s, g.lift_max_speed);
+  rig_.set_upright_strength(1.0f + (g.upright_boost - 1.0f) * left);
+}
+
+}  // namespace stagger::physics

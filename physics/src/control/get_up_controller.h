@@ -1,0 +1,68 @@
+#pragma once
+// Falling and getting up: when an upright body gives up, how a fallen one comes to lie still,
+// and the get-up itself (tuck, rise with a capped lift of the pelvis and a boosted uprighting
+// drive, stand), its success or failure, and the assistance letting go afterwards.
+
+#include "body_sense.h"
+#include "stagger/physics/pose.h"
+#include "stagger/physics/ragdoll_rig.h"
+
+namespace stagger::physics {
+
+class GetUpController {
+ public:
+  struct State {
+    float past_fall_error_s = 0;  ///< [s] walking: how long the error has been past the threshold
+    float still_s = 0;            ///< [s] lying still (falling, down)
+    float resistance_s = 0;       ///< [s] harder to knock down until this runs out
+    float facing_yaw = 0;         ///< [rad] the heading the body stands up to
+    Vec3 anchor;                  ///< [m] pelvis position when the rise began
+    bool prone = false;           ///< the attempt started lying face down
+    bool rising = false;          ///< past the tuck
+    float assist_fade_s = 0;      ///< [s] the assistance still letting go after standing
+    int failed_attempts = 0;      ///< failures since the last success
+  };
+
+  GetUpController(RagdollRig& rig, const BodySense& sense) : rig_(rig), sense_(sense) {}
+
+  /// The fall thresholds of an upright body walking at `commanded` [m/s]: raised just after a
+  /// get-up, and widened by the half step the gait's capture point runs ahead.
+  BalanceSettings fall_thresholds(Vec3 commanded) const;
+  /// Whether an upright body gives up (falls) this step. `judged_at_once`: not walking, or hit
+  /// recently (a shove is judged at once; the gait's next step may still catch a walker).
+  bool gives_up(const BalanceSettings& thresholds, bool judged_at_once, float dt);
+  /// Counts down the resistance after a get-up; true in the step it runs out.
+  bool resistance_ran_out(float dt);
+  bool resisting() const { return state_.resistance_s > 0; }
+
+  /// The drives let go: forget the attempt in progress.
+  void on_fall();
+  /// Lying: true once every body has been still long enough (falling -> down).
+  bool lain_still(float dt);
+  bool stays_down() const;
+  /// Starts an attempt from the way the body lies; blends into the tuck.
+  void start(PoseBlend& pose);
+  /// The rise: `t` [s] into the attempt.
+  void update(float t, PoseBlend& pose);
+  /// Whether the attempt has stood, `t` [s] into it.
+  bool stood(float t) const;
+  bool timed_out(float t) const { return t > rig_.settings().get_up.timeout_s; }
+  /// Ends the attempt: the lift lets go at once on failure, fades out after a success.
+  void finish(bool stood);
+  /// After standing, the lift and the boosted uprighting let go over a moment, not at once.
+  void fade_assistance(float dt);
+  bool assist_fading() const { return state_.assist_fade_s > 0; }
+
+  float facing_yaw() const { return state_.facing_yaw; }
+  bool prone() const { return state_.prone; }
+  int get_ups() const { return get_ups_; }
+  void reset() { state_ = {}; }
+
+ private:
+  RagdollRig& rig_;
+  const BodySense& sense_;
+  State state_;
+  int get_ups_ = 0;  // kept by reset
+};
+
+}  // namespace stagger::physics

@@ -1,0 +1,704 @@
+// Stepping: balance steps after a shove, closing steps that bring the feet back under the body,
+// and the walking gait. One controller for all three:
+//
+//   1. decide (both feet down): a capture-point error past the step threshold starts a balance
+//      step with the leg that best catches the lean; a walking intent starts the next step of the
+//      gait; feet left apart after a recovery get a closing step once the body is calm.
+//   2. swing: the swing foot (slippery, its anchor released) follows a lift phase and a plant
+//      phase with easing curves toward a target re-aimed every physics step from the capture
+//      point predicted for touchdown (SIMBICON's d/v feedback, in world space); its hip, knee and
+//      ankle targets come from leg IK hung from the real pelvis. The stance leg (rough, anchored)
+//      holds the pelvis upright at standing height above it, pushed ahead at the commanded
+//      velocity when walking.
+//   3. land: on contact after the lift (or when the plant phase has run out) the feet swap roles;
+//      a balance step is followed by another, with the other leg, until back in balance.
+
+#include "step_controller.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "leg_ik.h"
+
+namespace stagger::physics {
+namespace {
+
+struct LegParts {
+  JointName hip, knee, ankle;
+  BodyPart foot;
+};
+constexpr LegParts kLegs[2] = {
+    {JointName::hip_l, JointName::knee_l, JointName::ankle_l, BodyPart::foot_l},
+    {JointName::hip_r, JointName::knee_r, JointName::ankle_r, BodyPart::foot_r}};
+
+Vec3 forward_of(float yaw) {
+  return {std::sin(yaw), 0.0f, std::cos(yaw)};
+}
+Vec3 left_of(Vec3 forward) {
+  return {forward.z, 0.0f, -forward.x};
+}
+
+float ease_in(float u) {
+  return u * u;
+}
+float ease_out(float u) {
+  return 1.0f - (1.0f - u) * (1.0f - u);
+}
+
+// The foot centre half a foot above `ground` under `at` (or level with `at` where the probe found
+// no ground), and the ground's normal.
+Vec3 on_ground(Vec3 at, const GroundHit& ground, float half_height, Vec3* normal) {
+  if (normal) *normal = ground.hit ? ground.normal : Vec3{0, 1, 0};
+  if (ground.hit) at.y = ground.point.y + half_height;
+  return at;
+}
+
+// [m/m] how far a plane with this normal rises per metre along the horizontal `forward`.
+float rise_along(Vec3 normal, Vec3 forward) {
+  return -(normal.x * forward.x + normal.z * forward.z) / normal.y;
+}
+
+}  // namespace
+
+std::string_view name_of(Gait gait) {
+  switch (gait) {
+    case Gait::idle:
+      return "idle";
+    case Gait::walk:
+      return "walk";
+    case Gait::run:
+      return "run";
+  }
+  return "?";
+}
+
+Vec3 StepController::intended_velocity() const {
+  if (state_.intent.gait == Gait::idle) return {};
+  const float most = state_.intent.gait == Gait::run ? settings().step.max_run_speed
+                                                     : settings().step.max_walk_speed;
+  Vec3 v = horizontal(state_.intent.velocity);
+  if (length(v) > most) v = normalized(v) * most;
+  return v;
+}
+
+void StepController::turn_heading(float dt) {
+  // The heading the body holds while it steps turns toward the desired one at a limited rate.
+  if (!state_.holding_heading) {
+    state_.heading = sense_.yaw;
+    return;
+  }
+  const float most = deg_to_rad(settings().step.max_turn_rate_deg) * dt;
+  state_.heading = wrap_angle(state_.heading +
+                              std::clamp(wrap_angle(desired_yaw() - state_.heading), -most, most));
+  // The pelvis turns no farther than the hips can twist above the feet on the ground: a heading
+  // dragged past that makes the stance foot spin and slide. The feet turn it step by step.
+  const float twist = deg_to_rad(settings().step.max_hip_twist_deg);
+  for (int leg = 0; leg < 2; ++leg) {
+    if ((state_.swing.active && state_.swing.leg == leg) || !sense_.planted(leg)) continue;
+    const float foot_yaw = yaw_of(rig_.body_state(kLegs[leg].foot).rotation.rotate({0, 0, 1}));
+    state_.heading =
+        wrap_angle(foot_yaw + std::clamp(wrap_angle(state_.heading - foot_yaw), -twist, twist));
+  }
+}
+
+void StepController::ramp_commanded_velocity(float dt) {
+  // The intent's velocity is reached with a limited acceleration: a body asked to walk at once
+  // would otherwise be "behind" its command by the whole speed.
+  if (sense_.age_s < settings().step.spawn_settle_s) return;
+  Vec3 wanted = intended_velocity();
+  if (!state_.intent.has_facing && length(wanted) > settings().step.moving_speed) {
+    // Walking where it faces: the body walks along its heading and turns toward where it is
+    // asked to go, slowing down (to a turn on the spot) the farther it has to turn.
+    const float off = wrap_angle(yaw_of(wanted) - state_.heading);
+    wanted = forward_of(state_.heading) * (length(wanted) * std::max(0.0f, std::cos(off)));
+  }
+  const Vec3 change = wanted - state_.commanded;
+  if (length(change) < 1e-6f) return;
+  // The command changes no faster than the body follows it (a command far ahead of the body
+  // counts as a stumble), and no faster than max_accel.
+  const Vec3 direction = normalized(change);
+  const float lead = dot(state_.commanded - horizontal(sense_.balance.com_velocity), direction);
+  if (lead > settings().step.max_command_lead) return;
+  const float most = settings().step.max_accel * dt;
+  state_.commanded = length(change) > most ? state_.commanded + direction * most : wanted;
+}
+
+float StepController::desired_yaw() const {
+  if (state_.intent.gait != Gait::idle) {
+    if (state_.intent.has_facing) return state_.intent.facing_rad;
+    const Vec3 v = intended_velocity();
+    if (length(v) > settings().step.moving_speed) return yaw_of(v);
+  }
+  return sense_.yaw;
+}
+
+bool StepController::walking_intent() const {
+  // After the intent stops, the gait carries on until the body has come to a stop.
+  const bool stopping =
+      state_.last_swing_leg >= 0 && state_.last_kind == Swing::Kind::gait &&
+      length(horizontal(sense_.balance.com_velocity)) > settings().step.stop_speed;
+  if (stopping) return true;
+  const StepSettings& s = settings().step;
+  return length(intended_velocity()) > s.moving_speed ||
+         length(state_.commanded) > s.moving_speed ||
+         std::fabs(wrap_angle(desired_yaw() - sense_.yaw)) > deg_to_rad(s.turn_in_place_deg);
+}
+
+GroundHit StepController::ground_under_foot(Vec3 at) const {
+  return rig_.probe_ground(at, settings().step.probe_above_m, settings().step.probe_below_m);
+}
+
+Vec3 StepController::foot_center_on_ground(Vec3 at, Vec3* normal) const {
+  // The foot centre sits half a foot above the ground under `at` (or level with `at` where there
+  // is no ground within reach).
+  return on_ground(at, ground_under_foot(at),
+                   rig_.blueprint().bodies[slot(BodyPart::foot_l)].half_extents.y, normal);
+}
+
+void StepController::planted_foot(int leg, Vec3& center, Quat& rotation) const {
+  const BodyState foot = rig_.body_state(kLegs[leg].foot);
+  const Vec3 forward = normalized(horizontal(foot.rotation.rotate({0, 0, 1})));
+  // Where it is, to the millimetre: a target a little above or below the real foot would leave a
+  // gap in the loop through the ground that the drives cannot close. A foot that has rocked off
+  // the ground is put back down on it. (The ground is probed every step: reusing a probe for a
+  // foot that had moved 1 cm on a 10° ramp was enough to make walking up it fail.)
+  Vec3 normal;
+  const Vec3 on_ground = foot_center_on_ground(foot.position, &normal);
+  center = foot.position;
+  center.y = std::min(center.y, on_ground.y);
+  rotation = foot_on_ground(forward, normal);
+}
+
+StepController::LegGeometry StepController::leg_geometry(int leg) const {
+  const auto& joints = rig_.blueprint().joints;
+  const auto& bodies = rig_.blueprint().bodies;
+  const LegParts& parts = kLegs[leg];
+  const JointBlueprint& hip = joints[slot(parts.hip)];
+  const JointBlueprint& knee = joints[slot(parts.knee)];
+  const JointBlueprint& ankle = joints[slot(parts.ankle)];
+  return {hip.pivot - bodies[slot(BodyPart::pelvis)].center,
+          ankle.pivot - bodies[slot(parts.foot)].center, length(knee.pivot - hip.pivot),
+          length(ankle.pivot - knee.pivot)};
+}
+
+void StepController::solve_leg_targets(int leg, Vec3 pelvis, Quat pelvis_rotation, Vec3 foot_center,
+                                       Quat foot_rotation, Pose& pose) const {
+  const LegGeometry g = leg_geometry(leg);
+  const Vec3 hip_at = pelvis + pelvis_rotation.rotate(g.hip_from_pelvis);
+  const Vec3 ankle_at = foot_center + foot_rotation.rotate(g.ankle_from_foot);
+  const Vec3 knee_forward = normalized(horizontal(foot_rotation.rotate({0, 0, 1})));
+  const LegTargets t =
+      solve_leg(hip_at, pelvis_rotation, ankle_at, foot_rotation, knee_forward, g.thigh, g.shin);
+  const LegParts& parts = kLegs[leg];
+  pose[parts.hip] = t.hip;
+  pose[parts.knee] = t.knee;
+  pose[parts.ankle] = t.ankle;
+}
+
+float StepController::reachable_pelvis_height(int leg, Vec3 pelvis, Quat pelvis_rotation,
+                                              Vec3 foot_center, Quat foot_rotation,
+                                              float knee_bend_deg) const {
+  // The highest pelvis (centre) at which this leg still bends its knee by `knee_bend_deg`: with
+  // the feet apart or staggered a pelvis at the nominal height would ask a leg to reach farther
+  // than it can, and a leg that cannot reach lifts or drags its foot.
+  const LegGeometry g = leg_geometry(leg);
+  const Vec3 hip_offset = pelvis_rotation.rotate(g.hip_from_pelvis);
+  const Vec3 ankle_at = foot_center + foot_rotation.rotate(g.ankle_from_foot);
+  const float reach = (g.thigh + g.shin) * std::cos(0.5f * deg_to_rad(knee_bend_deg));
+  const float apart = length(horizontal(pelvis + hip_offset - ankle_at));
+  const float rise = std::sqrt(std::max(reach * reach - apart * apart, 0.25f * reach * reach));
+  return ankle_at.y + rise - hip_offset.y;
+}
+
+float StepController::smooth_pelvis_height(float goal, float dt) {
+  // The pelvis height the legs aim for changes at a limited rate: a target that jumps when a foot
+  // lifts or lands makes the stance leg kick the body into the air.
+  if (!state_.pelvis_height_set) {
+    state_.pelvis_height = rig_.body_state(BodyPart::pelvis).position.y;
+    state_.pelvis_height_set = true;
+  }
+  const float most = settings().step.pelvis_height_speed * dt;
+  state_.pelvis_height += std::clamp(goal - state_.pelvis_height, -most, most);
+  return state_.pelvis_height;
+}
+
+Quat StepController::legs_pelvis_yaw(float wanted_yaw) const {
+  // While the uprighting drive holds the heading, the legs take the pelvis's yaw as it is: legs
+  // aiming at another yaw twist the stance foot with the hips' whole torque, and a foot on the
+  // ground spins long before the pelvis gives (stance feet turned 30° in a step).
+  if (!state_.holding_heading) return Quat::from_yaw(wanted_yaw);
+  return Quat::from_yaw(yaw_of(rig_.body_state(BodyPart::pelvis).rotation.rotate({0, 0, 1})));
+}
+
+void StepController::set_swing_friction(int leg, bool slippery) {
+  rig_.set_foot_friction(leg, slippery ? settings().step.swing_friction : settings().foot_friction);
+}
+
+float StepController::pelvis_above_sole(float knee_bend_deg) const {
+  // Pelvis centre above the soles with straight-down legs bent a little at the knees.
+  const LegGeometry g = leg_geometry(0);
+  const float bend = deg_to_rad(knee_bend_deg) * 0.5f;
+  const float ankle_above_sole = rig_.blueprint().joints[slot(JointName::ankle_l)].pivot.y;
+  return ankle_above_sole + (g.thigh + g.shin) * std::cos(bend) - g.hip_from_pelvis.y;
+}
+
+void StepController::plant_legs(float dt, Pose& pose) {
+  // Both feet planted: the legs and the ground form a closed loop, and leg targets taken from a
+  // pose would not match where the feet really are; the drives would then fight each other
+  // through the ground until a foot slipped. Instead each leg's hip, knee and ankle targets come
+  // from inverse kinematics between a desired pelvis (upright, at standing height) and the foot
+  // where it stands, so the loop closes by construction.
+  Vec3 feet[2];
+  Quat feet_rotation[2];
+  for (int leg = 0; leg < 2; ++leg) planted_foot(leg, feet[leg], feet_rotation[leg]);
+  // The pelvis faces where the feet point: taking its own heading would leave yaw unheld.
+  const Vec3 feet_forward =
+      horizontal(feet_rotation[0].rotate({0, 0, 1}) + feet_rotation[1].rotate({0, 0, 1}));
+  const Vec3 facing =
+      length(feet_forward) > 1e-3f ? normalized(feet_forward) : sense_.balance.forward;
+  const Quat pelvis_rotation = legs_pelvis_yaw(yaw_of(facing));
+  Vec3 pelvis;
+  if (walking_intent()) {
+    // Walking: the legs push the pelvis ahead at the commanded velocity.
+    pelvis = moving_pelvis_goal(dt);
+    stance_.forget_goal();
+  } else {
+    pelvis = stance_.pelvis_goal(dt, rig_, sense_);
+    state_.pelvis_ref = horizontal(rig_.body_state(BodyPart::pelvis).position);
+  }
+  const float half_height = rig_.blueprint().bodies[slot(BodyPart::foot_l)].half_extents.y;
+  const float bend = settings().balance.stance_knee_bend_deg;
+  pelvis.y = 0.5f * (feet[0].y + feet[1].y) - half_height + pelvis_above_sole(bend);
+  for (int leg = 0; leg < 2; ++leg) {
+    pelvis.y = std::min(pelvis.y, reachable_pelvis_height(leg, pelvis, pelvis_rotation, feet[leg],
+                                                          feet_rotation[leg], bend));
+  }
+  pelvis.y = smooth_pelvis_height(pelvis.y, dt);
+  state_.pelvis_target = pelvis;
+  for (int leg = 0; leg < 2; ++leg)
+    solve_leg_targets(leg, pelvis, pelvis_rotation, feet[leg], feet_rotation[leg], pose);
+}
+
+LocomotionState StepController::update(float dt, bool assist_fading, Pose& pose) {
+  turn_heading(dt);
+  ramp_commanded_velocity(dt);
+  if (!state_.swing.active) maybe_start_step(dt);
+  if (state_.swing.active) {
+    update_swing(dt, pose);
+  } else if (sense_.planted(0) && sense_.planted(1)) {
+    plant_legs(dt, pose);
+  } else {
+    stance_.tilt_ankles(dt, settings(), sense_, pose);
+  }
+  if (!assist_fading) hold_pelvis(dt);
+  if (state_.swing.active) {
+    return state_.swing.kind == Swing::Kind::gait ? LocomotionState::walking
+                                                  : LocomotionState::stepping;
+  }
+  return walking_intent() ? LocomotionState::walking : LocomotionState::standing;
+}
+
+void StepController::maybe_start_step(float dt) {
+  const StepSettings& s = settings().step;
+  state_.since_touchdown_s += dt;
+  const bool left = sense_.planted(0);
+  const bool right = sense_.planted(1);
+  // A new body first settles on its feet (the drop from its spawn height is not a stumble).
+  if ((!left && !right) || sense_.age_s < s.spawn_settle_s) return;
+  if (walking_intent()) {
+    if (state_.since_touchdown_s < s.gait_double_support_s) return;
+    int leg = state_.last_swing_leg < 0 ? 0 : 1 - state_.last_swing_leg;
+    if (state_.last_swing_leg < 0) {
+      // First step: the foot on the side of the turn, or the one trailing along the velocity.
+      const float turn = wrap_angle(desired_yaw() - sense_.yaw);
+      const Vec3 v = state_.commanded;
+      const Vec3 lateral = left_of(sense_.balance.forward);
+      if (std::fabs(turn) > deg_to_rad(s.first_step_turn_deg)) {
+        leg = turn > 0 ? 0 : 1;
+      } else if (std::fabs(dot(v, lateral)) > 0.5f * length(v)) {
+        leg = dot(v, lateral) > 0 ? 0 : 1;
+      } else {
+        leg = dot(rig_.body_state(BodyPart::foot_l).position -
+                      rig_.body_state(BodyPart::foot_r).position,
+                  v) < 0
+                  ? 0
+                  : 1;
+      }
+    }
+    if (!sense_.planted(1 - leg)) leg = 1 - leg;
+    start_step(leg, Swing::Kind::gait);
+    return;
+  }
+  const float threshold = state_.recovering ? s.continue_error_m : s.step_error_m;
+  if (sense_.balance.error_m > threshold * settings().height_m / 1.8f &&
+      state_.since_touchdown_s > s.balance_step_gap_s) {
+    const int leg = choose_recovery_leg();
+    if (sense_.planted(1 - leg)) {
+      start_step(leg, Swing::Kind::balance);
+      return;
+    }
+  }
+  if (state_.recovering && sense_.balance.error_m < s.continue_error_m) state_.recovering = false;
+  // Feet left apart by a recovery (or a stop) are brought back together once the body is calm.
+  const int closing = state_.stance_left_apart ? choose_closing_leg() : -1;
+  if (closing < 0) state_.stance_left_apart = false;
+  state_.calm_s = closing >= 0 && sense_.balance.error_m < 0.5f * s.step_error_m && left && right
+                      ? state_.calm_s + dt
+                      : 0.0f;
+  if (state_.calm_s >= s.settle_s) {
+    state_.calm_s = 0;
+    start_step(closing, Swing::Kind::closing);
+  }
+}
+
+int StepController::choose_recovery_leg() const {
+  // A sideways lean is caught by the foot on that side; a lean forward or back by the foot that
+  // trails along it (alternating when the feet are level); a second step uses the other leg.
+  const Vec3 e = sense_.balance.error;
+  const Vec3 lateral_axis = left_of(sense_.balance.forward);
+  const float lateral = dot(e, lateral_axis);
+  int leg;
+  if (std::fabs(lateral) >= 0.5f * sense_.balance.error_m) {
+    leg = lateral > 0 ? 0 : 1;
+  } else {
+    const float l = dot(rig_.body_state(BodyPart::foot_l).position - sense_.balance.support_mid, e);
+    const float r = dot(rig_.body_state(BodyPart::foot_r).position - sense_.balance.support_mid, e);
+    if (std::fabs(l - r) > settings().step.level_feet_m) {
+      leg = l < r ? 0 : 1;
+    } else {
+      leg = state_.last_swing_leg == 0 ? 1 : 0;
+    }
+  }
+  if (state_.recovering && leg == state_.last_swing_leg) leg = 1 - leg;
+  return leg;
+}
+
+int StepController::choose_closing_leg() const {
+  // The foot farther from where it belongs beside the other one (nominal width, side by side);
+  // -1 when the stance is close enough to nominal.
+  const StepSettings& s = settings().step;
+  const float scale = settings().height_m / 1.8f;
+  const Vec3 forward = sense_.balance.forward;
+  const Vec3 lateral_axis = left_of(forward);
+  const Vec3 l = horizontal(rig_.body_state(BodyPart::foot_l).position);
+  const Vec3 r = horizontal(rig_.body_state(BodyPart::foot_r).position);
+  const Vec3 nominal_l = r + lateral_axis * (s.stance_width_m * scale);
+  const float off = length(l - nominal_l);
+  if (off < s.close_feet_m * scale) return -1;
+  // Move the foot whose move brings the feet midpoint closer to the centre of mass.
+  const Vec3 com = horizontal(sense_.balance.com);
+  const Vec3 mid_if_l = (nominal_l + r) * 0.5f;
+  const Vec3 mid_if_r = (l + (l - lateral_axis * (s.stance_width_m * scale))) * 0.5f;
+  return length(mid_if_l - com) <= length(mid_if_r - com) ? 0 : 1;
+}
+
+void StepController::start_step(int leg, Swing::Kind kind) {
+  const StepSettings& s = settings().step;
+  const float time_scale = state_.intent.gait == Gait::run ? s.run_time_scale : 1.0f;
+  state_.swing = {};
+  state_.swing.active = true;
+  state_.swing.leg = leg;
+  state_.swing.kind = kind;
+  state_.swing.lift_s = s.lift_s * time_scale;
+  state_.swing.plant_s = s.plant_s * time_scale;
+  const BodyState foot = rig_.body_state(kLegs[leg].foot);
+  state_.swing.start = foot.position;
+  state_.swing.start_yaw = yaw_of(foot.rotation.rotate({0, 0, 1}));
+  if (kind != Swing::Kind::gait)
+    state_.pelvis_ref = horizontal(rig_.body_state(BodyPart::pelvis).position);
+  if (kind == Swing::Kind::balance) {
+    state_.recovering = true;
+    ++counts_.recovery_steps;
+  }
+  ++counts_.steps_taken;
+  state_.calm_s = 0;
+  set_swing_friction(leg, true);
+  aim_swing();
+}
+
+void StepController::aim_swing() {
+  // Foot placement in world space: the capture point predicted for touchdown (CoM + v·t_left,
+  // plus the velocity error × sqrt(h/g)), half a step ahead at the commanded velocity, and half
+  // the stance width out to the swing leg's side, never across the stance foot.
+  const StepSettings& s = settings().step;
+  const float scale = settings().height_m / 1.8f;
+  const int stance_leg = 1 - state_.swing.leg;
+  const BodyState stance = rig_.body_state(kLegs[stance_leg].foot);
+  const float stance_yaw = yaw_of(stance.rotation.rotate({0, 0, 1}));
+  const float turn = std::clamp(wrap_angle(state_.heading - stance_yaw),
+                                -deg_to_rad(s.max_turn_deg), deg_to_rad(s.max_turn_deg));
+  state_.swing.target_yaw = stance_yaw + turn;
+  const Vec3 forward = forward_of(state_.swing.target_yaw);
+  const Vec3 lateral_axis = left_of(forward) * (state_.swing.leg == 0 ? 1.0f : -1.0f);
+
+  const Vec3 stance_at = horizontal(stance.position);
+  if (state_.swing.kind == Swing::Kind::closing) {
+    // Beside the stance foot at the nominal width.
+    Vec3 target = stance_at + lateral_axis * (s.stance_width_m * scale);
+    target.y = state_.swing.start.y;
+    state_.swing.target = foot_center_on_ground(target, &state_.swing.ground_normal);
+    return;
+  }
+  const float duration = state_.swing.lift_s + state_.swing.plant_s;
+  const float left = std::max(0.0f, duration - state_.swing.elapsed_s);
+  const float time_constant = std::sqrt(
+      std::max(sense_.balance.com_height_m, settings().balance.min_com_height_m) / kGravity);
+  const Vec3 v = horizontal(sense_.balance.com_velocity);
+  const Vec3 commanded = state_.commanded;
+  const Vec3 com = horizontal(sense_.balance.com);
+  Vec3 target = com + v * left + (v - commanded) * (time_constant + s.placement_cv) +
+                commanded * (0.5f * duration) + (com - stance_at) * s.placement_cd +
+                lateral_axis * (0.5f * s.stance_width_m * scale);
+  // Never across or too close beside the stance foot; never farther than a long step.
+  const float side = dot(target - stance_at, lateral_axis);
+  if (side < s.min_width_m * scale) target = target + lateral_axis * (s.min_width_m * scale - side);
+  const Vec3 step = target - stance_at;
+  if (length(step) > s.max_step_m * scale)
+    target = stance_at + normalized(step) * (s.max_step_m * scale);
+  target.y = state_.swing.start.y;
+  state_.swing.target = foot_center_clear_of_edges(target, forward, state_.swing.edge_side,
+                                                   &state_.swing.ground_normal);
+}
+
+namespace {
+// Where along `forward` (from `center`, in m) the ground within ±reach leaves the plane of
+// `mid` (the ground under the centre), and how far the ground beyond the edge is above the
+// ground short of it.
+struct Edge {
+  int ends_off = 0;  // ends of the foot (toe, heel) over ground off the plane
+  float at = 0;      // [m] along `forward` from the centre, with one end off
+  float rise = 0;    // [m] the ground beyond the edge above the ground short of it
+};
+
+Edge edge_along_foot(const RagdollRig& rig, Vec3 center, const GroundHit& mid, Vec3 forward,
+                     float reach) {
+  const StepSettings& settings = rig.settings().step;
+  Edge edge;
+  if (!mid.hit || mid.normal.y < 0.5f) return edge;
+  const float slope = rise_along(mid.normal, forward);  // so that slopes are not edges
+  float rise = 0;  // of the ground at the last point probed above the plane
+  auto off_plane = [&](float s) {
+    const GroundHit g =
+        rig.probe_ground(center + forward * s, settings.probe_above_m, settings.probe_below_m);
+    rise = g.hit ? g.point.y - (mid.point.y + slope * s) : -1.0f;
+    return std::fabs(rise) > settings.edge_rise_m;
+  };
+  const bool toe = off_plane(reach);
+  const float toe_rise = rise;
+  const bool heel = off_plane(-reach);
+  edge.ends_off = (toe ? 1 : 0) + (heel ? 1 : 0);
+  if (edge.ends_off != 1) return edge;
+  edge.rise = toe ? toe_rise : -rise;
+  // Bisection between the centre (on the plane) and the end that is off it.
+  float on = 0.0f;
+  float off = toe ? reach : -reach;
+  while (std::fabs(off - on) > settings.edge_precision_m) {
+    const float m = 0.5f * (on + off);
+    (off_plane(m) ? off : on) = m;
+  }
+  edge.at = 0.5f * (on + off);
+  return edge;
+}
+
+}  // namespace
+
+Vec3 StepController::foot_center_clear_of_edges(Vec3 target, Vec3 forward, int& side,
+                                                Vec3* normal) const {
+  // A foot set down across the edge of a step down stands on its heel and rocks over the edge
+  // (walking down the arena's stairs, 45 falls in 200). The foot goes wholly to the nearer side
+  // of the edge, and stays on that side while the target is re-aimed, so that it does not jump
+  // from one tread to the other in mid-swing. (Going up, the same rule made falls more frequent,
+  // 21 in 200 against 10: a heel over a riser's edge is the stepping up the gait does anyway.)
+  // The ground probed under the centre places the foot too.
+  const float margin = settings().step.edge_margin_m;
+  const Vec3 half_size = rig_.blueprint().bodies[slot(BodyPart::foot_l)].half_extents;
+  const float half = half_size.z + margin;
+  const GroundHit ground = ground_under_foot(target);
+  const Edge edge = edge_along_foot(rig_, target, ground, forward, half);
+  if (edge.ends_off != 1 || edge.rise > 0) return on_ground(target, ground, half_size.y, normal);
+  const float behind = edge.at - half;
+  const float ahead = edge.at + half;
+  if (side == 0) side = std::fabs(behind) <= std::fabs(ahead) ? -1 : 1;
+  const Vec3 moved = target + forward * (side < 0 ? behind : ahead);
+  // Where the other side is no longer than a foot either, the foot stays where it was aimed.
+  const GroundHit moved_ground = ground_under_foot(moved);
+  if (edge_along_foot(rig_, moved, moved_ground, forward, half - 0.5f * margin).ends_off > 0)
+    return on_ground(target, ground, half_size.y, normal);
+  return on_ground(moved, moved_ground, half_size.y, normal);
+}
+
+void StepController::keep_sole_clear(Vec3& foot, Vec3 forward, Vec3 normal, float clearance) const {
+  // Down a stair the straight path cuts through the tread the foot leaves: it touched the
+  // tread's edge, landed there, and rocked. The foot's heel and toe are kept `clearance` above
+  // the ground under them (the sole tilted as the foot is, so that a slope is not an obstacle).
+  const Vec3 half = rig_.blueprint().bodies[slot(BodyPart::foot_l)].half_extents;
+  const float pitch = rise_along(normal, forward);
+  for (float along : {-half.z, half.z}) {
+    const float reach = settings().step.sole_probe_m;
+    const GroundHit g = rig_.probe_ground(foot + forward * along, reach, reach);
+    if (g.hit) foot.y = std::max(foot.y, g.point.y - pitch * along + half.y + clearance);
+  }
+}
+
+void StepController::update_swing(float dt, Pose& pose) {
+  const StepSettings& s = settings().step;
+  state_.swing.elapsed_s += dt;
+  const float t = state_.swing.elapsed_s;
+  const float duration = state_.swing.lift_s + state_.swing.plant_s;
+  // Re-aim while there is time to get there; the last part of the plant phase goes straight in.
+  if (t < s.reaim_share * duration) aim_swing();
+
+  // Lift: the foot rises and starts toward the target (easing in); plant: it reaches the target
+  // and sets down (easing out). Past the plan it presses down until it touches.
+  float progress;
+  float height;
+  const float clearance = s.clearance_m * settings().height_m / 1.8f;
+  if (t < state_.swing.lift_s) {
+    const float u = t / state_.swing.lift_s;
+    progress = 0.5f * ease_in(u);
+    height = clearance * smoothstep(u);
+  } else {
+    // The foot is over its target a little before it sets down: the drives lag their targets.
+    const float u = std::min(1.0f, (t - state_.swing.lift_s) / state_.swing.plant_s);
+    progress = 0.5f + 0.5f * ease_out(std::min(1.0f, u / s.plant_reach));
+    height = clearance * (1.0f - smoothstep(u));
+  }
+  if (t > duration) height = -s.press_depth_m * std::min(1.0f, (t - duration) / s.press_ramp_s);
+  Vec3 foot = state_.swing.start + (state_.swing.target - state_.swing.start) * progress;
+  // Up a slope the foot climbs in the first half of the step, to clear the ground ahead; down one
+  // it descends along the ground: dropped early it struck the slope at the end of the lift,
+  // still moving at full speed, and bounced off.
+  const float rise = state_.swing.target.y - state_.swing.start.y;
+  foot.y = state_.swing.start.y + rise * (rise > 0 ? std::min(1.0f, 2.0f * progress) : progress) +
+           height;
+  const float yaw = state_.swing.start_yaw +
+                    wrap_angle(state_.swing.target_yaw - state_.swing.start_yaw) * progress;
+  const Vec3 normal =
+      normalized(Vec3{0, 1, 0} + (state_.swing.ground_normal - Vec3{0, 1, 0}) * progress);
+  if (t < duration && rise < s.keep_clear_rise_m)
+    keep_sole_clear(foot, forward_of(yaw), normal, height);
+  const Quat foot_rotation = foot_on_ground(forward_of(yaw), normal);
+
+  // Stance leg: the pelvis upright at standing height above the stance foot, where it is (pushed
+  // ahead at the commanded velocity), facing between the two feet.
+  const int stance_leg = 1 - state_.swing.leg;
+  Vec3 stance_center;
+  Quat stance_rotation;
+  planted_foot(stance_leg, stance_center, stance_rotation);
+  const Quat pelvis_rotation = legs_pelvis_yaw(state_.heading);
+  const float half_height = rig_.blueprint().bodies[slot(BodyPart::foot_l)].half_extents.y;
+  const BodyState pelvis_now = rig_.body_state(BodyPart::pelvis);
+  Vec3 pelvis = moving_pelvis_goal(dt);
+  // A walking stance leg keeps more bend than a standing one: a knee nearly straight has no
+  // travel left to follow the body up as it vaults over the foot (see walk_knee_bend_deg).
+  const float bend = state_.swing.kind == Swing::Kind::gait
+                         ? s.walk_knee_bend_deg
+                         : settings().balance.stance_knee_bend_deg;
+  pelvis.y =
+      smooth_pelvis_height(std::min(stance_center.y - half_height + pelvis_above_sole(bend),
+                                    reachable_pelvis_height(stance_leg, pelvis, pelvis_rotation,
+                                                            stance_center, stance_rotation, bend)),
+                           dt);
+  state_.pelvis_target = pelvis;
+  solve_leg_targets(stance_leg, pelvis, pelvis_rotation, stance_center, stance_rotation, pose);
+  // Swing leg: hung from the real pelvis, so the foot goes where it is aimed in the world.
+  solve_leg_targets(state_.swing.leg, pelvis_now.position, pelvis_now.rotation, foot, foot_rotation,
+                    pose);
+
+  const bool touched = rig_.touching(kLegs[state_.swing.leg].foot) && t >= state_.swing.lift_s;
+  if (touched || t > duration + s.landing_timeout_s) land_swing();
+}
+
+Vec3 StepController::moving_pelvis_goal(float dt) {
+  // Walking: a reference that moves at the commanded velocity, never more than a little ahead
+  // of (or behind) the real pelvis. A balance or closing step holds the pelvis where the step
+  // began. (A reference taken from where the pelvis is each step turned the drives' tracking of
+  // the moving reference into positive feedback: a 20 N·s push sped up to 0.75 m/s mid-step.)
+  const Vec3 actual = horizontal(rig_.body_state(BodyPart::pelvis).position);
+  if (state_.swing.active && state_.swing.kind == Swing::Kind::balance) return state_.pelvis_ref;
+  if (state_.swing.active && state_.swing.kind == Swing::Kind::closing) {
+    // Carried over to the middle of the feet as they will stand.
+    const Vec3 stance = horizontal(rig_.body_state(kLegs[1 - state_.swing.leg].foot).position);
+    const Vec3 mid = (stance + horizontal(state_.swing.target)) * 0.5f;
+    const float u =
+        smoothstep(state_.swing.elapsed_s / (state_.swing.lift_s + state_.swing.plant_s));
+    return state_.pelvis_ref + (mid - state_.pelvis_ref) * u;
+  }
+  const float lead = settings().step.max_pelvis_lead_m * settings().height_m / 1.8f;
+  state_.pelvis_ref = state_.pelvis_ref + state_.commanded * dt;
+  const Vec3 gap = state_.pelvis_ref - actual;
+  if (length(gap) > lead) state_.pelvis_ref = actual + normalized(gap) * lead;
+  return state_.pelvis_ref;
+}
+
+void StepController::hold_pelvis(float dt) {
+  // Single support and walking lean on a stronger uprighting drive (the "strong hip drive") that
+  // also holds the heading, and a capped hold of the pelvis on the legs' own pelvis target,
+  // moving at the commanded velocity. Standing on both feet needs neither once it has settled
+  // after its last step; the assistance then fades out (switched off at once, it jolted the body).
+  const StepSettings& s = settings().step;
+  const bool moving =
+      state_.swing.active || walking_intent() || state_.since_touchdown_s < s.hold_after_step_s;
+  state_.step_assist = moving ? 1.0f : std::max(0.0f, state_.step_assist - dt / s.assist_fade_s);
+  rig_.set_upright_strength(1.0f + (s.upright_boost - 1.0f) * state_.step_assist);
+  state_.holding_heading = state_.step_assist > 0;
+  rig_.set_upright_holds_heading(state_.holding_heading);
+  if (state_.step_assist <= 0) {
+    rig_.release_pelvis();
+    return;
+  }
+  const float cap = state_.step_assist * rig_.mass() * kGravity;
+  rig_.pull_pelvis(state_.pelvis_target,
+                   {s.hold_ratio * cap, s.support_ratio * cap, s.hold_ratio * cap},
+                   s.hold_time_constant_s, s.hold_max_speed, state_.commanded);
+}
+
+void StepController::cancel() {
+  if (state_.swing.active) set_swing_friction(state_.swing.leg, false);
+  state_.swing.active = false;
+  state_.recovering = false;
+  state_.last_swing_leg = -1;
+  stance_.forget_goal();
+  state_.pelvis_height_set = false;
+  state_.holding_heading = false;
+  state_.step_assist = 0;
+  rig_.set_upright_holds_heading(false);
+  state_.calm_s = 0;
+  state_.commanded = {};
+}
+
+void StepController::land_swing() {
+  state_.last_kind = state_.swing.kind;
+  // Only steps leave the feet apart on purpose; the slow creep of standing feet is the anchors'
+  // job.
+  state_.stance_left_apart = state_.swing.kind != Swing::Kind::closing;
+  set_swing_friction(state_.swing.leg, false);
+  state_.last_swing_leg = state_.swing.leg;
+  state_.swing.active = false;
+  state_.since_touchdown_s = 0;
+  stance_.forget_goal();
+  stance_.forget_integral_shift();
+}
+
+}  // namespace stagger::physics
+
+namespace stagger::physics {
+
+void StepController::feet_for_balance(Vec3 commanded, Vec3& left, Vec3& right) const {
+  const Swing& swing = state_.swing;
+  Vec3 planned = swing.target;
+  if (swing.active && swing.kind == Swing::Kind::gait) {
+    const float left_s = std::max(0.0f, swing.lift_s + swing.plant_s - swing.elapsed_s);
+    planned = planned - commanded * left_s;
+  }
+  const bool planning = swing.active && swing.kind != Swing::Kind::closing;
+  left = planning && swing.leg == 0 ? planned : rig_.body_state(BodyPart::foot_l).position;
+  right = planning && swing.leg == 1 ? planned : rig_.body_state(BodyPart::foot_r).position;
+}
+
+void StepController::reset() {
+  state_ = {};
+  for (int leg = 0; leg < 2; ++leg) set_swing_friction(leg, false);
+}
+
+}  // namespace stagger::physics

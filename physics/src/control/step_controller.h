@@ -1,0 +1,133 @@
+#pragma once
+// Stepping: balance steps after a shove, closing steps that bring the feet back under the body,
+// and the walking gait, in one controller that also sets the legs' targets on the ground (leg
+// inverse kinematics from a pelvis goal to the feet) and the stepping assistance (the strong
+// uprighting drive and the capped pelvis hold).
+
+#include <cstdint>
+
+#include "body_sense.h"
+#include "stagger/physics/locomotion.h"
+#include "stagger/physics/pose.h"
+#include "stagger/physics/ragdoll_rig.h"
+#include "stance_controller.h"
+
+namespace stagger::physics {
+
+class StepController {
+ public:
+  struct Swing {
+    bool active = false;
+    int leg = 0;  ///< 0 left, 1 right
+    enum class Kind : std::uint8_t { balance, gait, closing } kind = Kind::balance;
+    float elapsed_s = 0;
+    float lift_s = 0;   ///< [s] start phase
+    float plant_s = 0;  ///< [s] end phase
+    Vec3 start;         ///< [m] foot centre at lift-off
+    float start_yaw = 0;
+    Vec3 target;  ///< [m] foot centre where it will land
+    Vec3 ground_normal{0, 1, 0};
+    float target_yaw = 0;
+    int edge_side = 0;  ///< -1 behind a step's edge, +1 ahead of it, 0 no edge met yet
+  };
+  struct State {
+    LocomotionIntent intent;
+    Vec3 commanded;     ///< [m/s] velocity the legs are asked for now, ramped to the intent
+    float heading = 0;  ///< [rad] heading held while stepping or walking
+    bool holding_heading = false;
+    float step_assist = 0;  ///< [-] stepping assistance in effect, 0..1 (fades out)
+    Swing swing;
+    int last_swing_leg = -1;
+    Swing::Kind last_kind = Swing::Kind::balance;
+    float since_touchdown_s = 1.0f;  ///< [s] double support time since the last step landed
+    float calm_s = 0;                ///< [s] standing calmly with the feet apart
+    bool recovering = false;         ///< balance steps continue until back in balance
+    bool stance_left_apart = false;  ///< a step left the feet apart: a closing step may follow
+    Vec3 pelvis_ref;          ///< [m] pelvis reference while stepping or walking (horizontal)
+    Vec3 pelvis_target;       ///< [m] where the legs put the pelvis this step
+    float pelvis_height = 0;  ///< [m] rate-limited pelvis height goal
+    bool pelvis_height_set = false;
+  };
+  /// Steps counted over the body's life (kept by reset).
+  struct Counts {
+    int recovery_steps = 0;  ///< balance steps
+    int steps_taken = 0;     ///< every step: balance, gait and closing
+  };
+
+  StepController(RagdollRig& rig, const BodySense& sense, StanceController& stance)
+      : rig_(rig), sense_(sense), stance_(stance) {}
+
+  void set_intent(const LocomotionIntent& intent) { state_.intent = intent; }
+  const LocomotionIntent& intent() const { return state_.intent; }
+  /// [m/s] the commanded horizontal velocity (while upright).
+  Vec3 commanded() const { return state_.commanded; }
+  /// The legs' joint targets for this step (an upright body), and the state they leave it in:
+  /// stepping, walking or standing. `assist_fading`: a get-up's assistance is still letting go.
+  LocomotionState update(float dt, bool assist_fading, Pose& pose);
+  /// Ends any step at once, puts the swing foot's friction back, drops the assistance.
+  void cancel();
+  /// The leg in the air (-1 none).
+  int swing_leg() const { return state_.swing.active ? state_.swing.leg : -1; }
+  /// Where the balance measure counts each foot: during a balance or gait step the swing foot
+  /// counts where it will land, less (walking) the ground that `commanded` covers until then.
+  void feet_for_balance(Vec3 commanded, Vec3& left, Vec3& right) const;
+  bool holding_heading() const { return state_.holding_heading; }
+  float heading() const { return state_.heading; }
+  const Counts& counts() const { return counts_; }
+  /// Fresh state (counts kept), both feet rough again.
+  void reset();
+
+ private:
+  const RagdollSettings& settings() const { return rig_.settings(); }
+  bool walking_intent() const;
+  Vec3 intended_velocity() const;
+  float desired_yaw() const;
+  void turn_heading(float dt);
+  void ramp_commanded_velocity(float dt);
+  void maybe_start_step(float dt);
+  int choose_recovery_leg() const;
+  int choose_closing_leg() const;
+  void start_step(int leg, Swing::Kind kind);
+  void aim_swing();
+  void update_swing(float dt, Pose& pose);
+  void land_swing();
+  void plant_legs(float dt, Pose& pose);
+  /// Where the legs hold the pelvis (horizontal) while stepping or walking.
+  Vec3 moving_pelvis_goal(float dt);
+  void hold_pelvis(float dt);
+  float smooth_pelvis_height(float goal, float dt);
+  Quat legs_pelvis_yaw(float wanted_yaw) const;
+  void set_swing_friction(int leg, bool slippery);
+
+  // Legs on the ground: geometry, inverse kinematics and footholds.
+  struct LegGeometry {
+    Vec3 hip_from_pelvis;  // hip pivot from the pelvis centre, build pose [m]
+    Vec3 ankle_from_foot;  // ankle pivot from the foot centre, build pose [m]
+    float thigh = 0;       // [m]
+    float shin = 0;        // [m]
+  };
+  LegGeometry leg_geometry(int leg) const;
+  float pelvis_above_sole(float knee_bend_deg) const;
+  /// Joint targets of one leg: hip from the pelvis given, foot centre and orientation given.
+  void solve_leg_targets(int leg, Vec3 pelvis, Quat pelvis_rotation, Vec3 foot_center,
+                         Quat foot_rotation, Pose& pose) const;
+  float reachable_pelvis_height(int leg, Vec3 pelvis, Quat pelvis_rotation, Vec3 foot_center,
+                                Quat foot_rotation, float knee_bend_deg) const;
+  /// The foot as it stands: where it is, flat on the ground under it.
+  void planted_foot(int leg, Vec3& center, Quat& rotation) const;
+  GroundHit ground_under_foot(Vec3 at) const;
+  Vec3 foot_center_on_ground(Vec3 at, Vec3* normal) const;
+  /// foot_center_on_ground for a swing target (a foot centre), first moved along `forward` so
+  /// that the whole foot stands on one side of a step's edge; `side` keeps the side chosen for
+  /// the rest of a swing.
+  Vec3 foot_center_clear_of_edges(Vec3 target, Vec3 forward, int& side, Vec3* normal) const;
+  void keep_sole_clear(Vec3& foot, Vec3 forward, Vec3 normal, float clearance) const;
+
+  RagdollRig& rig_;
+  const BodySense& sense_;
+  StanceController& stance_;
+  State state_;
+  Counts counts_;
+};
+
+}  // namespace stagger::physics

@@ -1,0 +1,301 @@
+#include "stagger/physics/ragdoll_rig.h"
+
+#include <algorithm>
+
+#include "bullet_convert.h"
+#include "world_impl.h"
+
+namespace stagger::physics {
+namespace {
+
+// [kg] the mass the stance grip's force is given for; it scales with the body's mass.
+constexpr float kGripReferenceMassKg = 75.0f;
+
+}  // namespace
+
+RagdollAssembly assemble_ragdoll(World::Impl& impl, const RagdollBlueprint& blueprint,
+                                 const RagdollSettings& settings, Vec3 feet_position, float yaw_rad,
+                                 bool controlled) {
+  RagdollAssembly out;
+  const int owner = impl.next_owner++;
+  out.owner = owner;
+  // A driven body does not collide with itself (the usual active-ragdoll practice, PuppetMaster's
+  // among them: its pose is the drives' business, and its 30-odd pairs of nearby limbs
+  // were a third of a patrolling ragdoll's collision work); it does once it goes limp.
+  impl.self_collision.push_back(controlled ? SelfCollision::off : SelfCollision::bullet);
+  const Quat facing = Quat::from_yaw(yaw_rad);
+  // Bodies and joints are inserted in enum order: a fixed insertion order keeps runs identical.
+  for (const BodyBlueprint& b : blueprint.bodies) {
+    BodySettings body;
+    body.shape = b.shape;
+    body.radius = b.radius;
+    body.half_length = b.half_length;
+    body.half_extents = b.half_extents;
+    body.mass_kg = b.mass;
+    body.inertia = b.inertia;
+    body.position = feet_position + facing.rotate(b.center);
+    body.rotation = facing;
+    const bool foot = b.part == BodyPart::foot_l || b.part == BodyPart::foot_r;
+    body.friction = foot ? settings.foot_friction : settings.body_friction;
+    out.bodies[slot(b.part)] = impl.add_body(body, owner, index_of(b.part));
+  }
+  for (const JointBlueprint& j : blueprint.joints) {
+    JointSettings joint;
+    joint.parent = out.bodies[slot(j.parent)];
+    joint.child = out.bodies[slot(j.child)];
+    joint.pivot = feet_position + facing.rotate(j.pivot);
+    joint.frame_rotation = facing;
+    joint.limits = j.limits;
+    joint.drive = j.drive;
+    out.joints[slot(j.joint)] = impl.add_joint(joint, true, controlled);
+  }
+  return out;
+}
+
+RagdollRig::RagdollRig(World& world, const RagdollSettings& settings, Vec3 feet_position,
+                       float yaw_rad)
+    : world_(world),
+      settings_(settings),
+      blueprint_(make_blueprint(settings)),
+      spawn_feet_(feet_position),
+      spawn_yaw_(yaw_rad) {
+  World::Impl& impl = world_.impl();
+  const RagdollAssembly parts =
+      assemble_ragdoll(impl, blueprint_, settings_, feet_position, yaw_rad, true);
+  owner_ = parts.owner;
+  bodies_ = parts.bodies;
+  joints_ = parts.joints;
+  // Uprighting drive: the pelvis against the static world, tilt axes only (yaw is free). The torso
+  // stays upright through the spine drives, which hold it straight above the pelvis.
+  JointSettings upright;
+  upright.parent_is_world = true;
+  upright.child = bodies_[slot(BodyPart::pelvis)];
+  upright.pivot = world_.body_state(upright.child).position;
+  upright.frame_rotation = Quat::from_yaw(yaw_rad);
+  upright.limits = {{1, 1, 1}, {0, 0, 0}};  // free on every axis
+  upright.drive = {settings_.upright.frequency_hz, settings_.upright.damping_ratio,
+                   settings_.upright.max_torque_nm * settings_.torque_scale()};
+  upright.drive_axes[1] = false;
+  upright_ = impl.add_joint(upright, false);
+
+  FootAnchorSettings grip;
+  grip.max_force_n = settings_.stance_grip_n * settings_.mass_kg / kGripReferenceMassKg;
+  grip.slip_m = settings_.stance_slip_m;
+  foot_anchors_ = {impl.add_foot_anchor(bodies_[slot(BodyPart::foot_l)], grip),
+                   impl.add_foot_anchor(bodies_[slot(BodyPart::foot_r)], grip)};
+  pelvis_pull_ = impl.add_pull(bodies_[slot(BodyPart::pelvis)]);
+}
+
+std::optional<BodyPart> RagdollRig::part_of(BodyId id) const {
+  for (int p = 0; p < kBodyPartCount; ++p) {
+    if (bodies_[static_cast<std::size_t>(p)] == id) return body_part_at(p);
+  }
+  return std::nullopt;
+}
+
+Pose RagdollRig::current_pose() const {
+  // Every joint frame shares its bodies' build orientation, so a joint's rotation is simply the
+  // child's orientation relative to the parent's.
+  Pose pose;
+  for (int j = 0; j < kJointCount; ++j) {
+    const JointName joint = joint_at(j);
+    const Quat parent = body_state(joint_parent(joint)).rotation;
+    const Quat child = body_state(child_of(joint)).rotation;
+    pose.rotations[static_cast<std::size_t>(j)] = normalized(parent.conjugate() * child);
+  }
+  return pose;
+}
+
+MassCenter RagdollRig::mass_center(int skip_leg) const {
+  const int first_skipped = skip_leg < 0
+                                ? kBodyPartCount
+                                : index_of(skip_leg == 0 ? BodyPart::thigh_l : BodyPart::thigh_r);
+  Vec3 com;
+  Vec3 velocity;
+  float total = 0;
+  for (int p = 0; p < kBodyPartCount; ++p) {
+    if (p >= first_skipped && p < first_skipped + 3) continue;  // thigh, shin, foot
+    // (Bullet's numbers directly: body_state would also make each part's quaternion.)
+    const btRigidBody& b = world_.impl().rigid(bodies_[static_cast<std::size_t>(p)]);
+    const float m = blueprint_.bodies[static_cast<std::size_t>(p)].mass;
+    com += from_bt(b.getCenterOfMassTransform().getOrigin()) * m;
+    velocity += from_bt(b.getLinearVelocity()) * m;
+    total += m;
+  }
+  return {com / total, velocity / total};
+}
+
+float RagdollRig::max_body_speed() const {
+  float fastest = 0;
+  for (BodyId id : bodies_)
+    fastest = std::max(fastest, length(world_.body_state(id).linear_velocity));
+  return fastest;
+}
+
+float RagdollRig::lowest_point(float floor) const {
+  float lowest = floor;
+  for (BodyId id : bodies_) {
+    btVector3 min;
+    btVector3 max;
+    world_.impl().rigid(id).getAabb(min, max);
+    lowest = std::min(lowest, min.y());
+  }
+  return lowest;
+}
+
+float RagdollRig::max_joint_separation() const {
+  float worst = 0;
+  for (JointId j : joints_) worst = std::max(worst, world_.joint_separation(j));
+  return worst;
+}
+
+bool RagdollRig::touching(BodyPart part) const {
+  return world_.impl().bodies[static_cast<std::size_t>(body(part))].touching;
+}
+
+float RagdollRig::pelvis_yaw() const {
+  return yaw_of(body_state(BodyPart::pelvis).rotation.rotate({0, 0, 1}));
+}
+
+GroundHit RagdollRig::probe_ground(Vec3 at, float above, float below) const {
+  return world_.impl().probe_ground(at, above, below);
+}
+
+std::optional<Runaway> RagdollRig::first_runaway_part() const {
+  const World::Impl& impl = world_.impl();
+  for (int p = 0; p < kBodyPartCount; ++p) {
+    if (auto what = body_runaway(impl.rigid(body(body_part_at(p)))))
+      return Runaway{body_part_at(p), std::move(*what)};
+  }
+  return std::nullopt;
+}
+
+std::optional<BodyPart> RagdollRig::first_non_finite_part() const {
+  // Bullet's own numbers, without turning the basis into a quaternion for every part in every
+  // step (body_state would).
+  const World::Impl& impl = world_.impl();
+  for (int p = 0; p < kBodyPartCount; ++p) {
+    if (!body_finite(impl.rigid(body(body_part_at(p))))) return body_part_at(p);
+  }
+  return std::nullopt;
+}
+
+void RagdollRig::apply_impulse(BodyPart part, Vec3 impulse) {
+  world_.apply_impulse(body(part), impulse);
+}
+
+void RagdollRig::drive_joint(JointName joint, Quat target, float strength) {
+  DrivenJoint& j = world_.impl().joint(joints_[slot(joint)]);
+  j.set_target(target);
+  j.set_strength(strength);
+}
+
+void RagdollRig::set_drives_active(bool active) {
+  World::Impl& impl = world_.impl();
+  for (JointId j : joints_) {
+    impl.joint(j).set_limp(!active);
+    impl.joint(j).set_strength(active ? 1.0f : settings_.limp_strength);
+  }
+  drives_active_ = active;
+  impl.joint(upright_).set_strength(active ? 1.0f : 0.0f);
+  impl.pulls[pelvis_pull_]->release();
+  impl.set_self_collision(owner_, active ? SelfCollision::off : SelfCollision::limp);
+  for (BodyId b : bodies_) {
+    btRigidBody& rigid = impl.rigid(b);
+    if (active) {
+      rigid.forceActivationState(DISABLE_DEACTIVATION);
+    } else {
+      // A limp body may fall asleep once it comes to rest.
+      rigid.forceActivationState(ACTIVE_TAG);
+      rigid.setDeactivationTime(0);
+    }
+  }
+}
+
+void RagdollRig::set_joint_iterations(int iterations) {
+  World::Impl& impl = world_.impl();
+  for (JointId j : joints_) impl.joint(j).set_solver_iterations(iterations);
+}
+
+void RagdollRig::set_upright_strength(float strength) {
+  world_.impl().joint(upright_).set_strength(strength);
+}
+
+void RagdollRig::set_upright_holds_heading(bool on) {
+  world_.impl().joint(upright_).set_axis_driven(1, on);
+}
+
+float RagdollRig::upright_body_yaw() const {
+  const DrivenJoint& joint = world_.impl().joint(upright_);
+  return yaw_of(from_bt(joint.constraint().getRigidBodyB().getOrientation()).rotate({0, 0, 1}));
+}
+
+void RagdollRig::aim_upright(float yaw_rad) {
+  // Keep the drive's world frame turned with the body, so only tilt is corrected.
+  DrivenJoint& joint = world_.impl().joint(upright_);
+  joint.constraint().getFrameOffsetA().setRotation(to_bt(Quat::from_yaw(yaw_rad)));
+  joint.set_target(Quat::identity());
+}
+
+void RagdollRig::grip_foot(int leg, bool hold) {
+  world_.impl().foot_anchors[foot_anchors_[static_cast<std::size_t>(leg)]]->update(hold);
+}
+
+void RagdollRig::set_foot_friction(int leg, float friction) {
+  const BodyPart foot = leg == 0 ? BodyPart::foot_l : BodyPart::foot_r;
+  world_.impl().rigid(body(foot)).setFriction(friction);
+}
+
+void RagdollRig::pull_pelvis(Vec3 target, Vec3 max_force, float time_constant_s, float max_speed,
+                             Vec3 target_velocity) {
+  WorldPull& pull = *world_.impl().pulls[pelvis_pull_];
+  pull.set_target(target);
+  pull.pull(max_force, time_constant_s, max_speed, target_velocity);
+}
+
+void RagdollRig::release_pelvis() {
+  world_.impl().pulls[pelvis_pull_]->release();
+}
+
+void RagdollRig::clamp_velocities(float max_linear, float max_angular) {
+  World::Impl& impl = world_.impl();
+  for (BodyId id : bodies_) {
+    btRigidBody& b = impl.rigid(id);
+    const btVector3 v = b.getLinearVelocity();
+    if (v.length() > max_linear) b.setLinearVelocity(v * (max_linear / v.length()));
+    const btVector3 w = b.getAngularVelocity();
+    if (w.length() > max_angular) b.setAngularVelocity(w * (max_angular / w.length()));
+  }
+}
+
+void RagdollRig::reset_to_spawn() {
+  World::Impl& impl = world_.impl();
+  // The build pose at the spawn, at rest, simulated again (Bullet takes a body with a non-finite
+  // bounding box out of the simulation).
+  const Quat facing = Quat::from_yaw(spawn_yaw_);
+  for (const BodyBlueprint& b : blueprint_.bodies) {
+    btRigidBody& rigid = impl.rigid(body(b.part));
+    const btTransform transform(to_bt(facing), to_bt(spawn_feet_ + facing.rotate(b.center)));
+    rigid.setWorldTransform(transform);
+    rigid.setCenterOfMassTransform(transform);
+    rigid.setInterpolationWorldTransform(transform);
+    rigid.setLinearVelocity({0, 0, 0});
+    rigid.setAngularVelocity({0, 0, 0});
+    rigid.setInterpolationLinearVelocity({0, 0, 0});
+    rigid.setInterpolationAngularVelocity({0, 0, 0});
+    rigid.clearForces();
+    rigid.forceActivationState(DISABLE_DEACTIVATION);
+    impl.dynamics.updateSingleAabb(&rigid);
+  }
+}
+
+void RagdollRig::set_joint_targets(const Pose& pose, bool forget_motion) {
+  World::Impl& impl = world_.impl();
+  for (int j = 0; j < kJointCount; ++j) {
+    DrivenJoint& joint = impl.joint(joints_[static_cast<std::size_t>(j)]);
+    if (forget_motion) joint.forget_motion();
+    joint.set_target(pose.rotations[static_cast<std::size_t>(j)]);
+  }
+}
+
+}  // namespace stagger::physics
