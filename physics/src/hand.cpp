@@ -2,11 +2,19 @@
 
 #include <algorithm>
 
-#include "bullet_convert.h"
 #include "stagger/physics/ragdoll.h"
-#include "world_impl.h"
 
 namespace stagger::physics {
+namespace {
+
+constexpr float kFriction = 0.8f;  // [-] of the hand's box
+// Continuous collision: a hand moving more than half its thickness in a step is swept as a
+// sphere nearly as thick as it is, so that it cannot pass through a thin wall or a forearm.
+constexpr float kSweepThresholdShare = 0.5f;  // [-] of the half thickness
+constexpr float kSweptRadiusShare = 0.9f;     // [-] of the half thickness
+constexpr float kClearDepthM = 0.005f;  // [m] overlaps shallower than this leave a target clear
+
+}  // namespace
 
 Hand::Hand(World& world, const HandSettings& settings, Vec3 position, Quat rotation)
     : world_(world), settings_(settings), target_(position), target_rotation_(rotation) {
@@ -16,14 +24,11 @@ Hand::Hand(World& world, const HandSettings& settings, Vec3 position, Quat rotat
   body.mass_kg = settings.mass_kg;
   body.position = position;
   body.rotation = rotation;
-  body.friction = 0.8f;
-  World::Impl& impl = world.impl();
-  body_ = impl.add_body(body, -1);
-  // A fast hand must not pass through a thin wall or a forearm between two steps.
-  btRigidBody& rigid = impl.rigid(body_);
-  rigid.setCcdMotionThreshold(0.5f * settings.half_extents.y);
-  rigid.setCcdSweptSphereRadius(0.9f * settings.half_extents.y);
-  pull_ = impl.add_pull(body_);
+  body.friction = kFriction;
+  body.continuous = {kSweepThresholdShare * settings.half_extents.y,
+                     kSweptRadiusShare * settings.half_extents.y};
+  body_ = world.add_body(body);
+  pull_ = world.add_pull(body_);
 }
 
 void Hand::set_target(Vec3 position, Quat rotation, Vec3 velocity) {
@@ -42,40 +47,8 @@ void Hand::set_ghost(bool ghost) {
   world_.set_collisions(body_, !ghost);
 }
 
-namespace {
-
-// Counts what a body at a pose would overlap by more than a few millimetres, among the objects
-// it can touch (not its own finger spheres, not ghosts).
-struct OverlapCounter : btCollisionWorld::ContactResultCallback {
-  explicit OverlapCounter(const btCollisionObject& self) : self_(self) {}
-  bool needsCollision(btBroadphaseProxy* proxy) const override {
-    if (!ContactResultCallback::needsCollision(proxy)) return false;
-    const auto* other = static_cast<const btCollisionObject*>(proxy->m_clientObject);
-    return self_.checkCollideWith(other) &&
-           !(other->getCollisionFlags() & btCollisionObject::CF_NO_CONTACT_RESPONSE);
-  }
-  btScalar addSingleResult(btManifoldPoint& point, const btCollisionObjectWrapper*, int, int,
-                           const btCollisionObjectWrapper*, int, int) override {
-    if (point.getDistance() < -0.005f) ++overlaps;
-    return 0;
-  }
-  int overlaps = 0;
-
- private:
-  const btCollisionObject& self_;
-};
-
-}  // namespace
-
 bool Hand::target_is_clear() const {
-  World::Impl& impl = world_.impl();
-  btRigidBody& rigid = impl.rigid(body_);
-  const btTransform was = rigid.getWorldTransform();
-  rigid.setWorldTransform(btTransform(to_bt(target_rotation_), to_bt(target_)));
-  OverlapCounter counter(rigid);
-  impl.dynamics.contactTest(&rigid, counter);
-  rigid.setWorldTransform(was);
-  return counter.overlaps == 0;
+  return !world_.overlaps_at(body_, target_, target_rotation_, kClearDepthM);
 }
 
 // Ghost rules (as VR physics hands do it): lost tracking or a body held too far from the
@@ -91,25 +64,18 @@ void Hand::update_ghost() {
     set_ghost(false);
   }
   if (!ghost_) return;
-  btRigidBody& rigid = world_.impl().rigid(body_);
-  rigid.setWorldTransform(btTransform(to_bt(target_rotation_), to_bt(target_)));
-  rigid.setLinearVelocity(to_bt(tracked_ ? target_velocity_ : Vec3{}));
-  rigid.setAngularVelocity(btVector3(0, 0, 0));
+  world_.place_body(body_, target_, target_rotation_, tracked_ ? target_velocity_ : Vec3{}, {});
 }
 
 void Hand::before_step(float /*dt*/) {
   update_ghost();
-  World::Impl& impl = world_.impl();
   // Position: velocity motors against the world with a force cap (solved with the contacts, so a
   // wall simply wins), following the target's own velocity and closing the gap.
-  WorldPull& pull = *impl.pulls[pull_];
-  pull.set_target(target_);
   const float cap = settings_.max_force_n;
   // (an untracked hand's target does not move, whatever velocity it last came with)
-  pull.pull({cap, cap, cap}, settings_.time_constant_s, settings_.max_catch_up_speed,
-            tracked_ ? target_velocity_ : Vec3{});
+  world_.pull(pull_, target_, {cap, cap, cap}, settings_.time_constant_s,
+              settings_.max_catch_up_speed, tracked_ ? target_velocity_ : Vec3{});
   // Rotation: a critically damped torque toward the target rotation, capped.
-  btRigidBody& rigid = impl.rigid(body_);
   const BodyState now = state();
   const Vec3 h = settings_.half_extents;
   const float inertia = settings_.mass_kg / 3.0f * (dot(h, h) * 2.0f / 3.0f);  // mean of the box's
@@ -118,8 +84,7 @@ void Hand::before_step(float /*dt*/) {
   Vec3 torque = (error * (omega * omega) - now.angular_velocity * (2.0f * omega)) * inertia;
   if (length(torque) > settings_.max_torque_nm)
     torque = normalized(torque) * settings_.max_torque_nm;
-  rigid.activate(true);
-  rigid.applyTorque(to_bt(torque));
+  world_.apply_torque(body_, torque);
 }
 
 void Hand::touch(std::size_t ragdoll, BodyPart part, Vec3 impulse) {
@@ -134,7 +99,7 @@ void Hand::touch(std::size_t ragdoll, BodyPart part, Vec3 impulse) {
     e.shove.ragdoll = ragdoll;
     e.shove.start_s = world_.time();
     // The arm's momentum lands with the first touch, along the way the hand was going.
-    const Ragdoll& body = *world_.impl().ragdolls[ragdoll];
+    const Ragdoll& body = world_.ragdoll(ragdoll);
     const Vec3 toward = body.body_state(part).position - state().position;
     const float closing =
         length(toward) > 1e-6f ? std::max(0.0f, dot(target_velocity_, normalized(toward))) : 0.0f;
@@ -154,36 +119,18 @@ void Hand::touch(std::size_t ragdoll, BodyPart part, Vec3 impulse) {
 }
 
 void Hand::after_step(float dt) {
-  World::Impl& impl = world_.impl();
   std::fill(touched_now_.begin(), touched_now_.end(), false);
   last_step_impulse_ns_ = 0;
-  const btCollisionObject* hand = &impl.rigid(body_);
-  const int manifolds = impl.dispatcher.getNumManifolds();
-  for (int i = 0; i < manifolds; ++i) {
-    const btPersistentManifold* m = impl.dispatcher.getManifoldByIndexInternal(i);
-    const bool hand_is_a = m->getBody0() == hand;
-    if (!hand_is_a && m->getBody1() != hand) continue;
-    const int other = (hand_is_a ? m->getBody1() : m->getBody0())->getUserIndex();
-    if (other < 0) continue;
-    const int owner = impl.bodies[static_cast<std::size_t>(other)].owner;
-    if (owner < 0 || static_cast<std::size_t>(owner) >= impl.ragdolls.size()) continue;
-    const Ragdoll& ragdoll = *impl.ragdolls[static_cast<std::size_t>(owner)];
-    const auto part = ragdoll.part_of(static_cast<BodyId>(other));
-    if (!part) continue;
-    // The normal points from B toward A; A gets +n·impulse, B −n·impulse.
-    Vec3 impulse;
-    for (int p = 0; p < m->getNumContacts(); ++p) {
-      const btManifoldPoint& point = m->getContactPoint(p);
-      impulse = impulse + from_bt(point.m_normalWorldOnB) * point.getAppliedImpulse();
-    }
-    if (hand_is_a) impulse = -impulse;
-    if (length(impulse) > 0) touch(static_cast<std::size_t>(owner), *part, impulse);
+  world_.contact_impulses(body_, contacts_);
+  for (const ContactImpulse& contact : contacts_) {
+    const auto struck = world_.ragdoll_part(contact.other);
+    if (struck && length(contact.impulse) > 0)
+      touch(struck->ragdoll, struck->part, contact.impulse);
   }
   close_episodes(dt);
 }
 
 void Hand::close_episodes(float dt) {
-  World::Impl& impl = world_.impl();
   for (std::size_t r = 0; r < episodes_.size(); ++r) {
     Episode& e = episodes_[r];
     if (!e.active) continue;
@@ -196,7 +143,7 @@ void Hand::close_episodes(float dt) {
     // The struck body reacts once per shove, a moment into it (the blow builds over steps).
     const bool ending = e.apart_s >= settings_.episode_gap_s;
     if (!e.reacted && (e.touching_s >= settings_.react_after_s || ending)) {
-      impl.ragdolls[r]->react_to_hit(e.shove.part, e.shove.impulse);
+      world_.ragdoll(r).react_to_hit(e.shove.part, e.shove.impulse);
       e.reacted = true;
     }
     if (ending) {

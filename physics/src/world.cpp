@@ -204,6 +204,10 @@ BodyId World::Impl::add_body(const BodySettings& b, int owner, int part) {
   btRigidBody* body = record.body.get();
   bodies.push_back(std::move(record));  // first: adding it asks the broadphase filter about it
   dynamics.addRigidBody(body);
+  if (b.continuous.motion_threshold_m > 0) {
+    body->setCcdMotionThreshold(b.continuous.motion_threshold_m);
+    body->setCcdSweptSphereRadius(b.continuous.swept_radius_m);
+  }
   return id;
 }
 
@@ -388,6 +392,101 @@ void World::apply_impulse(BodyId body, Vec3 impulse) {
   btRigidBody& b = impl_->rigid(body);
   b.activate(true);
   b.applyCentralImpulse(to_bt(impulse));
+}
+
+void World::apply_torque(BodyId body, Vec3 torque) {
+  btRigidBody& b = impl_->rigid(body);
+  b.activate(true);
+  b.applyTorque(to_bt(torque));
+}
+
+void World::place_body(BodyId body, Vec3 position, Quat rotation, Vec3 linear_velocity,
+                       Vec3 angular_velocity) {
+  btRigidBody& b = impl_->rigid(body);
+  b.setWorldTransform(btTransform(to_bt(rotation), to_bt(position)));
+  b.setLinearVelocity(to_bt(linear_velocity));
+  b.setAngularVelocity(to_bt(angular_velocity));
+}
+
+namespace {
+
+// Counts what a body at a pose would overlap by more than `depth` metres, among the objects it
+// can touch (not the bodies it ignores, not those with collisions off).
+struct OverlapCounter : btCollisionWorld::ContactResultCallback {
+  OverlapCounter(const btCollisionObject& self, float depth) : self_(self), depth_(depth) {}
+  bool needsCollision(btBroadphaseProxy* proxy) const override {
+    if (!ContactResultCallback::needsCollision(proxy)) return false;
+    const auto* other = static_cast<const btCollisionObject*>(proxy->m_clientObject);
+    return self_.checkCollideWith(other) &&
+           !(other->getCollisionFlags() & btCollisionObject::CF_NO_CONTACT_RESPONSE);
+  }
+  btScalar addSingleResult(btManifoldPoint& point, const btCollisionObjectWrapper*, int, int,
+                           const btCollisionObjectWrapper*, int, int) override {
+    if (point.getDistance() < -depth_) ++overlaps;
+    return 0;
+  }
+  int overlaps = 0;
+
+ private:
+  const btCollisionObject& self_;
+  float depth_;
+};
+
+}  // namespace
+
+bool World::overlaps_at(BodyId body, Vec3 position, Quat rotation, float depth_m) {
+  btRigidBody& rigid = impl_->rigid(body);
+  const btTransform was = rigid.getWorldTransform();
+  rigid.setWorldTransform(btTransform(to_bt(rotation), to_bt(position)));
+  OverlapCounter counter(rigid, depth_m);
+  impl_->dynamics.contactTest(&rigid, counter);
+  rigid.setWorldTransform(was);
+  return counter.overlaps > 0;
+}
+
+void World::contact_impulses(BodyId body, std::vector<ContactImpulse>& out) const {
+  out.clear();
+  const btCollisionObject* self = &impl_->rigid(body);
+  const int manifolds = impl_->dispatcher.getNumManifolds();
+  for (int i = 0; i < manifolds; ++i) {
+    const btPersistentManifold* m = impl_->dispatcher.getManifoldByIndexInternal(i);
+    const bool self_is_a = m->getBody0() == self;
+    if (!self_is_a && m->getBody1() != self) continue;
+    const int other = (self_is_a ? m->getBody1() : m->getBody0())->getUserIndex();
+    if (other < 0) continue;  // static geometry
+    // The normal points from B toward A; A gets +n·impulse, B −n·impulse.
+    Vec3 impulse;
+    for (int p = 0; p < m->getNumContacts(); ++p) {
+      const btManifoldPoint& point = m->getContactPoint(p);
+      impulse = impulse + from_bt(point.m_normalWorldOnB) * point.getAppliedImpulse();
+    }
+    if (self_is_a) impulse = -impulse;
+    out.push_back({static_cast<BodyId>(other), impulse});
+  }
+}
+
+std::optional<RagdollPart> World::ragdoll_part(BodyId body) const {
+  const int owner = impl_->bodies[static_cast<std::size_t>(body)].owner;
+  if (owner < 0 || static_cast<std::size_t>(owner) >= impl_->ragdolls.size()) return std::nullopt;
+  const auto ragdoll = static_cast<std::size_t>(owner);
+  const auto part = impl_->ragdolls[ragdoll]->part_of(body);
+  if (!part) return std::nullopt;
+  return RagdollPart{ragdoll, *part};
+}
+
+PullId World::add_pull(BodyId body) {
+  return static_cast<PullId>(impl_->add_pull(body));
+}
+
+void World::pull(PullId pull, Vec3 target, Vec3 max_force, float time_constant_s, float max_speed,
+                 Vec3 target_velocity) {
+  WorldPull& p = *impl_->pulls[static_cast<std::size_t>(pull)];
+  p.set_target(target);
+  p.pull(max_force, time_constant_s, max_speed, target_velocity);
+}
+
+void World::release(PullId pull) {
+  impl_->pulls[static_cast<std::size_t>(pull)]->release();
 }
 
 BodyId World::add_kinematic_sphere(float radius, Vec3 position) {

@@ -88,13 +88,14 @@ class Hand {
   World& world_;
   HandSettings settings_;
   BodyId body_;
-  std::size_t pull_ = 0;
+  PullId pull_{};
   Vec3 target_;
   Quat target_rotation_;
   Vec3 target_velocity_;
   std::vector<Episode> episodes_;  // per ragdoll
   std::vector<bool> touched_now_;
   std::vector<HandShove> shoves_;
+  std::vector<ContactImpulse> contacts_;  // the last step's, reused
   bool tracked_ = true;
   bool ghost_ = false;
   float last_step_impulse_ns_ = 0;

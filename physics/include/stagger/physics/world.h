@@ -4,10 +4,12 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "stagger/core/math.h"
 #include "stagger/physics/drive.h"
+#include "stagger/physics/skeleton.h"
 
 namespace stagger::physics {
 
@@ -60,6 +62,15 @@ struct StaticMeshSettings {
 
 enum class BodyId : std::uint32_t {};
 enum class JointId : std::uint32_t {};
+enum class PullId : std::uint32_t {};
+
+/// Continuous collision for a small, fast body: when it moves farther than `motion_threshold_m`
+/// in a step, it is swept as a sphere of `swept_radius_m` so that it cannot pass through thin
+/// geometry. Zero leaves it off.
+struct ContinuousCollision {
+  float motion_threshold_m = 0;  ///< [m]
+  float swept_radius_m = 0;      ///< [m]
+};
 
 /// A free dynamic (or, with zero mass, static) body, for rigs built outside a ragdoll.
 struct BodySettings {
@@ -73,6 +84,19 @@ struct BodySettings {
   Quat rotation;
   float friction = 0.6f;  ///< [-]
   bool keep_awake = true;
+  ContinuousCollision continuous;
+};
+
+/// The impulse a body gave another dynamic body through their contact in the last step.
+struct ContactImpulse {
+  BodyId other{};
+  Vec3 impulse;  ///< [N·s] on `other`
+};
+
+/// Which ragdoll of the world a body belongs to, and which part of it it is.
+struct RagdollPart {
+  std::size_t ragdoll = 0;  ///< index (World::ragdoll)
+  BodyPart part = BodyPart::pelvis;
 };
 
 /// A driven joint between two bodies (or a body and the static world when `parent` is unset).
@@ -143,6 +167,30 @@ class World {
   std::size_t body_count() const;
   /// Applies an instantaneous impulse [N·s] at the body's centre of mass.
   void apply_impulse(BodyId body, Vec3 impulse);
+  /// Applies a torque [N·m] to the body for the coming step.
+  void apply_torque(BodyId body, Vec3 torque);
+  /// Puts a dynamic body at a pose with the given velocities [m/s, rad/s], as it is (a body that
+  /// collides with nothing following its target).
+  void place_body(BodyId body, Vec3 position, Quat rotation, Vec3 linear_velocity,
+                  Vec3 angular_velocity);
+  /// Whether the body, put at this pose, would overlap anything it can collide with by more than
+  /// `depth_m` [m]. The body stays where it is.
+  bool overlaps_at(BodyId body, Vec3 position, Quat rotation, float depth_m);
+  /// The impulses the body gave other dynamic bodies through contacts in the last step, in the
+  /// solver's order (cleared first).
+  void contact_impulses(BodyId body, std::vector<ContactImpulse>& out) const;
+  /// The ragdoll and part a body belongs to, if it is a ragdoll's.
+  std::optional<RagdollPart> ragdoll_part(BodyId body) const;
+
+  /// A capped pull of a body toward a point: velocity motors against the static world, solved
+  /// with the contacts (so a wall simply wins). Released until `pull` is called.
+  PullId add_pull(BodyId body);
+  /// Pulls toward `target` [m] with at most `max_force` [N] per world axis (0 leaves an axis
+  /// free), closing the gap in `time_constant_s`, at most `max_speed` [m/s] faster than
+  /// `target_velocity` (a moving target), for the coming step.
+  void pull(PullId pull, Vec3 target, Vec3 max_force, float time_constant_s, float max_speed,
+            Vec3 target_velocity = {});
+  void release(PullId pull);
   /// A kinematic sphere of `radius` [m] (a tracked finger joint): it pushes dynamic bodies and
   /// nothing pushes it. Starts with its collisions off.
   BodyId add_kinematic_sphere(float radius, Vec3 position);
@@ -174,9 +222,16 @@ class World {
   bool all_finite() const;
 
   struct Impl;
-  Impl& impl() { return *impl_; }
 
  private:
+  // The ragdoll rig and the stock baseline build their bodies and drives in the world's own
+  // records; nothing else reaches past this class's interface.
+  friend class RagdollRig;
+  friend void add_baseline_ragdoll(World& world, const RagdollSettings& settings,
+                                   Vec3 feet_position, float yaw_rad);
+  Impl& impl() { return *impl_; }
+  const Impl& impl() const { return *impl_; }
+
   std::unique_ptr<Impl> impl_;
 };
 
