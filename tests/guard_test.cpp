@@ -7,9 +7,9 @@
 #include <limits>
 
 #include "scenario.h"
+#include "stagger/bench/soak.h"
 #include "stagger/levels/load.h"
 #include "stagger/sim/simulation.h"
-#include "stagger/sim/soak.h"
 
 namespace stagger {
 namespace {
@@ -79,11 +79,11 @@ TEST(Soak, ShortSoakSamplesMemoryEachMinuteAndStaysFinite) {
   const levels::LoadResult level =
       levels::load_level(STAGGER_SOURCE_DIR "/levels/data/courtyard.json");
   ASSERT_TRUE(level.ok());
-  sim::SoakOptions options;
+  bench::SoakOptions options;
   options.enemies = 4;
   options.seconds = 61.0;
-  const sim::SoakResult r =
-      sim::run_soak(sim::scene_from_level(level.level, level.mesh_triangles), options);
+  const bench::SoakResult r =
+      bench::run_soak(sim::scene_from_level(level.level, level.mesh_triangles), options);
   EXPECT_EQ(r.enemies, 4);
   ASSERT_EQ(r.rss_mib.size(), 3u) << "at 0 s, at 60 s and at the end";
   for (double mib : r.rss_mib) EXPECT_GT(mib, 1.0);
