@@ -488,8 +488,9 @@ std::optional<stagger::sim::SceneDescription> patrolled_level(const std::string&
   }
   stagger::sim::SceneDescription scene =
       stagger::sim::scene_from_level(level->loaded.level, level->loaded.mesh_triangles);
-  const bool routes = std::any_of(scene.enemies.begin(), scene.enemies.end(),
-                                  [](const auto& e) { return !e.route.empty(); });
+  const bool routes = std::any_of(scene.enemies.begin(), scene.enemies.end(), [&](const auto& e) {
+    return !stagger::sim::route_of(scene, e).points.empty();
+  });
   if (!scene.navigation || !routes) {
     std::cerr << "stagger bench: " << level_path
               << " has no navigation settings or no enemy with a route to patrol\n";

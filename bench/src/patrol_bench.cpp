@@ -101,29 +101,34 @@ constexpr std::uint64_t kLoadSampleSteps = 24;  // the solver load is read every
 
 sim::SceneDescription with_patrollers(const sim::SceneDescription& scene, int count) {
   sim::SceneDescription out = scene;
-  std::vector<const sim::EnemySpawn*>
-      walkers;  // one enemy per distinct route, as the level has them
-  for (const sim::EnemySpawn& e : scene.enemies) {
-    const bool known = std::any_of(walkers.begin(), walkers.end(), [&](const sim::EnemySpawn* w) {
-      return w->route.size() == e.route.size() && !e.route.empty() &&
-             w->route.front().position == e.route.front().position;
+  // One enemy per distinct route, as the level has them.
+  std::vector<const levels::EnemySpawn*> walkers;
+  std::vector<sim::SpawnRoute> routes;  // each walker's
+  for (const levels::EnemySpawn& e : scene.enemies) {
+    sim::SpawnRoute route = sim::route_of(scene, e);
+    const bool known = std::any_of(routes.begin(), routes.end(), [&](const sim::SpawnRoute& w) {
+      return w.points.size() == route.points.size() && !route.points.empty() &&
+             w.points.front().position == route.points.front().position;
     });
     // A one-point route is a guard post, not a patrol: its enemies would all be spawned on
     // that one spot, inside each other.
-    if (e.route.size() >= 2 && !known) walkers.push_back(&e);
+    if (route.points.size() >= 2 && !known) {
+      walkers.push_back(&e);
+      routes.push_back(std::move(route));
+    }
   }
   out.enemies.clear();
   if (walkers.empty()) return out;
   std::vector<std::vector<Vec3>> paths;
   std::vector<float> lengths;
-  for (const sim::EnemySpawn* w : walkers) {
-    paths.push_back(walked_path(w->route, w->route_mode));
+  for (const sim::SpawnRoute& route : routes) {
+    paths.push_back(walked_path(route.points, route.mode));
     lengths.push_back(path_length(paths.back()));
   }
   const std::vector<int> share = share_by_length(lengths, count);
   for (std::size_t r = 0; r < walkers.size(); ++r) {
     for (int k = 0; k < share[r]; ++k) {
-      sim::EnemySpawn e = *walkers[r];
+      levels::EnemySpawn e = *walkers[r];
       e.name = "patroller-" + std::to_string(out.enemies.size() + 1);
       e.position = along(paths[r], (static_cast<float>(k) + 0.5f) / static_cast<float>(share[r]));
       out.enemies.push_back(e);
@@ -195,12 +200,13 @@ PatrolBenchResult run_patrol_benchmark(const sim::SceneDescription& scene,
     physics::World world(stock);
     for (const auto& box : patrolled.boxes) world.add_static_box(box);
     for (const auto& mesh : patrolled.meshes) world.add_static_mesh(mesh);
-    for (const sim::EnemySpawn& e : patrolled.enemies) {
+    for (const levels::EnemySpawn& e : patrolled.enemies) {
       physics::RagdollSettings settings;
       settings.height_m = e.height_m;
       settings.mass_kg = e.mass_kg;
       physics::add_baseline_ragdoll(world, settings,
-                                    e.position + Vec3{0, patrolled.spawn_height_m, 0}, e.yaw_rad);
+                                    e.position + Vec3{0, patrolled.spawn_height_m, 0},
+                                    deg_to_rad(e.yaw_deg));
     }
     for (std::uint64_t i = 0; i < warm_up && !r.interrupted; ++i) world.step();
     const double start = thread_cpu_ms();
