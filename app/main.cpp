@@ -17,21 +17,21 @@
 #include <string>
 
 #include "cli_checks.h"
+#include "stagger/bench/bench.h"
+#include "stagger/bench/patrol_bench.h"
+#include "stagger/bench/soak.h"
 #include "stagger/core/limits.h"
 #include "stagger/levels/load.h"
 #include "stagger/levels/preview.h"
-#include "stagger/sim/bench.h"
-#include "stagger/sim/gltf_export.h"
+#include "stagger/output/gltf_export.h"
+#include "stagger/output/plot.h"
+#include "stagger/output/trace.h"
 #include "stagger/sim/input_script.h"
-#include "stagger/sim/patrol_bench.h"
-#include "stagger/sim/plot.h"
 #include "stagger/sim/reachability.h"
 #include "stagger/sim/recording.h"
 #include "stagger/sim/report.h"
 #include "stagger/sim/scene.h"
 #include "stagger/sim/simulation.h"
-#include "stagger/sim/soak.h"
-#include "stagger/sim/trace.h"
 #include "stagger/vr/offscreen.h"
 #include "stagger/vr/play.h"
 #include "stagger_version.h"
@@ -255,8 +255,8 @@ const std::function<bool()> kStopOnInterrupt = [] { return stagger::app::interru
 // not.
 struct SimOutputs {
   std::ofstream trace_file;
-  std::optional<stagger::sim::TraceWriter> trace;
-  std::optional<stagger::sim::TracePlot> plot;
+  std::optional<stagger::output::TraceWriter> trace;
+  std::optional<stagger::output::TracePlot> plot;
   stagger::sim::Recording recording;
 };
 
@@ -458,7 +458,7 @@ int run_replay(const std::string& path, bool quiet) {
 
 int run_export(const std::string& path, const std::string& out, double rate_hz, bool quiet) {
   if (!outputs_writable("stagger export", {{"glTF file", &out}})) return kExitWrongInput;
-  std::optional<stagger::sim::GltfAnimation> animation;
+  std::optional<stagger::output::GltfAnimation> animation;
   std::uint64_t steps = 0;
   bool incomplete = false;
   const int code = resimulate(
@@ -488,8 +488,9 @@ std::optional<stagger::sim::SceneDescription> patrolled_level(const std::string&
   }
   stagger::sim::SceneDescription scene =
       stagger::sim::scene_from_level(level->loaded.level, level->loaded.mesh_triangles);
-  const bool routes = std::any_of(scene.enemies.begin(), scene.enemies.end(),
-                                  [](const auto& e) { return !e.route.empty(); });
+  const bool routes = std::any_of(scene.enemies.begin(), scene.enemies.end(), [&](const auto& e) {
+    return !stagger::sim::route_of(scene, e).points.empty();
+  });
   if (!scene.navigation || !routes) {
     std::cerr << "stagger bench: " << level_path
               << " has no navigation settings or no enemy with a route to patrol\n";
@@ -498,7 +499,7 @@ std::optional<stagger::sim::SceneDescription> patrolled_level(const std::string&
   return scene;
 }
 
-int run_patrol_bench(const std::string& level_path, stagger::sim::PatrolBenchOptions options) {
+int run_patrol_bench(const std::string& level_path, stagger::bench::PatrolBenchOptions options) {
   const auto scene_or = patrolled_level(level_path);
   if (!scene_or) return kExitWrongInput;
   const stagger::sim::SceneDescription& scene = *scene_or;
@@ -506,20 +507,20 @@ int run_patrol_bench(const std::string& level_path, stagger::sim::PatrolBenchOpt
             << " for " << options.seconds << " simulated seconds...\n";
   stagger::app::catch_interrupts();
   options.stop = kStopOnInterrupt;
-  const stagger::sim::PatrolBenchResult r = stagger::sim::run_patrol_benchmark(scene, options);
-  std::cout << stagger::sim::patrol_bench_text(r);
+  const stagger::bench::PatrolBenchResult r = stagger::bench::run_patrol_benchmark(scene, options);
+  std::cout << stagger::bench::patrol_bench_text(r);
   return r.interrupted ? kExitInterrupted : 0;
 }
 
-int run_soak(const std::string& level_path, stagger::sim::SoakOptions options) {
+int run_soak(const std::string& level_path, stagger::bench::SoakOptions options) {
   const auto scene = patrolled_level(level_path);
   if (!scene) return kExitWrongInput;
   std::cerr << "stagger bench: soaking " << options.enemies << " enemies in " << level_path
             << " for " << options.seconds << " simulated seconds (a shove a second)...\n";
   stagger::app::catch_interrupts();
   options.stop = kStopOnInterrupt;
-  const stagger::sim::SoakResult r = stagger::sim::run_soak(*scene, options);
-  std::cout << stagger::sim::soak_text(r);
+  const stagger::bench::SoakResult r = stagger::bench::run_soak(*scene, options);
+  std::cout << stagger::bench::soak_text(r);
   if (r.interrupted) return kExitInterrupted;
   return r.finite && r.rss_growth_after_first_minute < 0.05 ? 0 : kExitWrongInput;
 }
@@ -611,13 +612,13 @@ int run_render(const RenderOptions& o) {
   return 0;
 }
 
-int run_bench(stagger::sim::BenchOptions options) {
+int run_bench(stagger::bench::BenchOptions options) {
   std::cerr << "stagger bench: measuring " << options.repetitions
             << " interleaved repetitions...\n";
   stagger::app::catch_interrupts();
   options.stop = kStopOnInterrupt;
-  const std::vector<stagger::sim::BenchRow> rows = stagger::sim::run_benchmark(options);
-  std::cout << stagger::sim::bench_table(rows, options.walking);
+  const std::vector<stagger::bench::BenchRow> rows = stagger::bench::run_benchmark(options);
+  std::cout << stagger::bench::bench_table(rows, options.walking);
   if (rows.size() < options.counts.size()) {
     std::cerr << "stagger bench: interrupted; " << rows.size() << " of " << options.counts.size()
               << " counts were measured\n";
@@ -739,7 +740,7 @@ int main(int argc, char** argv) {
       ->capture_default_str()
       ->check(integer_in("--size", "pixels", 400, 8192));
 
-  stagger::sim::BenchOptions bench;
+  stagger::bench::BenchOptions bench;
   CLI::App* bench_cmd = app.add_subcommand("bench",
                                            "Time standing (or walking) ragdolls against a raw "
                                            "Bullet baseline of the same bodies and motors");
@@ -757,7 +758,7 @@ int main(int argc, char** argv) {
   bench_cmd->add_flag("--walking", bench.walking,
                       "Our ragdolls walk at 1.2 m/s (the baseline holds its pose)");
   std::string patrol_level;
-  stagger::sim::PatrolBenchOptions patrol_bench;
+  stagger::bench::PatrolBenchOptions patrol_bench;
   bench_cmd
       ->add_option("--patrol", patrol_level,
                    "Instead: enemies patrolling this level (navmesh build, navigation tick, CPU "
@@ -871,7 +872,7 @@ int main(int argc, char** argv) {
   if (preview_cmd->parsed()) return run_preview(preview_level, preview_out, preview_size);
   if (bench_cmd->parsed()) {
     if (!soak_level.empty()) {
-      stagger::sim::SoakOptions soak;
+      stagger::bench::SoakOptions soak;
       soak.enemies = bench_cmd->count("--enemies") > 0 ? patrol_bench.enemies : 64;
       soak.seconds = bench_cmd->count("--seconds") > 0 ? bench.seconds : 600.0;
       return run_soak(soak_level, soak);

@@ -18,7 +18,7 @@ std::uint64_t walkers_hash(bool sweep_every_box) {
   sim::SceneDescription scene = sim::builtin_scene(8);
   scene.world.sweep_every_box = sweep_every_box;
   sim::InputScript script;
-  for (const sim::EnemySpawn& e : scene.enemies) {
+  for (const levels::EnemySpawn& e : scene.enemies) {
     script.walks.push_back(test::walk_event(e.name, Vec3{1.2f, 0, 0}, 0.5));
   }
   sim::Simulation s(scene, script);

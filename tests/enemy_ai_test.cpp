@@ -81,7 +81,7 @@ sim::InputScript shoves(const sim::SceneDescription& scene, double seconds, unsi
   const auto uniform = [&random] { return static_cast<float>(random()) / 4294967296.0f; };
   sim::InputScript script;
   for (double t = 5.0; t < seconds; t += 5.0) {
-    for (const sim::EnemySpawn& e : scene.enemies) {
+    for (const levels::EnemySpawn& e : scene.enemies) {
       const float angle = uniform() * 2.0f * kPi;
       const float impulse = 20.0f + 30.0f * uniform();  // [N·s]: some stumble, some fall
       script.pushes.push_back({t, e.name, physics::BodyPart::chest,

@@ -1,6 +1,6 @@
 // Guards: a body that goes non-finite, or runs away (beyond the world, faster than the limit), is
 // named with its enemy and step, and that enemy starts again at its spawn; nothing else is touched
-// and the run stays finite. And the soak that looks for such blow-ups and for leaks over minutes.
+// and the run stays finite.
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,6 @@
 #include "scenario.h"
 #include "stagger/levels/load.h"
 #include "stagger/sim/simulation.h"
-#include "stagger/sim/soak.h"
 
 namespace stagger {
 namespace {
@@ -67,30 +66,6 @@ TEST(Guard, ARunawayBodyIsReportedAndItsEnemyReset) {
   EXPECT_EQ(r.enemies[0].runaways, 1);
   EXPECT_EQ(r.runaways, 1);
   EXPECT_LT(length(horizontal(dummy.balance().com)), 0.1f) << "back at its spawn";
-}
-
-}  // namespace
-}  // namespace stagger
-
-namespace stagger {
-namespace {
-
-TEST(Soak, ShortSoakSamplesMemoryEachMinuteAndStaysFinite) {
-  const levels::LoadResult level =
-      levels::load_level(STAGGER_SOURCE_DIR "/levels/data/courtyard.json");
-  ASSERT_TRUE(level.ok());
-  sim::SoakOptions options;
-  options.enemies = 4;
-  options.seconds = 61.0;
-  const sim::SoakResult r =
-      sim::run_soak(sim::scene_from_level(level.level, level.mesh_triangles), options);
-  EXPECT_EQ(r.enemies, 4);
-  ASSERT_EQ(r.rss_mib.size(), 3u) << "at 0 s, at 60 s and at the end";
-  for (double mib : r.rss_mib) EXPECT_GT(mib, 1.0);
-  EXPECT_TRUE(r.finite);
-  EXPECT_EQ(r.resets, 0);
-  EXPECT_EQ(r.pushes, 60) << "a shove a second";
-  EXPECT_GT(r.ms_per_step, 0.0);
 }
 
 }  // namespace

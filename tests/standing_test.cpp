@@ -55,7 +55,7 @@ TEST_P(StandingAtHeading, StandsStillForAMinuteWhicheverWayItFaces) {
   // Standing must not depend on luck in the solver's ordering: turn and move the ragdoll.
   const int k = GetParam();
   sim::SceneDescription scene = sim::builtin_scene(1);
-  scene.enemies[0].yaw_rad = 0.7f * static_cast<float>(k);
+  scene.enemies[0].yaw_deg = rad_to_deg(0.7f * static_cast<float>(k));
   scene.enemies[0].position = {0.37f * static_cast<float>(k), 0.0f, -0.21f * static_cast<float>(k)};
   sim::Simulation s(scene, {});
   const physics::Ragdoll& r = *s.scene().enemies()[0].ragdoll;

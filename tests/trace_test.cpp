@@ -1,7 +1,7 @@
 // `stagger sim --trace` and `--plot`: the CSV's rows and columns, and the picture's
 // bands and push markers where the run put them.
 
-#include "stagger/sim/trace.h"
+#include "stagger/output/trace.h"
 
 #include <gtest/gtest.h>
 
@@ -11,7 +11,7 @@
 
 #include "process.h"
 #include "scenario.h"
-#include "stagger/sim/plot.h"
+#include "stagger/output/plot.h"
 
 namespace stagger {
 namespace {
@@ -29,7 +29,7 @@ TEST(Trace, OneRowPerEnemyPerStepWithTheBalanceOfThatStep) {
   sim::Simulation s(sim::builtin_scene(2),
                     test::push_script("dummy", physics::BodyPart::chest, {25, 0, 0}, 0.5));
   std::ostringstream csv;
-  sim::TraceWriter trace(csv);
+  output::TraceWriter trace(csv);
   s.on_step([&trace](const sim::Simulation& sim) { trace.write(sim); });
   test::run_steps(s, 480);
   std::istringstream lines(csv.str());
@@ -63,7 +63,7 @@ TEST(Plot, BandsAndPushMarksWhereTheRunPutThem) {
   const sim::InputScript script =
       test::push_script("dummy", physics::BodyPart::chest, {25, 0, 0}, 1.0);
   sim::Simulation s(sim::builtin_scene(1), script);
-  sim::TracePlot plot(script.pushes);
+  output::TracePlot plot(script.pushes);
   double first_step_s = -1;
   s.on_step([&](const sim::Simulation& sim) {
     plot.record(sim);
@@ -74,20 +74,20 @@ TEST(Plot, BandsAndPushMarksWhereTheRunPutThem) {
   });
   test::run_steps(s, 3 * 240);
   ASSERT_GT(first_step_s, 1.0);
-  const levels::Canvas picture = plot.render(1200);
+  const image::Canvas picture = plot.render(1200);
   EXPECT_EQ(picture.width(), 1200);
   EXPECT_EQ(picture.height(), 60 + 240);
   const auto colour_at = [&](double t, int y) {
-    const levels::Colour c = picture.at(static_cast<int>(sim::TracePlot::x_of(t, 3.0, 1200)), y);
+    const image::Colour c = picture.at(static_cast<int>(output::TracePlot::x_of(t, 3.0, 1200)), y);
     return std::array<int, 3>{c.r, c.g, c.b};
   };
-  const levels::Colour push{130, 40, 160};
+  const image::Colour push{130, 40, 160};
   EXPECT_EQ(colour_at(1.0, 150), (std::array<int, 3>{push.r, push.g, push.b})) << "the push's line";
-  const levels::Colour stepping = sim::state_colour(physics::LocomotionState::stepping);
+  const image::Colour stepping = output::state_colour(physics::LocomotionState::stepping);
   EXPECT_EQ(colour_at(first_step_s + 0.05, 200),
             (std::array<int, 3>{stepping.r, stepping.g, stepping.b}))
       << "the stepping band";
-  const levels::Colour standing = sim::state_colour(physics::LocomotionState::standing);
+  const image::Colour standing = output::state_colour(physics::LocomotionState::standing);
   EXPECT_EQ(colour_at(0.5, 200), (std::array<int, 3>{standing.r, standing.g, standing.b}));
 }
 

@@ -107,7 +107,7 @@ TEST(Walking, DownATenDegreeRamp) {
   sim::SceneDescription scene = ramp_scene();
   scene.enemies[0].position = {0, kRampLength * std::sin(a),
                                2.0f + kRampLength * std::cos(a) + 2.5f};
-  scene.enemies[0].yaw_rad = kPi;
+  scene.enemies[0].yaw_deg = 180.0f;
   Walker w(scene, walk_script({0, 0, -kSpeed}));
   while (w.com().z > 0.0f && w.time() < 20.0) w.s.step();
   EXPECT_EQ(w.falls(), 0);
@@ -129,7 +129,7 @@ TEST(Walking, UpTheArenasGltfRampOntoItsPlatform) {
   const levels::LoadResult level = levels::load_level(STAGGER_SOURCE_DIR "/levels/data/arena.json");
   ASSERT_TRUE(level.ok());
   sim::SceneDescription scene = sim::scene_from_level(level.level, level.mesh_triangles);
-  sim::EnemySpawn dummy;
+  levels::EnemySpawn dummy;
   dummy.name = "dummy";
   dummy.position = {-10, 0, -17};
   scene.enemies = {dummy};
@@ -149,12 +149,12 @@ int stair_walks_with_falls(int count, bool down) {
   int with_falls = 0;
   for (int i = 0; i < count; ++i) {
     sim::SceneDescription scene = sim::scene_from_level(level.level, level.mesh_triangles);
-    sim::EnemySpawn dummy;
+    levels::EnemySpawn dummy;
     dummy.name = "dummy";
     const auto k = static_cast<float>(i);
     const Vec3 nudge{0.04f * std::sin(1.7f * k), 0, 0.04f * std::cos(2.3f * k)};
     dummy.position = (down ? Vec3{10, 0.9f, -12.5f} : Vec3{10, 0, -3}) + nudge;
-    dummy.yaw_rad = down ? 0.0f : kPi;
+    dummy.yaw_deg = down ? 0.0f : 180.0f;
     scene.enemies = {dummy};
     Walker w(scene, walk_script({0, 0, down ? 1.0f : -1.0f}));
     auto across = [&] { return down ? w.com().z > -3.0f : w.com().z < -12.0f; };

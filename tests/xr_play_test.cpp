@@ -1,5 +1,5 @@
 // `stagger play --mode xr` end to end: the real Khronos loader loads the
-// project's simulated runtime (vr/runtime), which scripts the headset and controllers, paces
+// project's simulated runtime (simxr/), which scripts the headset and controllers, paces
 // frames, injects session events, logs haptics and reads swapchain images back. Vulkan runs on
 // lavapipe. Each test is one run of the game binary.
 

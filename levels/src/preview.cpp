@@ -6,10 +6,13 @@
 #include <cstdio>
 #include <string>
 
-#include "stagger/levels/canvas.h"
+#include "stagger/image/canvas.h"
 
 namespace stagger::levels {
 namespace {
+
+using image::Canvas;
+using image::Colour;
 
 // Map area: the left square of the picture; the legend sits to its right.
 struct MapView {
@@ -265,7 +268,7 @@ PreviewImage render_preview(const Level& level, const std::vector<TriangleMesh>&
 Result<bool> write_preview_png(const Level& level, const std::vector<TriangleMesh>& mesh_triangles,
                                const std::string& path, const PreviewSettings& settings) {
   const PreviewImage image = render_preview(level, mesh_triangles, settings);
-  if (!write_png(image.width, image.height, image.rgb.data(), path))
+  if (!image::write_png(image.width, image.height, image.rgb.data(), path))
     return Error{path + ": cannot write the PNG file"};
   return true;
 }

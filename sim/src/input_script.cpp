@@ -534,7 +534,7 @@ std::string check_against_scene(const InputScript& script, const SceneDescriptio
   const auto check = [&](const std::string& enemy, TextPosition at, std::size_t index,
                          const char* type, double t) {
     const bool found = std::any_of(scene.enemies.begin(), scene.enemies.end(),
-                                   [&](const EnemySpawn& e) { return e.name == enemy; });
+                                   [&](const levels::EnemySpawn& e) { return e.name == enemy; });
     if (!found) {
       errors.push_back(located(source, at,
                                "events[" + std::to_string(index) + "] (" + type +

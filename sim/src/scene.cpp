@@ -12,7 +12,7 @@ SceneDescription builtin_scene(int enemy_count) {
   scene.boxes.push_back({{0, -0.5f, 0}, {50, 0.5f, 50}, {}, 0.9f});
   const int columns = std::max(1, static_cast<int>(std::ceil(std::sqrt(enemy_count))));
   for (int i = 0; i < enemy_count; ++i) {
-    EnemySpawn enemy;
+    levels::EnemySpawn enemy;
     enemy.name = i == 0 ? "dummy" : "dummy-" + std::to_string(i + 1);
     enemy.position = {3.0f * static_cast<float>(i % columns), 0.0f,
                       -3.0f * static_cast<float>(i / columns)};
@@ -35,21 +35,23 @@ SceneDescription scene_from_level(const levels::Level& level,
     scene.meshes.push_back(
         {mesh_triangles[i].vertices, mesh_triangles[i].indices, level.meshes[i].friction});
   }
-  for (const levels::EnemySpawn& e : level.enemies) {
-    EnemySpawn spawn{e.name,    e.position, deg_to_rad(e.yaw_deg), e.height_m,
-                     e.mass_kg, {},         ai::PatrolMode::loop};
-    for (const levels::Route& r : level.routes) {
-      if (r.name != e.route) continue;
-      for (const levels::RoutePoint& p : r.points) spawn.route.push_back({p.position, p.wait_s});
-      spawn.route_mode =
-          r.mode == levels::RouteMode::loop ? ai::PatrolMode::loop : ai::PatrolMode::ping_pong;
-    }
-    scene.enemies.push_back(spawn);
-  }
+  scene.enemies = level.enemies;
+  scene.routes = level.routes;
   scene.navigation = level.navigation;
   scene.player_position = level.player.position;
   scene.player_yaw_rad = deg_to_rad(level.player.yaw_deg);
   return scene;
+}
+
+SpawnRoute route_of(const SceneDescription& scene, const levels::EnemySpawn& spawn) {
+  SpawnRoute route;
+  for (const levels::Route& r : scene.routes) {
+    if (r.name != spawn.route) continue;
+    for (const levels::RoutePoint& p : r.points) route.points.push_back({p.position, p.wait_s});
+    route.mode =
+        r.mode == levels::RouteMode::loop ? ai::PatrolMode::loop : ai::PatrolMode::ping_pong;
+  }
+  return route;
 }
 
 Result<std::shared_ptr<ai::Navmesh>> build_navmesh(const SceneDescription& scene,
@@ -64,7 +66,7 @@ Result<std::shared_ptr<ai::Navmesh>> build_navmesh(const SceneDescription& scene
   seeds.push_back(scene.player_position);
   for (const auto& e : scene.enemies) {
     seeds.push_back(e.position);
-    for (const auto& p : e.route) seeds.push_back(p.position);
+    for (const auto& p : route_of(scene, e).points) seeds.push_back(p.position);
   }
   built.value()->remove_islands(seeds, kOnNavmesh);
   return built.value();
@@ -79,7 +81,8 @@ Scene::Scene(const SceneDescription& description)
     settings.height_m = spawn.height_m;
     settings.mass_kg = spawn.mass_kg;
     const Vec3 feet = spawn.position + Vec3{0, description_.spawn_height_m, 0};
-    enemies_.push_back({spawn.name, &world_->add_ragdoll(settings, feet, spawn.yaw_rad)});
+    enemies_.push_back(
+        {spawn.name, &world_->add_ragdoll(settings, feet, deg_to_rad(spawn.yaw_deg))});
   }
 }
 

@@ -48,8 +48,10 @@ void Simulation::start_minds() {
   if (!built) return;  // `stagger check` reports why; without a navmesh the enemies just stand
   std::vector<ai::SquadMember> members;
   for (std::size_t i = 0; i < scene.enemies.size(); ++i) {
-    const EnemySpawn& e = scene.enemies[i];
-    members.push_back({scene_.enemies()[i].ragdoll, e.position, e.yaw_rad, e.route, e.route_mode});
+    const levels::EnemySpawn& e = scene.enemies[i];
+    SpawnRoute route = route_of(scene, e);
+    members.push_back({scene_.enemies()[i].ragdoll, e.position, deg_to_rad(e.yaw_deg),
+                       std::move(route.points), route.mode});
   }
   squad_ = std::make_unique<ai::Squad>(built.value(), *scene.navigation, scene_.world(), members);
   // The minds think at about 90 Hz (every third step at 240 Hz): the legs, not the plans, need

@@ -156,12 +156,13 @@ void SceneGeometry::add_overlay(const sim::Simulation& simulation, DrawFrame& fr
       }
     }
   }
-  for (const sim::EnemySpawn& spawn : simulation.scene().description().enemies) {
-    const auto& route = spawn.route;
+  const sim::SceneDescription& scene = simulation.scene().description();
+  for (const levels::EnemySpawn& spawn : scene.enemies) {
+    const sim::SpawnRoute walked = sim::route_of(scene, spawn);
+    const auto& route = walked.points;
     if (route.size() < 2) continue;
     // A loop also joins its last point to its first; a ping-pong route walks its legs both ways.
-    const std::size_t legs =
-        spawn.route_mode == ai::PatrolMode::loop ? route.size() : route.size() - 1;
+    const std::size_t legs = walked.mode == ai::PatrolMode::loop ? route.size() : route.size() - 1;
     for (std::size_t p = 0; p < legs; ++p) {
       const Vec3 lift{0, 0.08f, 0};
       line(frame, route[p].position + lift, route[(p + 1) % route.size()].position + lift,

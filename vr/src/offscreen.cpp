@@ -6,7 +6,7 @@
 #include "draw_list.h"
 #include "gpu.h"
 #include "renderer.h"
-#include "stagger/levels/canvas.h"
+#include "stagger/image/canvas.h"
 
 namespace stagger::vr {
 
@@ -31,7 +31,7 @@ Result<Image> render_offscreen(const sim::Simulation& simulation, const EyeView&
 }
 
 bool write_png(const Image& image, const std::string& path) {
-  return levels::write_png(image.width, image.height, image.rgb.data(), path);
+  return image::write_png(image.width, image.height, image.rgb.data(), path);
 }
 
 EyeView overview_camera(const sim::SceneDescription& scene, float aspect) {

@@ -1,7 +1,7 @@
 #pragma once
 // Scene assembly: a description (ground, enemies, player) becomes a fresh physics world.
-// The level loader will produce the same SceneDescription, so `stagger sim` and the tests do not
-// care where a scene came from.
+// A loaded level becomes the same SceneDescription (scene_from_level), its enemies as the level
+// has them, so `stagger sim` and the tests do not care where a scene came from.
 
 #include <memory>
 #include <optional>
@@ -19,26 +19,17 @@
 
 namespace stagger::sim {
 
-struct EnemySpawn {
-  std::string name;
-  Vec3 position;      ///< [m] feet
-  float yaw_rad = 0;  ///< [rad] 0 faces +Z
-  float height_m = 1.8f;
-  float mass_kg = 75.0f;
-  std::vector<ai::PatrolPoint> route;  ///< empty: stands where it spawns
-  ai::PatrolMode route_mode = ai::PatrolMode::loop;
-};
-
 struct SceneDescription {
   std::string name = "builtin";
   physics::WorldSettings world;
   std::vector<physics::StaticBoxSettings> boxes;
   std::vector<physics::StaticMeshSettings> meshes;  ///< world-space triangles
-  std::vector<EnemySpawn> enemies;
-  Vec3 player_position{0, 0, 3};  ///< [m] feet
-  float player_yaw_rad = kPi;     ///< [rad] facing -Z, toward the origin
-  float spawn_height_m = 0.02f;   ///< [m] enemies are dropped from this height above their spawn
-  physics::HandSettings hands;    ///< the physics hands that `hand` events move
+  std::vector<levels::EnemySpawn> enemies;  ///< as a level has them: `route` names one of `routes`
+  std::vector<levels::Route> routes;        ///< the patrol routes the enemies walk
+  Vec3 player_position{0, 0, 3};            ///< [m] feet
+  float player_yaw_rad = kPi;               ///< [rad] facing -Z, toward the origin
+  float spawn_height_m = 0.02f;  ///< [m] enemies are dropped from this height above their spawn
+  physics::HandSettings hands;   ///< the physics hands that `hand` events move
   /// Navmesh settings of a level; enemies with routes walk them on it. Unset: nobody patrols.
   std::optional<NavigationSettings> navigation;
 };
@@ -53,12 +44,20 @@ inline constexpr Vec3 kOnNavmesh{0.5f, 1.0f, 0.5f};
 Result<std::shared_ptr<ai::Navmesh>> build_navmesh(const SceneDescription& scene,
                                                    const std::vector<Vec3>& extra_seeds = {});
 
+/// The route an enemy walks, in the navigation's terms: the points of the route in
+/// `scene.routes` that `spawn.route` names, and its mode. No points: it guards its spawn.
+struct SpawnRoute {
+  std::vector<ai::PatrolPoint> points;
+  ai::PatrolMode mode = ai::PatrolMode::loop;
+};
+SpawnRoute route_of(const SceneDescription& scene, const levels::EnemySpawn& spawn);
+
 /// The built-in scene: flat ground and `enemy_count` enemies, the first named `dummy` at the
 /// origin facing +Z, the others `dummy-2`, `dummy-3`, ... on a 3 m grid toward -Z.
 SceneDescription builtin_scene(int enemy_count = 1);
 
 /// The scene of a loaded level: its boxes, meshes (`mesh_triangles`, one per `level.meshes`, as
-/// levels::LoadResult carries them), enemies and player start.
+/// levels::LoadResult carries them), enemies, routes and player start.
 SceneDescription scene_from_level(const levels::Level& level,
                                   const std::vector<levels::TriangleMesh>& mesh_triangles);
 

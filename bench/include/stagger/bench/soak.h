@@ -10,7 +10,7 @@
 
 #include "stagger/sim/scene.h"
 
-namespace stagger::sim {
+namespace stagger::bench {
 
 struct SoakOptions {
   int enemies = 64;
@@ -35,10 +35,10 @@ struct SoakResult {
 };
 
 /// `scene` must have navigation settings and at least one route.
-SoakResult run_soak(const SceneDescription& scene, const SoakOptions& options);
+SoakResult run_soak(const sim::SceneDescription& scene, const SoakOptions& options);
 std::string soak_text(const SoakResult& r);
 
 /// Resident memory of this process [MiB] (Linux: /proc/self/statm).
 double resident_mib();
 
-}  // namespace stagger::sim
+}  // namespace stagger::bench

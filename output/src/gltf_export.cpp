@@ -1,4 +1,4 @@
-#include "stagger/sim/gltf_export.h"
+#include "stagger/output/gltf_export.h"
 
 #include <algorithm>
 #include <cmath>
@@ -12,7 +12,7 @@
 #include "stagger/core/assert.h"
 #include "stagger/sim/shape_mesh.h"
 
-namespace stagger::sim {
+namespace stagger::output {
 
 namespace {
 
@@ -45,7 +45,7 @@ class ModelBuilder {
     return static_cast<int>(model_.accessors.size()) - 1;
   }
 
-  int mesh(const std::string& name, const MeshData& m, int material) {
+  int mesh(const std::string& name, const sim::MeshData& m, int material) {
     std::vector<double> lo(3, 1e30), hi(3, -1e30);
     for (Vec3 p : m.positions) {
       const double v[3] = {p.x, p.y, p.z};
@@ -101,16 +101,16 @@ class ModelBuilder {
 
 }  // namespace
 
-GltfAnimation::GltfAnimation(const Simulation& simulation, double sample_hz)
+GltfAnimation::GltfAnimation(const sim::Simulation& simulation, double sample_hz)
     : scene_(simulation.scene().description()) {
   const double physics_hz = static_cast<double>(simulation.scene().world().settings().physics_hz);
   every_steps_ = std::max(1, static_cast<int>(std::lround(physics_hz / sample_hz)));
-  for (const ShapedBody& b : shaped_bodies(simulation))
+  for (const sim::ShapedBody& b : sim::shaped_bodies(simulation))
     tracks_.push_back(Track{b.name, b.body, b.shape, {}, {}});
   record(simulation);  // the first frame: where everything starts
 }
 
-void GltfAnimation::record(const Simulation& simulation) {
+void GltfAnimation::record(const sim::Simulation& simulation) {
   const physics::World& world = simulation.scene().world();
   if (world.step_count() % static_cast<std::uint64_t>(every_steps_) != 0) return;
   times_.push_back(static_cast<float>(world.time()));
@@ -143,12 +143,13 @@ Result<bool> GltfAnimation::write(const std::string& path) const {
   for (std::size_t i = 0; i < scene_.boxes.size(); ++i) {
     const auto& box = scene_.boxes[i];
     b.node("level/box-" + std::to_string(i + 1),
-           b.mesh("box-" + std::to_string(i + 1), box_mesh(box.half_extents), level_material),
+           b.mesh("box-" + std::to_string(i + 1), sim::box_mesh(box.half_extents), level_material),
            box.center, box.rotation);
   }
   for (std::size_t i = 0; i < scene_.meshes.size(); ++i) {
     b.node("level/mesh-" + std::to_string(i + 1),
-           b.mesh("mesh-" + std::to_string(i + 1), triangle_soup(scene_.meshes[i]), level_material),
+           b.mesh("mesh-" + std::to_string(i + 1), sim::triangle_soup(scene_.meshes[i]),
+                  level_material),
            {}, {});
   }
   // The bodies and their animation: one sampler input (the key times) shared by every channel.
@@ -159,9 +160,9 @@ Result<bool> GltfAnimation::write(const std::string& path) const {
                  TINYGLTF_TYPE_SCALAR, times_.size(), 0, {times_.front()}, {times_.back()});
   for (const Track& t : tracks_) {
     const bool hand = t.name.rfind("hand_", 0) == 0;
-    const int node =
-        b.node(t.name, b.mesh(t.name, shape_mesh(t.shape), hand ? hand_material : body_material),
-               t.translations.front(), t.rotations.front());
+    const int node = b.node(
+        t.name, b.mesh(t.name, sim::shape_mesh(t.shape), hand ? hand_material : body_material),
+        t.translations.front(), t.rotations.front());
     std::vector<float> rotations;
     for (const Quat& q : t.rotations) rotations.insert(rotations.end(), {q.x, q.y, q.z, q.w});
     const int translation_out =
@@ -196,4 +197,4 @@ Result<bool> GltfAnimation::write(const std::string& path) const {
   return true;
 }
 
-}  // namespace stagger::sim
+}  // namespace stagger::output

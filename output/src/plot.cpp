@@ -1,10 +1,10 @@
-#include "stagger/sim/plot.h"
+#include "stagger/output/plot.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
 
-namespace stagger::sim {
+namespace stagger::output {
 
 namespace {
 
@@ -16,12 +16,12 @@ constexpr float kPlotTop = 28.0f;  // [px] within a panel: the name above the pl
 constexpr float kPlotHeight = 180.0f;
 constexpr float kValueMax = 1.2f;  // [m] top of the value axis (errors beyond are clipped)
 
-const levels::Colour kBackground{250, 250, 247};
-const levels::Colour kInk{30, 30, 36};
-const levels::Colour kGrid{205, 205, 200};
-const levels::Colour kError{210, 40, 40};
-const levels::Colour kPelvis{40, 90, 200};
-const levels::Colour kPush{130, 40, 160};
+const image::Colour kBackground{250, 250, 247};
+const image::Colour kInk{30, 30, 36};
+const image::Colour kGrid{205, 205, 200};
+const image::Colour kError{210, 40, 40};
+const image::Colour kPelvis{40, 90, 200};
+const image::Colour kPush{130, 40, 160};
 
 std::string one_decimal(double v) {
   char text[32];
@@ -31,7 +31,7 @@ std::string one_decimal(double v) {
 
 }  // namespace
 
-levels::Colour state_colour(physics::LocomotionState state) {
+image::Colour state_colour(physics::LocomotionState state) {
   using physics::LocomotionState;
   switch (state) {
     case LocomotionState::standing:
@@ -52,10 +52,10 @@ levels::Colour state_colour(physics::LocomotionState state) {
   return kBackground;
 }
 
-void TracePlot::record(const Simulation& simulation) {
+void TracePlot::record(const sim::Simulation& simulation) {
   const auto& enemies = simulation.scene().enemies();
   if (names_.empty()) {
-    for (const Enemy& e : enemies) names_.push_back(e.name);
+    for (const sim::Enemy& e : enemies) names_.push_back(e.name);
     samples_.resize(enemies.size());
   }
   const auto t = static_cast<float>(simulation.scene().world().time());
@@ -70,14 +70,14 @@ float TracePlot::x_of(double t, double end_s, int width) {
   return kLeft + static_cast<float>(t / span) * (static_cast<float>(width) - kLeft - kRight);
 }
 
-levels::Canvas TracePlot::render(int width) const {
+image::Canvas TracePlot::render(int width) const {
   const int height = static_cast<int>(
       kTitle + kPanel * static_cast<float>(std::max<std::size_t>(1, names_.size())));
-  levels::Canvas canvas(width, height, kBackground);
+  image::Canvas canvas(width, height, kBackground);
   canvas.text(kLeft, 10.0f, "balance error and pelvis height [m] over time [s]", kInk, 2);
   // Legend: the curves, the pushes, then the state bands.
   float x = kLeft;
-  const auto key = [&](levels::Colour c, const std::string& label, bool band) {
+  const auto key = [&](image::Colour c, const std::string& label, bool band) {
     if (band) {
       canvas.rect(x, 36.0f, 18.0f, 12.0f, c);
     } else {
@@ -102,7 +102,7 @@ levels::Canvas TracePlot::render(int width) const {
   return canvas;
 }
 
-void TracePlot::draw_panel(levels::Canvas& canvas, std::size_t enemy, float top,
+void TracePlot::draw_panel(image::Canvas& canvas, std::size_t enemy, float top,
                            double end_s) const {
   const std::vector<Sample>& samples = samples_[enemy];
   const int width = canvas.width();
@@ -143,7 +143,7 @@ void TracePlot::draw_panel(levels::Canvas& canvas, std::size_t enemy, float top,
   canvas.rect(kLeft, plot_bottom, static_cast<float>(width) - kLeft - kRight, 1.0f, kInk);
   canvas.rect(kLeft, plot_top, 1.0f, kPlotHeight, kInk);
   // Pushes on this enemy.
-  for (const PushEvent& push : pushes_) {
+  for (const sim::PushEvent& push : pushes_) {
     if (push.enemy != names_[enemy] || push.t > end_s) continue;
     const float px = x_of(push.t, end_s, width);
     canvas.rect(px - 1.0f, plot_top, 2.0f, kPlotHeight, kPush);
@@ -160,7 +160,7 @@ void TracePlot::draw_panel(levels::Canvas& canvas, std::size_t enemy, float top,
 }
 
 bool TracePlot::write_png(const std::string& path, int width) const {
-  return levels::write_png(render(width), path);
+  return image::write_png(render(width), path);
 }
 
-}  // namespace stagger::sim
+}  // namespace stagger::output

@@ -1,4 +1,4 @@
-#include "stagger/levels/canvas.h"
+#include "stagger/image/canvas.h"
 
 #include <png.h>
 #include <stb/stb_easy_font.h>
@@ -7,7 +7,7 @@
 #include <cmath>
 #include <cstdio>
 
-namespace stagger::levels {
+namespace stagger::image {
 
 Canvas::Canvas(int width, int height, Colour background)
     : width_(width),
@@ -178,4 +178,4 @@ bool write_png(int width, int height, const std::uint8_t* rgb, const std::string
   return std::fclose(file) == 0 && ok;
 }
 
-}  // namespace stagger::levels
+}  // namespace stagger::image

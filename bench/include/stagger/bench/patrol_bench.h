@@ -9,7 +9,7 @@
 
 #include "stagger/sim/scene.h"
 
-namespace stagger::sim {
+namespace stagger::bench {
 
 struct PatrolBenchOptions {
   int enemies = 32;            ///< spread along the level's routes
@@ -34,12 +34,12 @@ struct PatrolBenchResult {
 };
 
 /// `scene` must have navigation settings and at least one route.
-PatrolBenchResult run_patrol_benchmark(const SceneDescription& scene,
+PatrolBenchResult run_patrol_benchmark(const sim::SceneDescription& scene,
                                        const PatrolBenchOptions& options);
 std::string patrol_bench_text(const PatrolBenchResult& r);
 
 /// The scene with `count` enemies spread evenly along its patrol routes (routes of two or more
 /// points), each route getting a share in proportion to its length, named `patroller-1`, ...
-SceneDescription with_patrollers(const SceneDescription& scene, int count);
+sim::SceneDescription with_patrollers(const sim::SceneDescription& scene, int count);
 
-}  // namespace stagger::sim
+}  // namespace stagger::bench

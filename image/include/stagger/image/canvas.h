@@ -1,13 +1,14 @@
 #pragma once
 // A small RGB raster for pictures (level previews, plots): filled shapes, thick lines, arrows and
-// text (stb's easy font, scaled). Coordinates are pixels, y down.
+// text (stb's easy font, scaled). Coordinates are pixels, y down. write_png also saves rendered
+// frames.
 
 #include <array>
 #include <cstdint>
 #include <string>
 #include <vector>
 
-namespace stagger::levels {
+namespace stagger::image {
 
 struct Colour {
   std::uint8_t r = 0, g = 0, b = 0;
@@ -51,4 +52,4 @@ inline bool write_png(const Canvas& canvas, const std::string& path) {
   return write_png(canvas.width(), canvas.height(), canvas.row(0), path);
 }
 
-}  // namespace stagger::levels
+}  // namespace stagger::image

@@ -1,9 +1,9 @@
-#include "stagger/sim/trace.h"
+#include "stagger/output/trace.h"
 
 #include <cstdio>
 #include <string>
 
-namespace stagger::sim {
+namespace stagger::output {
 
 namespace {
 
@@ -35,8 +35,8 @@ TraceWriter::TraceWriter(std::ostream& out) : out_(out) {
           "balance_error_m,pelvis_height_m,agent_x_m,agent_y_m,agent_z_m\n";
 }
 
-void TraceWriter::write(const Simulation& simulation) {
-  const Scene& scene = simulation.scene();
+void TraceWriter::write(const sim::Simulation& simulation) {
+  const sim::Scene& scene = simulation.scene();
   const ai::Squad* squad = simulation.squad();
   char time[32];
   std::snprintf(time, sizeof(time), "%.6f", scene.world().time());
@@ -63,4 +63,4 @@ void TraceWriter::write(const Simulation& simulation) {
   out_ << rows;
 }
 
-}  // namespace stagger::sim
+}  // namespace stagger::output

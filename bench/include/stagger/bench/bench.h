@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace stagger::sim {
+namespace stagger::bench {
 
 struct BenchOptions {
   std::vector<int> counts{1, 8, 32};  ///< ragdolls per world
@@ -29,4 +29,4 @@ struct BenchRow {
 std::vector<BenchRow> run_benchmark(const BenchOptions& options);
 std::string bench_table(const std::vector<BenchRow>& rows, bool walking = false);
 
-}  // namespace stagger::sim
+}  // namespace stagger::bench

@@ -1,4 +1,4 @@
-#include "stagger/sim/patrol_bench.h"
+#include "stagger/bench/patrol_bench.h"
 
 #include <algorithm>
 #include <chrono>
@@ -9,7 +9,7 @@
 #include "stagger/physics/baseline.h"
 #include "stagger/sim/simulation.h"
 
-namespace stagger::sim {
+namespace stagger::bench {
 namespace {
 
 double percentile(std::vector<double> values, double p) {
@@ -99,30 +99,36 @@ constexpr std::uint64_t kLoadSampleSteps = 24;  // the solver load is read every
 
 }  // namespace
 
-SceneDescription with_patrollers(const SceneDescription& scene, int count) {
-  SceneDescription out = scene;
-  std::vector<const EnemySpawn*> walkers;  // one enemy per distinct route, as the level has them
-  for (const EnemySpawn& e : scene.enemies) {
-    const bool known = std::any_of(walkers.begin(), walkers.end(), [&](const EnemySpawn* w) {
-      return w->route.size() == e.route.size() && !e.route.empty() &&
-             w->route.front().position == e.route.front().position;
+sim::SceneDescription with_patrollers(const sim::SceneDescription& scene, int count) {
+  sim::SceneDescription out = scene;
+  // One enemy per distinct route, as the level has them.
+  std::vector<const levels::EnemySpawn*> walkers;
+  std::vector<sim::SpawnRoute> routes;  // each walker's
+  for (const levels::EnemySpawn& e : scene.enemies) {
+    sim::SpawnRoute route = sim::route_of(scene, e);
+    const bool known = std::any_of(routes.begin(), routes.end(), [&](const sim::SpawnRoute& w) {
+      return w.points.size() == route.points.size() && !route.points.empty() &&
+             w.points.front().position == route.points.front().position;
     });
     // A one-point route is a guard post, not a patrol: its enemies would all be spawned on
     // that one spot, inside each other.
-    if (e.route.size() >= 2 && !known) walkers.push_back(&e);
+    if (route.points.size() >= 2 && !known) {
+      walkers.push_back(&e);
+      routes.push_back(std::move(route));
+    }
   }
   out.enemies.clear();
   if (walkers.empty()) return out;
   std::vector<std::vector<Vec3>> paths;
   std::vector<float> lengths;
-  for (const EnemySpawn* w : walkers) {
-    paths.push_back(walked_path(w->route, w->route_mode));
+  for (const sim::SpawnRoute& route : routes) {
+    paths.push_back(walked_path(route.points, route.mode));
     lengths.push_back(path_length(paths.back()));
   }
   const std::vector<int> share = share_by_length(lengths, count);
   for (std::size_t r = 0; r < walkers.size(); ++r) {
     for (int k = 0; k < share[r]; ++k) {
-      EnemySpawn e = *walkers[r];
+      levels::EnemySpawn e = *walkers[r];
       e.name = "patroller-" + std::to_string(out.enemies.size() + 1);
       e.position = along(paths[r], (static_cast<float>(k) + 0.5f) / static_cast<float>(share[r]));
       out.enemies.push_back(e);
@@ -131,25 +137,25 @@ SceneDescription with_patrollers(const SceneDescription& scene, int count) {
   return out;
 }
 
-PatrolBenchResult run_patrol_benchmark(const SceneDescription& scene,
+PatrolBenchResult run_patrol_benchmark(const sim::SceneDescription& scene,
                                        const PatrolBenchOptions& options) {
   PatrolBenchResult r;
   std::vector<double> builds;
   for (int i = 0; i < options.navmesh_builds; ++i) {
     const auto start = std::chrono::steady_clock::now();
-    (void)build_navmesh(scene);
+    (void)sim::build_navmesh(scene);
     builds.push_back(
         std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
             .count());
   }
   r.navmesh_build_ms = percentile(builds, 0.5);
 
-  const SceneDescription patrolled = with_patrollers(scene, options.enemies);
+  const sim::SceneDescription patrolled = with_patrollers(scene, options.enemies);
   r.enemies = static_cast<int>(patrolled.enemies.size());
   const auto steps = static_cast<std::uint64_t>(options.seconds * 240.0);
   const auto warm_up = static_cast<std::uint64_t>(kWarmUpS * 240.0);
   {
-    Simulation s(patrolled, {});
+    sim::Simulation s(patrolled, {});
     while (s.scene().world().step_count() < warm_up && !r.interrupted) {
       r.interrupted = options.stop && options.stop();
       s.step();
@@ -177,7 +183,7 @@ PatrolBenchResult run_patrol_benchmark(const SceneDescription& scene,
     }
     load.per_enemy_into(r);
     r.frame_ms = cpu_ms / static_cast<double>(std::max<std::uint64_t>(1, done)) * kFrameSteps;
-    const SimulationResult result = s.result();
+    const sim::SimulationResult result = s.result();
     const std::vector<double> ticks(
         result.navigation_tick_ms.begin() + static_cast<std::ptrdiff_t>(ticks_before),
         result.navigation_tick_ms.end());
@@ -194,12 +200,13 @@ PatrolBenchResult run_patrol_benchmark(const SceneDescription& scene,
     physics::World world(stock);
     for (const auto& box : patrolled.boxes) world.add_static_box(box);
     for (const auto& mesh : patrolled.meshes) world.add_static_mesh(mesh);
-    for (const EnemySpawn& e : patrolled.enemies) {
+    for (const levels::EnemySpawn& e : patrolled.enemies) {
       physics::RagdollSettings settings;
       settings.height_m = e.height_m;
       settings.mass_kg = e.mass_kg;
       physics::add_baseline_ragdoll(world, settings,
-                                    e.position + Vec3{0, patrolled.spawn_height_m, 0}, e.yaw_rad);
+                                    e.position + Vec3{0, patrolled.spawn_height_m, 0},
+                                    deg_to_rad(e.yaw_deg));
     }
     for (std::uint64_t i = 0; i < warm_up && !r.interrupted; ++i) world.step();
     const double start = thread_cpu_ms();
@@ -233,4 +240,4 @@ std::string patrol_bench_text(const PatrolBenchResult& r) {
          (r.interrupted ? "interrupted: the figures are of the steps that ran\n" : "");
 }
 
-}  // namespace stagger::sim
+}  // namespace stagger::bench

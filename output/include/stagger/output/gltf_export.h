@@ -9,14 +9,14 @@
 #include "stagger/core/result.h"
 #include "stagger/sim/simulation.h"
 
-namespace stagger::sim {
+namespace stagger::output {
 
 /// Samples a running simulation's bodies; `record` after every step, `write` at the end.
 class GltfAnimation {
  public:
   /// `sample_hz` between 30 and 60 (and at most the physics rate).
-  GltfAnimation(const Simulation& simulation, double sample_hz);
-  void record(const Simulation& simulation);
+  GltfAnimation(const sim::Simulation& simulation, double sample_hz);
+  void record(const sim::Simulation& simulation);
   Result<bool> write(const std::string& path) const;
   int frames() const { return static_cast<int>(times_.size()); }
 
@@ -31,7 +31,7 @@ class GltfAnimation {
   std::vector<Track> tracks_;
   std::vector<float> times_;
   int every_steps_ = 1;
-  SceneDescription scene_;
+  sim::SceneDescription scene_;
 };
 
-}  // namespace stagger::sim
+}  // namespace stagger::output

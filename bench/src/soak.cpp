@@ -1,4 +1,4 @@
-#include "stagger/sim/soak.h"
+#include "stagger/bench/soak.h"
 
 #include <unistd.h>
 
@@ -7,10 +7,10 @@
 #include <fstream>
 #include <random>
 
-#include "stagger/sim/patrol_bench.h"
+#include "stagger/bench/patrol_bench.h"
 #include "stagger/sim/simulation.h"
 
-namespace stagger::sim {
+namespace stagger::bench {
 
 double resident_mib() {
   std::ifstream statm("/proc/self/statm");
@@ -21,12 +21,12 @@ double resident_mib() {
          (1024.0 * 1024.0);
 }
 
-SoakResult run_soak(const SceneDescription& scene, const SoakOptions& options) {
-  const SceneDescription crowded = with_patrollers(scene, options.enemies);
+SoakResult run_soak(const sim::SceneDescription& scene, const SoakOptions& options) {
+  const sim::SceneDescription crowded = with_patrollers(scene, options.enemies);
   // One shove a second, to a random enemy, in a random direction, 20-50 N·s.
   std::mt19937 random(options.seed);
   const auto uniform = [&random] { return static_cast<float>(random()) / 4294967296.0f; };
-  InputScript script;
+  sim::InputScript script;
   for (double t = 1.0; t < options.seconds; t += 1.0) {
     const auto who =
         static_cast<std::size_t>(uniform() * static_cast<float>(crowded.enemies.size())) %
@@ -39,7 +39,7 @@ SoakResult run_soak(const SceneDescription& scene, const SoakOptions& options) {
   SoakResult r;
   r.enemies = static_cast<int>(crowded.enemies.size());
   r.seconds = options.seconds;
-  Simulation s(crowded, std::move(script));
+  sim::Simulation s(crowded, std::move(script));
   const auto steps_per_minute =
       static_cast<std::uint64_t>(60.0 * static_cast<double>(crowded.world.physics_hz));
   const auto steps =
@@ -55,11 +55,11 @@ SoakResult run_soak(const SceneDescription& scene, const SoakOptions& options) {
   }
   r.rss_mib.push_back(resident_mib());
   r.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  const SimulationResult result = s.result();
+  const sim::SimulationResult result = s.result();
   r.seconds = result.seconds;
   r.ms_per_step = result.ms_per_step;
   r.finite = result.finite;
-  for (const EnemyStats& e : result.enemies) {
+  for (const sim::EnemyStats& e : result.enemies) {
     r.resets += e.resets;
     r.falls += e.falls;
     r.pushes += e.pushes;
@@ -91,4 +91,4 @@ std::string soak_text(const SoakResult& r) {
   return out;
 }
 
-}  // namespace stagger::sim
+}  // namespace stagger::bench

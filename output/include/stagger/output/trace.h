@@ -8,17 +8,17 @@
 
 #include "stagger/sim/simulation.h"
 
-namespace stagger::sim {
+namespace stagger::output {
 
 class TraceWriter {
  public:
   /// Writes the header line at once.
   explicit TraceWriter(std::ostream& out);
   /// One row per enemy, for the step that just ran.
-  void write(const Simulation& simulation);
+  void write(const sim::Simulation& simulation);
 
  private:
   std::ostream& out_;
 };
 
-}  // namespace stagger::sim
+}  // namespace stagger::output

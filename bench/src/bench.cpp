@@ -1,4 +1,4 @@
-#include "stagger/sim/bench.h"
+#include "stagger/bench/bench.h"
 
 #include <algorithm>
 #include <cmath>
@@ -12,7 +12,7 @@
 #include "stagger/physics/ragdoll.h"
 #include "stagger/physics/world.h"
 
-namespace stagger::sim {
+namespace stagger::bench {
 namespace {
 
 enum class Variant { ours, baseline };
@@ -107,4 +107,4 @@ std::string bench_table(const std::vector<BenchRow>& rows, bool walking) {
   return out.str();
 }
 
-}  // namespace stagger::sim
+}  // namespace stagger::bench

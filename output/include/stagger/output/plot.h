@@ -6,20 +6,20 @@
 #include <string>
 #include <vector>
 
-#include "stagger/levels/canvas.h"
+#include "stagger/image/canvas.h"
 #include "stagger/sim/simulation.h"
 
-namespace stagger::sim {
+namespace stagger::output {
 
 class TracePlot {
  public:
   /// `pushes` are marked on the panels of the enemies they hit.
-  explicit TracePlot(std::vector<PushEvent> pushes = {}) : pushes_(std::move(pushes)) {}
+  explicit TracePlot(std::vector<sim::PushEvent> pushes = {}) : pushes_(std::move(pushes)) {}
   /// Takes one sample per enemy of the step that just ran.
-  void record(const Simulation& simulation);
+  void record(const sim::Simulation& simulation);
 
   /// The picture: `width` pixels wide, 240 pixels per enemy plus a title and legend.
-  levels::Canvas render(int width = 1200) const;
+  image::Canvas render(int width = 1200) const;
   /// Pixel column of time `t` in a picture `width` wide (for tests).
   static float x_of(double t, double end_s, int width);
   bool write_png(const std::string& path, int width = 1200) const;
@@ -31,14 +31,14 @@ class TracePlot {
     float pelvis_m = 0;  // [m]
     physics::LocomotionState state = physics::LocomotionState::standing;
   };
-  void draw_panel(levels::Canvas& canvas, std::size_t enemy, float top, double end_s) const;
+  void draw_panel(image::Canvas& canvas, std::size_t enemy, float top, double end_s) const;
 
-  std::vector<PushEvent> pushes_;
+  std::vector<sim::PushEvent> pushes_;
   std::vector<std::string> names_;
   std::vector<std::vector<Sample>> samples_;
 };
 
 /// The band colour of a locomotion state in plots.
-levels::Colour state_colour(physics::LocomotionState state);
+image::Colour state_colour(physics::LocomotionState state);
 
-}  // namespace stagger::sim
+}  // namespace stagger::output

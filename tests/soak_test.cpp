@@ -1,0 +1,32 @@
+// The soak that looks for blow-ups and for leaks over minutes (`stagger bench --soak`), short.
+
+#include "stagger/bench/soak.h"
+
+#include <gtest/gtest.h>
+
+#include "stagger/levels/load.h"
+#include "stagger/sim/scene.h"
+
+namespace stagger {
+namespace {
+
+TEST(Soak, ShortSoakSamplesMemoryEachMinuteAndStaysFinite) {
+  const levels::LoadResult level =
+      levels::load_level(STAGGER_SOURCE_DIR "/levels/data/courtyard.json");
+  ASSERT_TRUE(level.ok());
+  bench::SoakOptions options;
+  options.enemies = 4;
+  options.seconds = 61.0;
+  const bench::SoakResult r =
+      bench::run_soak(sim::scene_from_level(level.level, level.mesh_triangles), options);
+  EXPECT_EQ(r.enemies, 4);
+  ASSERT_EQ(r.rss_mib.size(), 3u) << "at 0 s, at 60 s and at the end";
+  for (double mib : r.rss_mib) EXPECT_GT(mib, 1.0);
+  EXPECT_TRUE(r.finite);
+  EXPECT_EQ(r.resets, 0);
+  EXPECT_EQ(r.pushes, 60) << "a shove a second";
+  EXPECT_GT(r.ms_per_step, 0.0);
+}
+
+}  // namespace
+}  // namespace stagger
