@@ -1,7 +1,7 @@
 #pragma once
 // The Vulkan device the renderer draws with, and small helpers for buffers, images and one-off
 // command buffers. Made three ways: for offscreen rendering, for a desktop window (with the
-// window system's instance extensions and a swapchain), and through OpenXR (xr_graphics.cpp).
+// window system's instance extensions and a swapchain), and through OpenXR (xr_vulkan_enable2.cpp).
 // Vulkan types stay inside vr/src.
 
 #include <cstdint>

@@ -1,5 +1,7 @@
 #include "xr_hand_tracking.h"
 
+#include "xr_extension.h"
+
 namespace stagger::vr {
 
 bool XrHandTracking::supported(XrInstance instance, XrSystemId system) {
@@ -57,5 +59,48 @@ std::optional<TrackedPalm> XrHandTracking::palm(int side, XrSpace base, XrTime t
   if (v.velocityFlags & XR_SPACE_VELOCITY_LINEAR_VALID_BIT) p.velocity = v.linearVelocity;
   return p;
 }
+
+extern const XrExtension kXrExtHandTracking;  // (listed in xr_extension.cpp)
+
+namespace {
+
+bool tracks_hands(XrExtensionState&, const XrSystemContext& xr) {
+  return XrHandTracking::supported(xr.instance, xr.system);
+}
+
+void session_created(XrExtensionState& state, const XrSessionContext& xr) {
+  state.emplace<XrHandTracking>(xr.instance, xr.session);
+}
+
+void session_destroyed(XrExtensionState& state) {
+  state.reset();
+}
+
+// Unfocused, the hands freeze as ghosts (FrameInput::focused): no tracked hands then.
+void frame_input(XrExtensionState& state, const XrFrameContext& frame, FrameInput& input) {
+  const auto* trackers = state.get<XrHandTracking>();
+  if (trackers == nullptr || !input.focused) return;
+  for (std::size_t side = 0; side < 2; ++side) {
+    if (frame.controller_drives[side]) continue;
+    const auto palm = trackers->palm(static_cast<int>(side), frame.base_space, frame.time);
+    if (!palm) continue;
+    TrackedHand& hand = input.hands[side];
+    hand = frame.rig.hand(palm->pose, palm->velocity);
+    for (const auto& joint : palm->fingers) {
+      hand.finger_joints.push_back(joint ? std::optional(frame.rig.to_world(*joint))
+                                         : std::nullopt);
+    }
+  }
+}
+
+}  // namespace
+
+const XrExtension kXrExtHandTracking{
+    .name = XrHandTracking::kExtension,
+    .system = tracks_hands,
+    .session_created = session_created,
+    .session_destroyed = session_destroyed,
+    .frame_input = frame_input,
+};
 
 }  // namespace stagger::vr

@@ -1,7 +1,10 @@
 #pragma once
-// XR_EXT_hand_tracking, when the runtime offers it (its own module, as StereoKit keeps one per
-// extension): one tracker per hand; each frame the 26 joints at the display time. The palm drives
-// the physics hand when no controller is active.
+// XR_EXT_hand_tracking, when the runtime offers it and the system tracks hands: one tracker per
+// hand; each frame the 26 joints at the display time. The palm drives the physics hand when no
+// controller is active. Its hooks (kXrExtHandTracking, xr_hand_tracking.cpp):
+//   instance: enabled when offered; kept only when XrSystemHandTrackingPropertiesEXT says so;
+//   session:  the two trackers made after the input, destroyed before it;
+//   frame:    the palm and finger joints of each hand no controller drives, while focused.
 
 #include <array>
 #include <optional>
