@@ -195,13 +195,13 @@ struct StateQuery {
 StateQuery query_state(XrSession session, const XrActionStateGetInfo* info, const void* state,
                        XrStructureType state_type, XrActionType action_type) {
   StateQuery q;
-  q.session = find_session(session);
+  q.session = find<Session>(session);
   if (q.session == nullptr) return {nullptr, nullptr, XR_ERROR_HANDLE_INVALID};
   if (info == nullptr || state == nullptr || info->type != XR_TYPE_ACTION_STATE_GET_INFO ||
       static_cast<const XrBaseInStructure*>(state)->type != state_type) {
     return {nullptr, nullptr, XR_ERROR_VALIDATION_FAILURE};
   }
-  q.action = find_action(info->action);
+  q.action = find<Action>(info->action);
   if (q.action == nullptr) return {nullptr, nullptr, XR_ERROR_HANDLE_INVALID};
   if (XrResult r = session_status(*q.session); r < 0) return {nullptr, nullptr, r};
   if (!is_attached(*q.session, *q.action))
@@ -269,7 +269,7 @@ namespace api {
 
 XrResult xrCreateActionSet(XrInstance instance, const XrActionSetCreateInfo* info,
                            XrActionSet* set) {
-  Instance* inst = find_instance(instance);
+  Instance* inst = find<Instance>(instance);
   if (inst == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (info == nullptr || set == nullptr || info->type != XR_TYPE_ACTION_SET_CREATE_INFO) {
     return XR_ERROR_VALIDATION_FAILURE;
@@ -291,14 +291,11 @@ XrResult xrCreateActionSet(XrInstance instance, const XrActionSetCreateInfo* inf
 }
 
 XrResult xrDestroyActionSet(XrActionSet set) {
-  ActionSet* s = find_action_set(set);
-  if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
-  destroy_object(s->id);
-  return XR_SUCCESS;
+  return destroy_handle<ActionSet>(set);
 }
 
 XrResult xrCreateAction(XrActionSet set, const XrActionCreateInfo* info, XrAction* action) {
-  ActionSet* s = find_action_set(set);
+  ActionSet* s = find<ActionSet>(set);
   if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (info == nullptr || action == nullptr || info->type != XR_TYPE_ACTION_CREATE_INFO) {
     return XR_ERROR_VALIDATION_FAILURE;
@@ -345,15 +342,12 @@ XrResult xrCreateAction(XrActionSet set, const XrActionCreateInfo* info, XrActio
 }
 
 XrResult xrDestroyAction(XrAction action) {
-  Action* a = find_action(action);
-  if (a == nullptr) return XR_ERROR_HANDLE_INVALID;
-  destroy_object(a->id);
-  return XR_SUCCESS;
+  return destroy_handle<Action>(action);
 }
 
 XrResult xrSuggestInteractionProfileBindings(
     XrInstance instance, const XrInteractionProfileSuggestedBinding* suggested) {
-  Instance* inst = find_instance(instance);
+  Instance* inst = find<Instance>(instance);
   if (inst == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (suggested == nullptr || suggested->type != XR_TYPE_INTERACTION_PROFILE_SUGGESTED_BINDING ||
       suggested->countSuggestedBindings == 0 || suggested->suggestedBindings == nullptr) {
@@ -366,7 +360,7 @@ XrResult xrSuggestInteractionProfileBindings(
   std::vector<Binding> bindings;
   for (uint32_t i = 0; i < suggested->countSuggestedBindings; ++i) {
     const XrActionSuggestedBinding& b = suggested->suggestedBindings[i];
-    const Action* action = find_action(b.action);
+    const Action* action = find<Action>(b.action);
     if (action == nullptr || instance_of(*action).id != inst->id) return XR_ERROR_HANDLE_INVALID;
     const std::string* binding = path_string(b.binding);
     if (binding == nullptr) return XR_ERROR_PATH_INVALID;
@@ -382,7 +376,7 @@ XrResult xrSuggestInteractionProfileBindings(
 }
 
 XrResult xrAttachSessionActionSets(XrSession session, const XrSessionActionSetsAttachInfo* info) {
-  Session* s = find_session(session);
+  Session* s = find<Session>(session);
   if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (info == nullptr || info->type != XR_TYPE_SESSION_ACTION_SETS_ATTACH_INFO ||
       info->countActionSets == 0 || info->actionSets == nullptr) {
@@ -391,12 +385,12 @@ XrResult xrAttachSessionActionSets(XrSession session, const XrSessionActionSetsA
   if (XrResult r = session_status(*s); r < 0) return r;
   std::vector<std::uint64_t> sets;
   for (uint32_t i = 0; i < info->countActionSets; ++i) {
-    ActionSet* set = find_action_set(info->actionSets[i]);
+    ActionSet* set = find<ActionSet>(info->actionSets[i]);
     if (set == nullptr) return XR_ERROR_HANDLE_INVALID;
     sets.push_back(set->id);
   }
   if (!s->attached_sets.empty()) return XR_ERROR_ACTIONSETS_ALREADY_ATTACHED;
-  for (std::uint64_t id : sets) find_object<ActionSet>(id, Kind::ActionSet)->attached = true;
+  for (std::uint64_t id : sets) find_object<ActionSet>(id)->attached = true;
   s->attached_sets = sets;
   pump();
   return success_of(*s);
@@ -404,7 +398,7 @@ XrResult xrAttachSessionActionSets(XrSession session, const XrSessionActionSetsA
 
 XrResult xrGetCurrentInteractionProfile(XrSession session, XrPath top_level,
                                         XrInteractionProfileState* profile) {
-  Session* s = find_session(session);
+  Session* s = find<Session>(session);
   if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (profile == nullptr || profile->type != XR_TYPE_INTERACTION_PROFILE_STATE)
     return XR_ERROR_VALIDATION_FAILURE;
@@ -418,7 +412,7 @@ XrResult xrGetCurrentInteractionProfile(XrSession session, XrPath top_level,
 }
 
 XrResult xrSyncActions(XrSession session, const XrActionsSyncInfo* info) {
-  Session* s = find_session(session);
+  Session* s = find<Session>(session);
   if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (info == nullptr || info->type != XR_TYPE_ACTIONS_SYNC_INFO ||
       (info->countActiveActionSets > 0 && info->activeActionSets == nullptr)) {
@@ -428,7 +422,7 @@ XrResult xrSyncActions(XrSession session, const XrActionsSyncInfo* info) {
   std::vector<std::pair<std::uint64_t, XrPath>> active;
   for (uint32_t i = 0; i < info->countActiveActionSets; ++i) {
     const XrActiveActionSet& a = info->activeActionSets[i];
-    ActionSet* set = find_action_set(a.actionSet);
+    ActionSet* set = find<ActionSet>(a.actionSet);
     if (set == nullptr) return XR_ERROR_HANDLE_INVALID;
     if (std::find(s->attached_sets.begin(), s->attached_sets.end(), set->id) ==
         s->attached_sets.end()) {
@@ -518,12 +512,12 @@ XrResult xrGetActionStatePose(XrSession session, const XrActionStateGetInfo* inf
 XrResult xrEnumerateBoundSourcesForAction(XrSession session,
                                           const XrBoundSourcesForActionEnumerateInfo* info,
                                           uint32_t capacity, uint32_t* count, XrPath* sources) {
-  Session* s = find_session(session);
+  Session* s = find<Session>(session);
   if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (info == nullptr || info->type != XR_TYPE_BOUND_SOURCES_FOR_ACTION_ENUMERATE_INFO) {
     return XR_ERROR_VALIDATION_FAILURE;
   }
-  const Action* action = find_action(info->action);
+  const Action* action = find<Action>(info->action);
   if (action == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (XrResult r = session_status(*s); r < 0) return r;
   if (!is_attached(*s, *action)) return XR_ERROR_ACTIONSET_NOT_ATTACHED;
@@ -540,7 +534,7 @@ XrResult xrEnumerateBoundSourcesForAction(XrSession session,
 XrResult xrGetInputSourceLocalizedName(XrSession session,
                                        const XrInputSourceLocalizedNameGetInfo* info,
                                        uint32_t capacity, uint32_t* count, char* buffer) {
-  Session* s = find_session(session);
+  Session* s = find<Session>(session);
   if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (info == nullptr || info->type != XR_TYPE_INPUT_SOURCE_LOCALIZED_NAME_GET_INFO ||
       info->whichComponents == 0) {
@@ -577,13 +571,13 @@ XrResult xrGetInputSourceLocalizedName(XrSession session,
 
 XrResult xrApplyHapticFeedback(XrSession session, const XrHapticActionInfo* info,
                                const XrHapticBaseHeader* feedback) {
-  Session* s = find_session(session);
+  Session* s = find<Session>(session);
   if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (info == nullptr || feedback == nullptr || info->type != XR_TYPE_HAPTIC_ACTION_INFO ||
       feedback->type != XR_TYPE_HAPTIC_VIBRATION) {
     return XR_ERROR_VALIDATION_FAILURE;
   }
-  const Action* action = find_action(info->action);
+  const Action* action = find<Action>(info->action);
   if (action == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (XrResult r = session_status(*s); r < 0) return r;
   if (!is_attached(*s, *action)) return XR_ERROR_ACTIONSET_NOT_ATTACHED;
@@ -615,11 +609,11 @@ XrResult xrApplyHapticFeedback(XrSession session, const XrHapticActionInfo* info
 }
 
 XrResult xrStopHapticFeedback(XrSession session, const XrHapticActionInfo* info) {
-  Session* s = find_session(session);
+  Session* s = find<Session>(session);
   if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (info == nullptr || info->type != XR_TYPE_HAPTIC_ACTION_INFO)
     return XR_ERROR_VALIDATION_FAILURE;
-  const Action* action = find_action(info->action);
+  const Action* action = find<Action>(info->action);
   if (action == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (XrResult r = session_status(*s); r < 0) return r;
   if (!is_attached(*s, *action)) return XR_ERROR_ACTIONSET_NOT_ATTACHED;

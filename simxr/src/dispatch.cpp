@@ -116,7 +116,7 @@ XrResult xrGetInstanceProcAddr(XrInstance instance, const char* name,
       return XR_ERROR_HANDLE_INVALID;
     }
   } else {
-    inst = find_instance(instance);
+    inst = find<Instance>(instance);
     if (inst == nullptr) return XR_ERROR_HANDLE_INVALID;
   }
   for (const FunctionEntry& entry : kFunctions) {
@@ -132,7 +132,7 @@ XrResult xrGetInstanceProcAddr(XrInstance instance, const char* name,
 
 XrResult xrResultToString(XrInstance instance, XrResult value,
                           char buffer[XR_MAX_RESULT_STRING_SIZE]) {
-  if (find_instance(instance) == nullptr) return XR_ERROR_HANDLE_INVALID;
+  if (find<Instance>(instance) == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (buffer == nullptr) return XR_ERROR_VALIDATION_FAILURE;
   copy_string(buffer, XR_MAX_RESULT_STRING_SIZE, result_name(value));
   return XR_SUCCESS;
@@ -140,7 +140,7 @@ XrResult xrResultToString(XrInstance instance, XrResult value,
 
 XrResult xrStructureTypeToString(XrInstance instance, XrStructureType value,
                                  char buffer[XR_MAX_STRUCTURE_NAME_SIZE]) {
-  if (find_instance(instance) == nullptr) return XR_ERROR_HANDLE_INVALID;
+  if (find<Instance>(instance) == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (buffer == nullptr) return XR_ERROR_VALIDATION_FAILURE;
   copy_string(buffer, XR_MAX_STRUCTURE_NAME_SIZE, structure_name(value));
   return XR_SUCCESS;

@@ -138,7 +138,7 @@ bool ensure_staging(VulkanBinding& vk, VkDeviceSize size) {
 }
 
 Instance* checked(XrInstance instance, XrSystemId system, XrResult& result) {
-  Instance* inst = find_instance(instance);
+  Instance* inst = find<Instance>(instance);
   result = inst == nullptr       ? XR_ERROR_HANDLE_INVALID
            : system != kSystemId ? XR_ERROR_SYSTEM_INVALID
                                  : XR_SUCCESS;
@@ -241,7 +241,7 @@ void destroy_session_graphics(Session& session) {
 }
 
 void destroy_swapchain_resources(Swapchain& sc) {
-  const Session* session = find_object<Session>(sc.session, Kind::Session);
+  const Session* session = find_object<Session>(sc.session);
   if (session == nullptr || !session->vulkan) return;
   const VkDevice device = session->vulkan->device;
   for (VkImage image : sc.images) vkDestroyImage(device, image, nullptr);
@@ -261,7 +261,7 @@ void capture_projection_views(Session& session, const XrCompositionLayerProjecti
   VkDeviceSize total = 0;
   for (uint32_t i = 0; i < layer.viewCount; ++i) {
     const XrSwapchainSubImage& sub = layer.views[i].subImage;
-    const Swapchain* sc = find_swapchain(sub.swapchain);
+    const Swapchain* sc = find<Swapchain>(sub.swapchain);
     if (sc == nullptr || sc->depth) return;
     copies.push_back({sc, sub, total});
     total += static_cast<VkDeviceSize>(sub.imageRect.extent.width) *
@@ -342,8 +342,8 @@ XrResult xrCreateVulkanInstanceKHR(XrInstance instance, const XrVulkanInstanceCr
   if (info == nullptr || vk_instance == nullptr || vk_result == nullptr ||
       info->type != XR_TYPE_VULKAN_INSTANCE_CREATE_INFO_KHR ||
       info->pfnGetInstanceProcAddr == nullptr || info->vulkanCreateInfo == nullptr) {
-    return find_instance(instance) == nullptr ? XR_ERROR_HANDLE_INVALID
-                                              : XR_ERROR_VALIDATION_FAILURE;
+    return find<Instance>(instance) == nullptr ? XR_ERROR_HANDLE_INVALID
+                                               : XR_ERROR_VALIDATION_FAILURE;
   }
   Instance* inst = checked(instance, info->systemId, result);
   if (inst == nullptr) return result;
@@ -367,8 +367,8 @@ XrResult xrGetVulkanGraphicsDevice2KHR(XrInstance instance,
   if (info == nullptr || physical_device == nullptr ||
       info->type != XR_TYPE_VULKAN_GRAPHICS_DEVICE_GET_INFO_KHR ||
       info->vulkanInstance == VK_NULL_HANDLE) {
-    return find_instance(instance) == nullptr ? XR_ERROR_HANDLE_INVALID
-                                              : XR_ERROR_VALIDATION_FAILURE;
+    return find<Instance>(instance) == nullptr ? XR_ERROR_HANDLE_INVALID
+                                               : XR_ERROR_VALIDATION_FAILURE;
   }
   if (checked(instance, info->systemId, result) == nullptr) return result;
   uint32_t count = 0;
@@ -390,8 +390,8 @@ XrResult xrCreateVulkanDeviceKHR(XrInstance instance, const XrVulkanDeviceCreate
       info->type != XR_TYPE_VULKAN_DEVICE_CREATE_INFO_KHR ||
       info->pfnGetInstanceProcAddr == nullptr || info->vulkanCreateInfo == nullptr ||
       info->vulkanPhysicalDevice == VK_NULL_HANDLE) {
-    return find_instance(instance) == nullptr ? XR_ERROR_HANDLE_INVALID
-                                              : XR_ERROR_VALIDATION_FAILURE;
+    return find<Instance>(instance) == nullptr ? XR_ERROR_HANDLE_INVALID
+                                               : XR_ERROR_VALIDATION_FAILURE;
   }
   Instance* inst = checked(instance, info->systemId, result);
   if (inst == nullptr) return result;
@@ -409,7 +409,7 @@ XrResult xrCreateVulkanDeviceKHR(XrInstance instance, const XrVulkanDeviceCreate
 
 XrResult xrEnumerateSwapchainFormats(XrSession session, uint32_t capacity, uint32_t* count,
                                      int64_t* formats) {
-  Session* s = find_session(session);
+  Session* s = find<Session>(session);
   if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (XrResult r = session_status(*s); r < 0) return r;
   // A headless session (XR_MND_headless) has no formats.
@@ -422,7 +422,7 @@ XrResult xrEnumerateSwapchainFormats(XrSession session, uint32_t capacity, uint3
 
 XrResult xrCreateSwapchain(XrSession session, const XrSwapchainCreateInfo* info,
                            XrSwapchain* swapchain) {
-  Session* s = find_session(session);
+  Session* s = find<Session>(session);
   if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (info == nullptr || swapchain == nullptr || info->type != XR_TYPE_SWAPCHAIN_CREATE_INFO) {
     return XR_ERROR_VALIDATION_FAILURE;
@@ -457,15 +457,12 @@ XrResult xrCreateSwapchain(XrSession session, const XrSwapchainCreateInfo* info,
 }
 
 XrResult xrDestroySwapchain(XrSwapchain swapchain) {
-  Swapchain* sc = find_swapchain(swapchain);
-  if (sc == nullptr) return XR_ERROR_HANDLE_INVALID;
-  destroy_object(sc->id);
-  return XR_SUCCESS;
+  return destroy_handle<Swapchain>(swapchain);
 }
 
 XrResult xrEnumerateSwapchainImages(XrSwapchain swapchain, uint32_t capacity, uint32_t* count,
                                     XrSwapchainImageBaseHeader* images) {
-  Swapchain* sc = find_swapchain(swapchain);
+  Swapchain* sc = find<Swapchain>(swapchain);
   if (sc == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (count == nullptr) return XR_ERROR_VALIDATION_FAILURE;
   auto* vk_images = reinterpret_cast<XrSwapchainImageVulkanKHR*>(images);
@@ -482,12 +479,12 @@ XrResult xrEnumerateSwapchainImages(XrSwapchain swapchain, uint32_t capacity, ui
 
 XrResult xrAcquireSwapchainImage(XrSwapchain swapchain, const XrSwapchainImageAcquireInfo* info,
                                  uint32_t* index) {
-  Swapchain* sc = find_swapchain(swapchain);
+  Swapchain* sc = find<Swapchain>(swapchain);
   if (sc == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (index == nullptr || (info != nullptr && info->type != XR_TYPE_SWAPCHAIN_IMAGE_ACQUIRE_INFO)) {
     return XR_ERROR_VALIDATION_FAILURE;
   }
-  Session& session = *find_object<Session>(sc->session, Kind::Session);
+  Session& session = *find_object<Session>(sc->session);
   if (XrResult r = session_status(session); r < 0) return r;
   if (sc->acquired.size() >= sc->images.size()) return XR_ERROR_CALL_ORDER_INVALID;
   const bool is_static = (sc->info.createFlags & XR_SWAPCHAIN_CREATE_STATIC_IMAGE_BIT) != 0;
@@ -510,11 +507,11 @@ XrResult xrAcquireSwapchainImage(XrSwapchain swapchain, const XrSwapchainImageAc
 }
 
 XrResult xrWaitSwapchainImage(XrSwapchain swapchain, const XrSwapchainImageWaitInfo* info) {
-  Swapchain* sc = find_swapchain(swapchain);
+  Swapchain* sc = find<Swapchain>(swapchain);
   if (sc == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (info == nullptr || info->type != XR_TYPE_SWAPCHAIN_IMAGE_WAIT_INFO)
     return XR_ERROR_VALIDATION_FAILURE;
-  const Session& session = *find_object<Session>(sc->session, Kind::Session);
+  const Session& session = *find_object<Session>(sc->session);
   if (XrResult r = session_status(session); r < 0) return r;
   if (sc->acquired.empty() || sc->front_waited) return XR_ERROR_CALL_ORDER_INVALID;
   sc->front_waited = true;  // images are ready at once: the runtime never reads them asynchronously
@@ -522,11 +519,11 @@ XrResult xrWaitSwapchainImage(XrSwapchain swapchain, const XrSwapchainImageWaitI
 }
 
 XrResult xrReleaseSwapchainImage(XrSwapchain swapchain, const XrSwapchainImageReleaseInfo* info) {
-  Swapchain* sc = find_swapchain(swapchain);
+  Swapchain* sc = find<Swapchain>(swapchain);
   if (sc == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (info != nullptr && info->type != XR_TYPE_SWAPCHAIN_IMAGE_RELEASE_INFO)
     return XR_ERROR_VALIDATION_FAILURE;
-  const Session& session = *find_object<Session>(sc->session, Kind::Session);
+  const Session& session = *find_object<Session>(sc->session);
   if (XrResult r = session_status(session); r < 0) return r;
   if (sc->acquired.empty() || !sc->front_waited) return XR_ERROR_CALL_ORDER_INVALID;
   sc->last_released = sc->acquired.front();
