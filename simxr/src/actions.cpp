@@ -28,13 +28,28 @@ bool valid_name(const char* name) {
   return true;
 }
 
-std::vector<Object*> children_of(std::uint64_t parent, Kind kind) {
-  std::vector<Object*> out;
+template <typename T>
+std::vector<T*> children_of(std::uint64_t parent) {
+  std::vector<T*> out;
   for (auto& [id, object] : runtime().objects) {
-    if (object->parent == parent && object->kind == kind) out.push_back(object.get());
+    if (object->parent == parent && object->kind == T::kKind)
+      out.push_back(static_cast<T*>(object.get()));
   }
-  std::sort(out.begin(), out.end(), [](const Object* a, const Object* b) { return a->id < b->id; });
+  std::sort(out.begin(), out.end(), [](const T* a, const T* b) { return a->id < b->id; });
   return out;
+}
+
+// The naming rules action sets and actions share: a well-formed name and a localized name, each
+// unique among the parent's children of the same type.
+template <typename T>
+XrResult check_names(std::uint64_t parent, const char* name, const char* localized_name) {
+  if (!valid_name(name)) return XR_ERROR_PATH_FORMAT_INVALID;
+  if (localized_name[0] == '\0') return XR_ERROR_LOCALIZED_NAME_INVALID;
+  for (const T* other : children_of<T>(parent)) {
+    if (other->name == name) return XR_ERROR_NAME_DUPLICATED;
+    if (other->localized_name == localized_name) return XR_ERROR_LOCALIZED_NAME_DUPLICATED;
+  }
+  return XR_SUCCESS;
 }
 
 int hand_of_path(XrPath path) {
@@ -270,18 +285,10 @@ namespace api {
 XrResult xrCreateActionSet(XrInstance instance, const XrActionSetCreateInfo* info,
                            XrActionSet* set) {
   Instance* inst = find<Instance>(instance);
-  if (inst == nullptr) return XR_ERROR_HANDLE_INVALID;
-  if (info == nullptr || set == nullptr || info->type != XR_TYPE_ACTION_SET_CREATE_INFO) {
-    return XR_ERROR_VALIDATION_FAILURE;
-  }
-  if (!valid_name(info->actionSetName)) return XR_ERROR_PATH_FORMAT_INVALID;
-  if (info->localizedActionSetName[0] == '\0') return XR_ERROR_LOCALIZED_NAME_INVALID;
-  for (Object* o : children_of(inst->id, Kind::ActionSet)) {
-    const auto* other = static_cast<ActionSet*>(o);
-    if (other->name == info->actionSetName) return XR_ERROR_NAME_DUPLICATED;
-    if (other->localized_name == info->localizedActionSetName)
-      return XR_ERROR_LOCALIZED_NAME_DUPLICATED;
-  }
+  if (XrResult r = check_args(inst, info, XR_TYPE_ACTION_SET_CREATE_INFO, set); r < 0) return r;
+  const XrResult named =
+      check_names<ActionSet>(inst->id, info->actionSetName, info->localizedActionSetName);
+  if (named < 0) return named;
   ActionSet& s = add_object<ActionSet>(inst->id);
   s.name = info->actionSetName;
   s.localized_name = info->localizedActionSetName;
@@ -296,10 +303,7 @@ XrResult xrDestroyActionSet(XrActionSet set) {
 
 XrResult xrCreateAction(XrActionSet set, const XrActionCreateInfo* info, XrAction* action) {
   ActionSet* s = find<ActionSet>(set);
-  if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
-  if (info == nullptr || action == nullptr || info->type != XR_TYPE_ACTION_CREATE_INFO) {
-    return XR_ERROR_VALIDATION_FAILURE;
-  }
+  if (XrResult r = check_args(s, info, XR_TYPE_ACTION_CREATE_INFO, action); r < 0) return r;
   if (s->attached) return XR_ERROR_ACTIONSETS_ALREADY_ATTACHED;
   switch (info->actionType) {
     case XR_ACTION_TYPE_BOOLEAN_INPUT:
@@ -311,14 +315,8 @@ XrResult xrCreateAction(XrActionSet set, const XrActionCreateInfo* info, XrActio
     default:
       return XR_ERROR_VALIDATION_FAILURE;
   }
-  if (!valid_name(info->actionName)) return XR_ERROR_PATH_FORMAT_INVALID;
-  if (info->localizedActionName[0] == '\0') return XR_ERROR_LOCALIZED_NAME_INVALID;
-  for (Object* o : children_of(s->id, Kind::Action)) {
-    const auto* other = static_cast<Action*>(o);
-    if (other->name == info->actionName) return XR_ERROR_NAME_DUPLICATED;
-    if (other->localized_name == info->localizedActionName)
-      return XR_ERROR_LOCALIZED_NAME_DUPLICATED;
-  }
+  const XrResult named = check_names<Action>(s->id, info->actionName, info->localizedActionName);
+  if (named < 0) return named;
   if (info->countSubactionPaths > 0 && info->subactionPaths == nullptr)
     return XR_ERROR_VALIDATION_FAILURE;
   std::vector<XrPath> subactions;
@@ -368,8 +366,8 @@ XrResult xrSuggestInteractionProfileBindings(
     if (!profile_accepts(*profile, *binding)) return XR_ERROR_PATH_UNSUPPORTED;
     bindings.push_back({action->id, b.binding});
   }
-  for (Object* o : children_of(inst->id, Kind::ActionSet)) {
-    if (static_cast<ActionSet*>(o)->attached) return XR_ERROR_ACTIONSETS_ALREADY_ATTACHED;
+  for (const ActionSet* set : children_of<ActionSet>(inst->id)) {
+    if (set->attached) return XR_ERROR_ACTIONSETS_ALREADY_ATTACHED;
   }
   inst->suggested[suggested->interactionProfile] = std::move(bindings);
   return XR_SUCCESS;
@@ -438,17 +436,16 @@ XrResult xrSyncActions(XrSession session, const XrActionsSyncInfo* info) {
   pump();
   const XrTime now = now_ns();
   for (std::uint64_t set_id : s->attached_sets) {
-    for (Object* o : children_of(set_id, Kind::Action)) {
-      const auto& action = *static_cast<Action*>(o);
+    for (const Action* action : children_of<Action>(set_id)) {
       std::vector<XrPath> keys{XR_NULL_PATH};
-      keys.insert(keys.end(), action.subactions.begin(), action.subactions.end());
+      keys.insert(keys.end(), action->subactions.begin(), action->subactions.end());
       for (XrPath key : keys) {
         const bool set_active = std::any_of(active.begin(), active.end(), [&](const auto& a) {
           return a.first == set_id &&
                  (a.second == XR_NULL_PATH || key == XR_NULL_PATH || a.second == key);
         });
-        const ActionValue fresh = evaluate(*s, action, key, set_active);
-        update_value(s->action_values[{action.id, key}], fresh, now);
+        const ActionValue fresh = evaluate(*s, *action, key, set_active);
+        update_value(s->action_values[{action->id, key}], fresh, now);
       }
     }
   }

@@ -57,10 +57,8 @@ namespace api {
 XrResult xrCreateHandTrackerEXT(XrSession session, const XrHandTrackerCreateInfoEXT* info,
                                 XrHandTrackerEXT* tracker) {
   Session* s = find<Session>(session);
-  if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
-  if (info == nullptr || tracker == nullptr || info->type != XR_TYPE_HAND_TRACKER_CREATE_INFO_EXT) {
-    return XR_ERROR_VALIDATION_FAILURE;
-  }
+  if (XrResult r = check_args(s, info, XR_TYPE_HAND_TRACKER_CREATE_INFO_EXT, tracker); r < 0)
+    return r;
   if (info->hand != XR_HAND_LEFT_EXT && info->hand != XR_HAND_RIGHT_EXT)
     return XR_ERROR_VALIDATION_FAILURE;
   if (info->handJointSet != XR_HAND_JOINT_SET_DEFAULT_EXT) return XR_ERROR_VALIDATION_FAILURE;

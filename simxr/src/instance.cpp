@@ -79,6 +79,18 @@ XrResult load_script_from_environment() {
   return XR_ERROR_RUNTIME_FAILURE;
 }
 
+// The checks of the calls about a view configuration of the system: the instance, the system,
+// then the one configuration it has (primary stereo).
+XrResult check_stereo(XrInstance instance, XrSystemId system, XrViewConfigurationType type) {
+  XrResult result = XR_SUCCESS;
+  if (checked_system(instance, system, result) == nullptr) return result;
+  if (type != XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO)
+    return XR_ERROR_VIEW_CONFIGURATION_TYPE_UNSUPPORTED;
+  return XR_SUCCESS;
+}
+
+}  // namespace
+
 Instance* checked_system(XrInstance instance, XrSystemId system, XrResult& result) {
   Instance* inst = find<Instance>(instance);
   if (inst == nullptr) {
@@ -89,8 +101,6 @@ Instance* checked_system(XrInstance instance, XrSystemId system, XrResult& resul
   }
   return inst;
 }
-
-}  // namespace
 
 namespace api {
 
@@ -183,10 +193,8 @@ XrResult xrPollEvent(XrInstance instance, XrEventDataBuffer* event) {
 }
 
 XrResult xrGetSystem(XrInstance instance, const XrSystemGetInfo* info, XrSystemId* system) {
-  if (find<Instance>(instance) == nullptr) return XR_ERROR_HANDLE_INVALID;
-  if (info == nullptr || system == nullptr || info->type != XR_TYPE_SYSTEM_GET_INFO) {
-    return XR_ERROR_VALIDATION_FAILURE;
-  }
+  const Instance* inst = find<Instance>(instance);
+  if (XrResult r = check_args(inst, info, XR_TYPE_SYSTEM_GET_INFO, system); r < 0) return r;
   if (info->formFactor == XR_FORM_FACTOR_HANDHELD_DISPLAY) return XR_ERROR_FORM_FACTOR_UNSUPPORTED;
   if (info->formFactor != XR_FORM_FACTOR_HEAD_MOUNTED_DISPLAY) return XR_ERROR_VALIDATION_FAILURE;
   Runtime& rt = runtime();
@@ -224,10 +232,7 @@ XrResult xrGetSystemProperties(XrInstance instance, XrSystemId system,
 XrResult xrEnumerateEnvironmentBlendModes(XrInstance instance, XrSystemId system,
                                           XrViewConfigurationType type, uint32_t capacity,
                                           uint32_t* count, XrEnvironmentBlendMode* modes) {
-  XrResult result = XR_SUCCESS;
-  if (checked_system(instance, system, result) == nullptr) return result;
-  if (type != XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO)
-    return XR_ERROR_VIEW_CONFIGURATION_TYPE_UNSUPPORTED;
+  if (XrResult r = check_stereo(instance, system, type); r < 0) return r;
   return two_call(capacity, count, modes, 1, [](XrEnvironmentBlendMode& m, std::size_t) {
     m = XR_ENVIRONMENT_BLEND_MODE_OPAQUE;
   });
@@ -260,10 +265,7 @@ XrResult xrGetViewConfigurationProperties(XrInstance instance, XrSystemId system
 XrResult xrEnumerateViewConfigurationViews(XrInstance instance, XrSystemId system,
                                            XrViewConfigurationType type, uint32_t capacity,
                                            uint32_t* count, XrViewConfigurationView* views) {
-  XrResult result = XR_SUCCESS;
-  if (checked_system(instance, system, result) == nullptr) return result;
-  if (type != XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO)
-    return XR_ERROR_VIEW_CONFIGURATION_TYPE_UNSUPPORTED;
+  if (XrResult r = check_stereo(instance, system, type); r < 0) return r;
   if (views != nullptr) {
     for (uint32_t i = 0; i < std::min(capacity, 2u); ++i) {
       if (views[i].type != XR_TYPE_VIEW_CONFIGURATION_VIEW) return XR_ERROR_VALIDATION_FAILURE;

@@ -225,10 +225,7 @@ namespace api {
 
 XrResult xrCreateSession(XrInstance instance, const XrSessionCreateInfo* info, XrSession* session) {
   Instance* inst = find<Instance>(instance);
-  if (inst == nullptr) return XR_ERROR_HANDLE_INVALID;
-  if (info == nullptr || session == nullptr || info->type != XR_TYPE_SESSION_CREATE_INFO) {
-    return XR_ERROR_VALIDATION_FAILURE;
-  }
+  if (XrResult r = check_args(inst, info, XR_TYPE_SESSION_CREATE_INFO, session); r < 0) return r;
   if (info->systemId != kSystemId) return XR_ERROR_SYSTEM_INVALID;
   const XrGraphicsBindingVulkanKHR* binding = nullptr;
   for (auto* next = static_cast<const XrBaseInStructure*>(info->next); next != nullptr;

@@ -98,10 +98,7 @@ XrResult xrEnumerateReferenceSpaces(XrSession session, uint32_t capacity, uint32
 XrResult xrCreateReferenceSpace(XrSession session, const XrReferenceSpaceCreateInfo* info,
                                 XrSpace* space) {
   Session* s = find<Session>(session);
-  if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
-  if (info == nullptr || space == nullptr || info->type != XR_TYPE_REFERENCE_SPACE_CREATE_INFO) {
-    return XR_ERROR_VALIDATION_FAILURE;
-  }
+  if (XrResult r = check_args(s, info, XR_TYPE_REFERENCE_SPACE_CREATE_INFO, space); r < 0) return r;
   if (XrResult r = session_status(*s); r < 0) return r;
   const XrReferenceSpaceType t = info->referenceSpaceType;
   if (t != XR_REFERENCE_SPACE_TYPE_VIEW && t != XR_REFERENCE_SPACE_TYPE_LOCAL &&
@@ -139,10 +136,7 @@ XrResult xrGetReferenceSpaceBoundsRect(XrSession session, XrReferenceSpaceType t
 XrResult xrCreateActionSpace(XrSession session, const XrActionSpaceCreateInfo* info,
                              XrSpace* space) {
   Session* s = find<Session>(session);
-  if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
-  if (info == nullptr || space == nullptr || info->type != XR_TYPE_ACTION_SPACE_CREATE_INFO) {
-    return XR_ERROR_VALIDATION_FAILURE;
-  }
+  if (XrResult r = check_args(s, info, XR_TYPE_ACTION_SPACE_CREATE_INFO, space); r < 0) return r;
   const Action* action = find<Action>(info->action);
   if (action == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (XrResult r = session_status(*s); r < 0) return r;

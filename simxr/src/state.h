@@ -239,6 +239,15 @@ template <typename T, typename Handle>
 T* find(Handle h) {
   return find_object<T>(from_handle(h));
 }
+/// The checks a call that reads a structure and writes a result starts with, in the order the
+/// runtime reports them: XR_ERROR_HANDLE_INVALID without the object behind the call's handle, then
+/// XR_ERROR_VALIDATION_FAILURE without an `info` of `type` or an `out` to write to.
+template <typename Info, typename Out>
+XrResult check_args(const Object* object, const Info* info, XrStructureType type, const Out* out) {
+  if (object == nullptr) return XR_ERROR_HANDLE_INVALID;
+  if (info == nullptr || out == nullptr || info->type != type) return XR_ERROR_VALIDATION_FAILURE;
+  return XR_SUCCESS;
+}
 
 /// Registers a new object under a fresh id and returns it.
 template <typename T>
@@ -262,6 +271,9 @@ XrResult destroy_handle(Handle h) {
   return XR_SUCCESS;
 }
 Instance& instance_of(const Object& object);
+/// The instance behind `instance` for a call about `system`: nullptr, with `result` set to
+/// XR_ERROR_HANDLE_INVALID or XR_ERROR_SYSTEM_INVALID, when either is not live.
+Instance* checked_system(XrInstance instance, XrSystemId system, XrResult& result);
 
 // Clock: XrTime is CLOCK_MONOTONIC in nanoseconds.
 XrTime now_ns();

@@ -137,12 +137,11 @@ bool ensure_staging(VulkanBinding& vk, VkDeviceSize size) {
   return true;
 }
 
-Instance* checked(XrInstance instance, XrSystemId system, XrResult& result) {
-  Instance* inst = find<Instance>(instance);
-  result = inst == nullptr       ? XR_ERROR_HANDLE_INVALID
-           : system != kSystemId ? XR_ERROR_SYSTEM_INVALID
-                                 : XR_SUCCESS;
-  return result == XR_SUCCESS ? inst : nullptr;
+// For the calls whose system id comes inside `info`: the error for an `info` that cannot be used,
+// where a dead instance is still reported first.
+XrResult unusable_info(XrInstance instance) {
+  return find<Instance>(instance) == nullptr ? XR_ERROR_HANDLE_INVALID
+                                             : XR_ERROR_VALIDATION_FAILURE;
 }
 
 XrResult create_images(Swapchain& sc, VulkanBinding& vk) {
@@ -325,7 +324,7 @@ namespace api {
 XrResult xrGetVulkanGraphicsRequirements2KHR(XrInstance instance, XrSystemId system,
                                              XrGraphicsRequirementsVulkanKHR* requirements) {
   XrResult result = XR_SUCCESS;
-  Instance* inst = checked(instance, system, result);
+  Instance* inst = checked_system(instance, system, result);
   if (inst == nullptr) return result;
   if (requirements == nullptr || requirements->type != XR_TYPE_GRAPHICS_REQUIREMENTS_VULKAN2_KHR) {
     return XR_ERROR_VALIDATION_FAILURE;
@@ -338,14 +337,13 @@ XrResult xrGetVulkanGraphicsRequirements2KHR(XrInstance instance, XrSystemId sys
 
 XrResult xrCreateVulkanInstanceKHR(XrInstance instance, const XrVulkanInstanceCreateInfoKHR* info,
                                    VkInstance* vk_instance, VkResult* vk_result) {
-  XrResult result = XR_SUCCESS;
   if (info == nullptr || vk_instance == nullptr || vk_result == nullptr ||
       info->type != XR_TYPE_VULKAN_INSTANCE_CREATE_INFO_KHR ||
       info->pfnGetInstanceProcAddr == nullptr || info->vulkanCreateInfo == nullptr) {
-    return find<Instance>(instance) == nullptr ? XR_ERROR_HANDLE_INVALID
-                                               : XR_ERROR_VALIDATION_FAILURE;
+    return unusable_info(instance);
   }
-  Instance* inst = checked(instance, info->systemId, result);
+  XrResult result = XR_SUCCESS;
+  Instance* inst = checked_system(instance, info->systemId, result);
   if (inst == nullptr) return result;
   if (info->createFlags != 0) return XR_ERROR_VALIDATION_FAILURE;
   const auto create = reinterpret_cast<PFN_vkCreateInstance>(
@@ -363,14 +361,13 @@ XrResult xrCreateVulkanInstanceKHR(XrInstance instance, const XrVulkanInstanceCr
 XrResult xrGetVulkanGraphicsDevice2KHR(XrInstance instance,
                                        const XrVulkanGraphicsDeviceGetInfoKHR* info,
                                        VkPhysicalDevice* physical_device) {
-  XrResult result = XR_SUCCESS;
   if (info == nullptr || physical_device == nullptr ||
       info->type != XR_TYPE_VULKAN_GRAPHICS_DEVICE_GET_INFO_KHR ||
       info->vulkanInstance == VK_NULL_HANDLE) {
-    return find<Instance>(instance) == nullptr ? XR_ERROR_HANDLE_INVALID
-                                               : XR_ERROR_VALIDATION_FAILURE;
+    return unusable_info(instance);
   }
-  if (checked(instance, info->systemId, result) == nullptr) return result;
+  XrResult result = XR_SUCCESS;
+  if (checked_system(instance, info->systemId, result) == nullptr) return result;
   uint32_t count = 0;
   vkEnumeratePhysicalDevices(info->vulkanInstance, &count, nullptr);
   if (count == 0) {
@@ -385,15 +382,14 @@ XrResult xrGetVulkanGraphicsDevice2KHR(XrInstance instance,
 
 XrResult xrCreateVulkanDeviceKHR(XrInstance instance, const XrVulkanDeviceCreateInfoKHR* info,
                                  VkDevice* device, VkResult* vk_result) {
-  XrResult result = XR_SUCCESS;
   if (info == nullptr || device == nullptr || vk_result == nullptr ||
       info->type != XR_TYPE_VULKAN_DEVICE_CREATE_INFO_KHR ||
       info->pfnGetInstanceProcAddr == nullptr || info->vulkanCreateInfo == nullptr ||
       info->vulkanPhysicalDevice == VK_NULL_HANDLE) {
-    return find<Instance>(instance) == nullptr ? XR_ERROR_HANDLE_INVALID
-                                               : XR_ERROR_VALIDATION_FAILURE;
+    return unusable_info(instance);
   }
-  Instance* inst = checked(instance, info->systemId, result);
+  XrResult result = XR_SUCCESS;
+  Instance* inst = checked_system(instance, info->systemId, result);
   if (inst == nullptr) return result;
   if (info->createFlags != 0) return XR_ERROR_VALIDATION_FAILURE;
   auto create = PFN_vkCreateDevice{nullptr};
@@ -423,10 +419,7 @@ XrResult xrEnumerateSwapchainFormats(XrSession session, uint32_t capacity, uint3
 XrResult xrCreateSwapchain(XrSession session, const XrSwapchainCreateInfo* info,
                            XrSwapchain* swapchain) {
   Session* s = find<Session>(session);
-  if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
-  if (info == nullptr || swapchain == nullptr || info->type != XR_TYPE_SWAPCHAIN_CREATE_INFO) {
-    return XR_ERROR_VALIDATION_FAILURE;
-  }
+  if (XrResult r = check_args(s, info, XR_TYPE_SWAPCHAIN_CREATE_INFO, swapchain); r < 0) return r;
   if (XrResult r = session_status(*s); r < 0) return r;
   if (!s->vulkan) return XR_ERROR_SWAPCHAIN_FORMAT_UNSUPPORTED;  // headless: no formats at all
   if ((info->createFlags & XR_SWAPCHAIN_CREATE_PROTECTED_CONTENT_BIT) != 0)
