@@ -59,20 +59,24 @@ void write_object(Writer& w, const char* key, Members members) {
   w.EndObject();
 }
 
+// The members a geometry item starts with; an unnamed item has no `name`.
+void write_type_and_name(Writer& w, const char* type, const std::string& name) {
+  write_string(w, "type", type);
+  if (!name.empty()) write_string(w, "name", name);
+}
+
 void write_geometry(Writer& w, const Level& level) {
   w.Key("geometry");
   w.StartArray();
   write_objects(w, level.boxes, [&w](const BoxGeometry& b) {
-    write_string(w, "type", "box");
-    if (!b.name.empty()) write_string(w, "name", b.name);
+    write_type_and_name(w, "box", b.name);
     write_vec3(w, "center", b.center);
     write_vec3(w, "size", b.size);
     write_vec3(w, "rotation_deg", b.rotation_deg);
     write_float(w, "friction", b.friction);
   });
   write_objects(w, level.meshes, [&w](const MeshGeometry& m) {
-    write_string(w, "type", "mesh");
-    if (!m.name.empty()) write_string(w, "name", m.name);
+    write_type_and_name(w, "mesh", m.name);
     write_string(w, "file", m.file);
     write_vec3(w, "position", m.position);
     write_vec3(w, "rotation_deg", m.rotation_deg);
