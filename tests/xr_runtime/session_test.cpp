@@ -153,11 +153,8 @@ TEST(XrRuntimeSession, ViewsFollowTheHead) {
   control.fresh(R"({"display_hz": 0, "head": {"position": [1, 1.7, 2], "yaw_deg": 90}})");
   HeadlessSession h;
   h.run_to_focused();
-  XrReferenceSpaceCreateInfo stage_info{XR_TYPE_REFERENCE_SPACE_CREATE_INFO};
-  stage_info.referenceSpaceType = XR_REFERENCE_SPACE_TYPE_STAGE;
-  stage_info.poseInReferenceSpace.orientation.w = 1.0f;
-  XrSpace stage = XR_NULL_HANDLE;
-  ASSERT_EQ(xrCreateReferenceSpace(h.session, &stage_info, &stage), XR_SUCCESS);
+  const XrSpace stage = reference_space(h.session, XR_REFERENCE_SPACE_TYPE_STAGE);
+  ASSERT_NE(stage, XR_NULL_HANDLE);
   XrViewLocateInfo info{XR_TYPE_VIEW_LOCATE_INFO};
   info.viewConfigurationType = XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO;
   info.displayTime = now_xr(h.instance);
@@ -175,10 +172,8 @@ TEST(XrRuntimeSession, ViewsFollowTheHead) {
   EXPECT_NEAR(views[1].pose.position.z, 1.968f, 1e-5f);
   EXPECT_NEAR(views[0].fov.angleRight, 0.7853982f, 1e-6f);
   // LOCAL's origin is the head at session creation.
-  XrReferenceSpaceCreateInfo local_info = stage_info;
-  local_info.referenceSpaceType = XR_REFERENCE_SPACE_TYPE_LOCAL;
-  XrSpace local = XR_NULL_HANDLE;
-  ASSERT_EQ(xrCreateReferenceSpace(h.session, &local_info, &local), XR_SUCCESS);
+  const XrSpace local = reference_space(h.session, XR_REFERENCE_SPACE_TYPE_LOCAL);
+  ASSERT_NE(local, XR_NULL_HANDLE);
   XrSpaceLocation location{XR_TYPE_SPACE_LOCATION};
   ASSERT_EQ(xrLocateSpace(local, stage, info.displayTime, &location), XR_SUCCESS);
   EXPECT_NEAR(location.pose.position.x, 1.0f, 1e-5f);

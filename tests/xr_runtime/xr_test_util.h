@@ -126,6 +126,17 @@ inline XrSession create_headless_session(XrInstance instance, XrSystemId system)
   return session;
 }
 
+/// A reference space of `type` at its origin; XR_NULL_HANDLE (and a failed check) when the runtime
+/// refuses it.
+inline XrSpace reference_space(XrSession session, XrReferenceSpaceType type) {
+  XrReferenceSpaceCreateInfo info{XR_TYPE_REFERENCE_SPACE_CREATE_INFO};
+  info.referenceSpaceType = type;
+  info.poseInReferenceSpace.orientation.w = 1.0f;
+  XrSpace space = XR_NULL_HANDLE;
+  EXPECT_EQ(xrCreateReferenceSpace(session, &info, &space), XR_SUCCESS);
+  return space;
+}
+
 template <typename F>
 F proc(XrInstance instance, const char* name) {
   PFN_xrVoidFunction f = nullptr;
