@@ -6,6 +6,16 @@ namespace {
 
 using States = std::vector<XrSessionState>;
 
+// An exit asked for by the app or the runtime: the session steps down to STOPPING, the app ends
+// it, and the runtime reports IDLE, then EXITING.
+void stop_and_exit(const HeadlessSession& h) {
+  EXPECT_EQ(
+      poll_states(h.instance),
+      (States{XR_SESSION_STATE_VISIBLE, XR_SESSION_STATE_SYNCHRONIZED, XR_SESSION_STATE_STOPPING}));
+  ASSERT_EQ(xrEndSession(h.session), XR_SUCCESS);
+  EXPECT_EQ(poll_states(h.instance), (States{XR_SESSION_STATE_IDLE, XR_SESSION_STATE_EXITING}));
+}
+
 TEST(XrRuntimeSession, HeadlessLifecycle) {
   Control control;
   control.fresh();
@@ -31,11 +41,7 @@ TEST(XrRuntimeSession, HeadlessLifecycle) {
   EXPECT_EQ(control.stagger_simxr_frames_submitted(), 0u);
   EXPECT_EQ(xrEndSession(h.session), XR_ERROR_SESSION_NOT_STOPPING);
   ASSERT_EQ(xrRequestExitSession(h.session), XR_SUCCESS);
-  EXPECT_EQ(
-      poll_states(h.instance),
-      (States{XR_SESSION_STATE_VISIBLE, XR_SESSION_STATE_SYNCHRONIZED, XR_SESSION_STATE_STOPPING}));
-  ASSERT_EQ(xrEndSession(h.session), XR_SUCCESS);
-  EXPECT_EQ(poll_states(h.instance), (States{XR_SESSION_STATE_IDLE, XR_SESSION_STATE_EXITING}));
+  ASSERT_NO_FATAL_FAILURE(stop_and_exit(h));
   EXPECT_EQ(xrEndSession(h.session), XR_ERROR_SESSION_NOT_RUNNING);
   EXPECT_EQ(xrDestroySession(h.session), XR_SUCCESS);
   EXPECT_EQ(xrDestroySession(h.session), XR_ERROR_HANDLE_INVALID);
@@ -91,11 +97,7 @@ TEST(XrRuntimeSession, RuntimeRequestedExitAfterFrames) {
   for (int i = 0; i < 2; ++i) ASSERT_EQ(empty_frame(h.session), XR_SUCCESS);
   EXPECT_TRUE(poll_states(h.instance).empty());
   ASSERT_EQ(empty_frame(h.session), XR_SUCCESS);
-  EXPECT_EQ(
-      poll_states(h.instance),
-      (States{XR_SESSION_STATE_VISIBLE, XR_SESSION_STATE_SYNCHRONIZED, XR_SESSION_STATE_STOPPING}));
-  ASSERT_EQ(xrEndSession(h.session), XR_SUCCESS);
-  EXPECT_EQ(poll_states(h.instance), (States{XR_SESSION_STATE_IDLE, XR_SESSION_STATE_EXITING}));
+  ASSERT_NO_FATAL_FAILURE(stop_and_exit(h));
 }
 
 TEST(XrRuntimeSession, LossPendingThenANewSessionWorks) {
