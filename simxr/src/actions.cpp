@@ -455,45 +455,46 @@ XrResult xrSyncActions(XrSession session, const XrActionsSyncInfo* info) {
   return s->loss_pending ? XR_SESSION_LOSS_PENDING : XR_SUCCESS;
 }
 
-// The fields every boolean, float and vector state shares.
+// The current value in each state type's own form.
+void set_current(XrActionStateBoolean& state, const ActionValue& v) {
+  state.currentState = v.boolean ? XR_TRUE : XR_FALSE;
+}
+void set_current(XrActionStateFloat& state, const ActionValue& v) {
+  state.currentState = v.scalar;
+}
+void set_current(XrActionStateVector2f& state, const ActionValue& v) {
+  state.currentState = v.vector;
+}
+
+// xrGetActionState{Boolean,Float,Vector2f}: the value and the fields every such state shares.
 template <typename State>
-void fill_common(State& state, const ActionValue& v) {
-  state.changedSinceLastSync = v.changed ? XR_TRUE : XR_FALSE;
-  state.lastChangeTime = v.last_change;
-  state.isActive = v.active ? XR_TRUE : XR_FALSE;
+XrResult get_state(XrSession session, const XrActionStateGetInfo* info, State* state,
+                   XrStructureType state_type, XrActionType action_type) {
+  const StateQuery q = query_state(session, info, state, state_type, action_type);
+  if (q.session == nullptr) return q.result;
+  const ActionValue v = stored_value(*q.session, *q.action, info->subactionPath);
+  set_current(*state, v);
+  state->changedSinceLastSync = v.changed ? XR_TRUE : XR_FALSE;
+  state->lastChangeTime = v.last_change;
+  state->isActive = v.active ? XR_TRUE : XR_FALSE;
+  return success_of(*q.session);
 }
 
 XrResult xrGetActionStateBoolean(XrSession session, const XrActionStateGetInfo* info,
                                  XrActionStateBoolean* state) {
-  const StateQuery q =
-      query_state(session, info, state, XR_TYPE_ACTION_STATE_BOOLEAN, XR_ACTION_TYPE_BOOLEAN_INPUT);
-  if (q.session == nullptr) return q.result;
-  const ActionValue v = stored_value(*q.session, *q.action, info->subactionPath);
-  state->currentState = v.boolean ? XR_TRUE : XR_FALSE;
-  fill_common(*state, v);
-  return success_of(*q.session);
+  return get_state(session, info, state, XR_TYPE_ACTION_STATE_BOOLEAN,
+                   XR_ACTION_TYPE_BOOLEAN_INPUT);
 }
 
 XrResult xrGetActionStateFloat(XrSession session, const XrActionStateGetInfo* info,
                                XrActionStateFloat* state) {
-  const StateQuery q =
-      query_state(session, info, state, XR_TYPE_ACTION_STATE_FLOAT, XR_ACTION_TYPE_FLOAT_INPUT);
-  if (q.session == nullptr) return q.result;
-  const ActionValue v = stored_value(*q.session, *q.action, info->subactionPath);
-  state->currentState = v.scalar;
-  fill_common(*state, v);
-  return success_of(*q.session);
+  return get_state(session, info, state, XR_TYPE_ACTION_STATE_FLOAT, XR_ACTION_TYPE_FLOAT_INPUT);
 }
 
 XrResult xrGetActionStateVector2f(XrSession session, const XrActionStateGetInfo* info,
                                   XrActionStateVector2f* state) {
-  const StateQuery q = query_state(session, info, state, XR_TYPE_ACTION_STATE_VECTOR2F,
-                                   XR_ACTION_TYPE_VECTOR2F_INPUT);
-  if (q.session == nullptr) return q.result;
-  const ActionValue v = stored_value(*q.session, *q.action, info->subactionPath);
-  state->currentState = v.vector;
-  fill_common(*state, v);
-  return success_of(*q.session);
+  return get_state(session, info, state, XR_TYPE_ACTION_STATE_VECTOR2F,
+                   XR_ACTION_TYPE_VECTOR2F_INPUT);
 }
 
 XrResult xrGetActionStatePose(XrSession session, const XrActionStateGetInfo* info,
