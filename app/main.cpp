@@ -650,8 +650,11 @@ int main(int argc, char** argv) {
                "stagger"};
   app.set_version_flag("--version", std::string("stagger ") + STAGGER_VERSION);
   app.require_subcommand(1);
-  const auto seconds_check = [](const std::string& option) {
-    return finite_in(option, "seconds", "s", stagger::app::kSecondsRange);
+  // --seconds of a headless run (sim, bench): its default shown, within a run's bounds.
+  const auto add_seconds = [](CLI::App* command, double& seconds, const std::string& description) {
+    command->add_option("--seconds", seconds, description)
+        ->capture_default_str()
+        ->check(finite_in("--seconds", "seconds", "s", stagger::app::kSecondsRange));
   };
 
   SimOptions sim;
@@ -663,9 +666,7 @@ int main(int argc, char** argv) {
           "level", sim.level,
           "Level file (JSON or glTF) or a sample level's name; without it, the built-in scene")
       ->transform(stagger::app::level_argument());
-  sim_cmd->add_option("--seconds", sim.seconds, "Simulated time [s]")
-      ->capture_default_str()
-      ->check(seconds_check("--seconds"));
+  add_seconds(sim_cmd, sim.seconds, "Simulated time [s]");
   sim_cmd
       ->add_option("--display-hz", sim.display_hz, "Display rate driving the step accumulator [Hz]")
       ->capture_default_str()
@@ -748,9 +749,7 @@ int main(int argc, char** argv) {
       ->capture_default_str()
       ->delimiter(',')
       ->check(integer_in("--counts", "ragdolls", 1, 4096));
-  bench_cmd->add_option("--seconds", bench.seconds, "Simulated seconds per episode")
-      ->capture_default_str()
-      ->check(seconds_check("--seconds"));
+  add_seconds(bench_cmd, bench.seconds, "Simulated seconds per episode");
   bench_cmd
       ->add_option("--repetitions", bench.repetitions, "Interleaved repetitions (median reported)")
       ->capture_default_str()

@@ -6,17 +6,14 @@
 #include <cmath>
 #include <random>
 
+#include "scenario.h"
 #include "stagger/levels/load.h"
 #include "stagger/sim/simulation.h"
 
 namespace stagger {
 namespace {
 
-sim::SceneDescription level_scene(const std::string& name) {
-  const levels::LoadResult level = levels::load_level(STAGGER_SOURCE_DIR "/levels/data/" + name);
-  EXPECT_TRUE(level.ok()) << name;
-  return sim::scene_from_level(level.level, level.mesh_triangles);
-}
+using test::level_scene;
 
 ai::BrainState brain_state(const sim::Simulation& s, int enemy) {
   return s.squad()->brain(enemy).state();

@@ -160,6 +160,11 @@ std::vector<std::string> formatted(const LoadResult& r) {
   return out;
 }
 
+// The diagnostics of loading the written level, formatted.
+std::vector<std::string> diagnostics_of(const Written& w) {
+  return formatted(levels::load_level(w.path));
+}
+
 // Front-face normals (unnormalised) of every triangle.
 std::vector<Vec3> normals(const levels::TriangleMesh& m) {
   std::vector<Vec3> out;
@@ -302,8 +307,7 @@ TEST(GltfHostile, AFractionalRouteIndexIsAnError) {
           R"({ "name": "Lap.0", "translation": [-3, 0, 0], "extras": { "stagger_route": "lap", "stagger_index": 0 } })",
           R"({ "name": "Lap.1", "translation": [3, 0, 0], "extras": { "stagger_route": "lap", "stagger_index": 1.5 } })",
       });
-  const LoadResult r = levels::load_level(w.path);
-  EXPECT_EQ(formatted(r),
+  EXPECT_EQ(diagnostics_of(w),
             std::vector<std::string>{at_node(w, "Lap.1") +
                                      "node `Lap.1`: `stagger_index` must be a whole number (the "
                                      "point's place along the route: 0, 1, 2, ...), got 1.5"});
@@ -318,9 +322,8 @@ TEST(GltfHostile, AWrongTypeSaysWhatItGot) {
           R"({ "name": "Guard", "translation": [0, 0, -3], "extras": { "stagger_enemy": "guard", "stagger_mass_kg": [80], "stagger_height_m": 9 } })",
           R"({ "name": "Mode", "translation": [0, 0, -6], "extras": { "stagger_route": "other", "stagger_index": 0, "stagger_mode": "pingpong" } })",
       });
-  const LoadResult r = levels::load_level(w.path);
   EXPECT_EQ(
-      formatted(r),
+      diagnostics_of(w),
       (std::vector<std::string>{
           at_node(w, "Lap.0") +
               "node `Lap.0`: `stagger_wait_s` must be a number of seconds, got the string \"2\"",
@@ -350,8 +353,7 @@ TEST(GltfHostile, ANameWithControlCharactersIsAnErrorShownEscaped) {
       {
           R"({ "name": "Guard", "translation": [0, 0, -3], "extras": { "stagger_enemy": "gu\u001b[2Jard" } })",
       });
-  const LoadResult r = levels::load_level(w.path);
-  EXPECT_EQ(formatted(r),
+  EXPECT_EQ(diagnostics_of(w),
             (std::vector<std::string>{
                 at_node(w, "Guard") +
                     "node `Guard`: `stagger_enemy` must be a name (a non-empty UTF-8 "
@@ -417,9 +419,8 @@ TEST(GltfHostile, ACycleOfChildrenIsReported) {
                                    R"({ "name": "Self", "children": [4] })",
                                },
                                "0, 1, 2");
-  const LoadResult r = levels::load_level(w.path);
   EXPECT_EQ(
-      formatted(r),
+      diagnostics_of(w),
       (std::vector<std::string>{
           at_node(w, "B") +
               "node `B`: lists `A` as a child, but `A` is above it already: node children must "
@@ -458,11 +459,11 @@ TEST(GltfHostile, NodesNestedDeeperThanTheLimitAreRefused) {
         " }");
   }
   const Written w = write_gltf("deep_nodes", nodes, "0, 1, 2");
-  const LoadResult r = levels::load_level(w.path);
-  EXPECT_EQ(formatted(r), std::vector<std::string>{
-                              at_node(w, "Deep.256") +
-                              "node `Deep.256`: nested more than 256 levels of children deep: a "
-                              "level's objects are not parented that deep"});
+  EXPECT_EQ(
+      diagnostics_of(w),
+      std::vector<std::string>{at_node(w, "Deep.256") +
+                               "node `Deep.256`: nested more than 256 levels of children deep: a "
+                               "level's objects are not parented that deep"});
 }
 
 TEST(GltfHostile, DeeplyNestedCustomPropertiesAreRefusedBeforeTinyGltfRecurses) {

@@ -4,6 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+#include <string>
+
 #include "stagger/levels/load.h"
 #include "stagger/sim/reachability.h"
 
@@ -119,40 +122,46 @@ TEST(Reachability, ALegThroughAWallIsNotAPath) {
             "and 1.00 m up or down)");
 }
 
+// The reachability of a 12 x 12 m floor with one more box on it (`box`, a JSON object) and a
+// route `r` from (-3, 0, 0) to `point`, read as the file `name`, in which the second point stands
+// at line 6, column 42. Nothing when the level does not load (a failure of the test).
+std::optional<sim::LevelNavigation> floor_with_box(const std::string& box, const std::string& point,
+                                                   const std::string& name) {
+  const std::string text = R"({ "format": "stagger-level", "version": 1,
+  "geometry": [ { "type": "box", "center": [0, -0.5, 0], "size": [12, 1, 12] },
+                )" + box + R"( ],
+  "player": { "position": [-3, 0, -3] },
+  "routes": [ { "name": "r", "points": [ { "position": [-3, 0, 0] },
+                                         { "position": )" +
+                           point + R"( } ] } ] })";
+  const levels::LoadResult loaded = levels::parse_level(text, name, "");
+  EXPECT_TRUE(loaded.ok()) << name;
+  if (!loaded.ok()) return std::nullopt;
+  return sim::check_reachability(loaded);
+}
+
 TEST(Reachability, APatrolPointOnAnUnreachableLedgeIsReportedAtThatPoint) {
   // A 2 m high ledge with no way up: its top is walkable (the point keeps it from being removed
   // as an island), but no path leads there.
-  const levels::LoadResult loaded =
-      levels::parse_level(R"({ "format": "stagger-level", "version": 1,
-  "geometry": [ { "type": "box", "center": [0, -0.5, 0], "size": [12, 1, 12] },
-                { "type": "box", "name": "ledge", "center": [3, 1, 3], "size": [3, 2, 3] } ],
-  "player": { "position": [-3, 0, -3] },
-  "routes": [ { "name": "r", "points": [ { "position": [-3, 0, 0] },
-                                         { "position": [3, 2, 3] } ] } ] })",
-                          "ledge.json", "");
-  ASSERT_TRUE(loaded.ok());
-  const auto nav = sim::check_reachability(loaded);
-  ASSERT_EQ(nav.diagnostics.size(), 1u);
-  EXPECT_EQ(levels::format(nav.diagnostics[0]),
+  const auto nav = floor_with_box(
+      R"({ "type": "box", "name": "ledge", "center": [3, 1, 3], "size": [3, 2, 3] })", "[3, 2, 3]",
+      "ledge.json");
+  ASSERT_TRUE(nav);
+  ASSERT_EQ(nav->diagnostics.size(), 1u);
+  EXPECT_EQ(levels::format(nav->diagnostics[0]),
             "ledge.json:6:42: error: route `r` has no complete path from point 0 to point 1");
 }
 
 TEST(Reachability, APointWithoutRoomToTurnIsAWarning) {
   // A 1.5 m block; point 1 stands 0.25 m off its corner (where gltf_yard's scout kept falling).
-  const levels::LoadResult loaded =
-      levels::parse_level(R"({ "format": "stagger-level", "version": 1,
-  "geometry": [ { "type": "box", "center": [0, -0.5, 0], "size": [12, 1, 12] },
-                { "type": "box", "name": "block", "center": [4, 0.4, 2], "size": [1.5, 0.8, 1.5] } ],
-  "player": { "position": [-3, 0, -3] },
-  "routes": [ { "name": "r", "points": [ { "position": [-3, 0, 0] },
-                                         { "position": [5.0, 0, 3.0] } ] } ] })",
-                          "room.json", "");
-  ASSERT_TRUE(loaded.ok());
-  const auto nav = sim::check_reachability(loaded);
-  EXPECT_TRUE(nav.ok()) << "a warning is not an error";
-  ASSERT_EQ(nav.warnings(), 1);
-  ASSERT_EQ(nav.diagnostics.size(), 1u);
-  const std::string text = levels::format(nav.diagnostics[0]);
+  const auto nav = floor_with_box(
+      R"({ "type": "box", "name": "block", "center": [4, 0.4, 2], "size": [1.5, 0.8, 1.5] })",
+      "[5.0, 0, 3.0]", "room.json");
+  ASSERT_TRUE(nav);
+  EXPECT_TRUE(nav->ok()) << "a warning is not an error";
+  ASSERT_EQ(nav->warnings(), 1);
+  ASSERT_EQ(nav->diagnostics.size(), 1u);
+  const std::string text = levels::format(nav->diagnostics[0]);
   EXPECT_EQ(text.rfind("room.json:6:42: warning: point 1 of route `r` is ", 0), 0u) << text;
   EXPECT_NE(text.find(" m from an obstacle or a drop; a ragdoll turning there needs 0.50 m"),
             std::string::npos)

@@ -3,17 +3,14 @@
 
 #include <gtest/gtest.h>
 
-#include "stagger/levels/load.h"
+#include "scenario.h"
 #include "stagger/sim/simulation.h"
 
 namespace stagger {
 namespace {
 
 TEST(PatrolWalk, CourtyardGuardsLoopInOrderForThreeMinutes) {
-  const levels::LoadResult level =
-      levels::load_level(STAGGER_SOURCE_DIR "/levels/data/courtyard.json");
-  ASSERT_TRUE(level.ok());
-  sim::Simulation s(sim::scene_from_level(level.level, level.mesh_triangles), {});
+  sim::Simulation s(test::level_scene("courtyard.json"), {});
   s.run(180.0, 90.0);
   const sim::SimulationResult r = s.result();
   ASSERT_EQ(r.enemies.size(), 2u);

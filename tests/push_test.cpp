@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
+
 #include "scenario.h"
 
 namespace stagger {
@@ -12,14 +14,25 @@ using physics::BodyPart;
 
 constexpr double kPushTime = 2.0;
 
-class ChestPush : public ::testing::TestWithParam<int> {};
+class ChestPush : public ::testing::TestWithParam<int> {
+ protected:
+  // The built-in dummy shoved in the chest at kPushTime with `ns` N·s toward the test's
+  // direction, run up to the shove.
+  sim::Simulation& shoved(float ns) {
+    const Vec3 impulse = test::horizontal_direction(GetParam()) * ns;
+    simulation_.emplace(sim::builtin_scene(1),
+                        test::push_script("dummy", BodyPart::chest, impulse, kPushTime));
+    test::run_steps(*simulation_, static_cast<int>(kPushTime * 240));
+    return *simulation_;
+  }
+
+ private:
+  std::optional<sim::Simulation> simulation_;
+};
 
 TEST_P(ChestPush, EightNewtonSecondsNeverFallAndRecoverWithinThreeSeconds) {
-  const Vec3 impulse = test::horizontal_direction(GetParam()) * 8.0f;
-  sim::Simulation s(sim::builtin_scene(1),
-                    test::push_script("dummy", BodyPart::chest, impulse, kPushTime));
+  sim::Simulation& s = shoved(8.0f);
   const physics::Ragdoll& r = *s.scene().enemies()[0].ragdoll;
-  test::run_steps(s, static_cast<int>(kPushTime * 240));
   bool fell = false;
   double last_unbalanced = -1;
   test::run_steps(s, 6 * 240, [&] {
@@ -34,11 +47,8 @@ TEST_P(ChestPush, EightNewtonSecondsNeverFallAndRecoverWithinThreeSeconds) {
 }
 
 TEST_P(ChestPush, HundredFiftyNewtonSecondsFallWithinTwoSecondsWithJointsTogether) {
-  const Vec3 impulse = test::horizontal_direction(GetParam()) * 150.0f;
-  sim::Simulation s(sim::builtin_scene(1),
-                    test::push_script("dummy", BodyPart::chest, impulse, kPushTime));
+  sim::Simulation& s = shoved(150.0f);
   const physics::Ragdoll& r = *s.scene().enemies()[0].ragdoll;
-  test::run_steps(s, static_cast<int>(kPushTime * 240));
   double fallen_after = -1;
   float max_separation = 0;
   bool finite = true;

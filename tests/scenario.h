@@ -1,13 +1,17 @@
 #pragma once
 // Scenarios shared by the behaviour tests: the built-in scene, stepped with checks per step.
 
+#include <gtest/gtest.h>
+
 #include <fstream>
 #include <functional>
 #include <sstream>
 #include <stdexcept>
 #include <string>
 
+#include "stagger/levels/load.h"
 #include "stagger/sim/input_script.h"
+#include "stagger/sim/scene.h"
 #include "stagger/sim/simulation.h"
 
 namespace stagger::test {
@@ -43,6 +47,15 @@ inline sim::InputScript golden_script() {
   auto script = sim::parse_input_script(text.str(), path);
   if (!script.ok()) throw std::runtime_error(path + ": " + script.error());
   return std::move(script).value();
+}
+
+/// The scene of a sample level (`file` in levels/data), as `stagger sim` builds it. A level that
+/// does not load fails the test and ends it.
+inline sim::SceneDescription level_scene(const std::string& file) {
+  const levels::LoadResult level = levels::load_level(STAGGER_SOURCE_DIR "/levels/data/" + file);
+  EXPECT_TRUE(level.ok()) << file;
+  if (!level.ok()) throw std::runtime_error(file + " does not load");
+  return sim::scene_from_level(level.level, level.mesh_triangles);
 }
 
 /// Runs `steps` physics steps, calling `each` after every one.

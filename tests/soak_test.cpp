@@ -4,21 +4,16 @@
 
 #include <gtest/gtest.h>
 
-#include "stagger/levels/load.h"
-#include "stagger/sim/scene.h"
+#include "scenario.h"
 
 namespace stagger {
 namespace {
 
 TEST(Soak, ShortSoakSamplesMemoryEachMinuteAndStaysFinite) {
-  const levels::LoadResult level =
-      levels::load_level(STAGGER_SOURCE_DIR "/levels/data/courtyard.json");
-  ASSERT_TRUE(level.ok());
   bench::SoakOptions options;
   options.enemies = 4;
   options.seconds = 61.0;
-  const bench::SoakResult r =
-      bench::run_soak(sim::scene_from_level(level.level, level.mesh_triangles), options);
+  const bench::SoakResult r = bench::run_soak(test::level_scene("courtyard.json"), options);
   EXPECT_EQ(r.enemies, 4);
   ASSERT_EQ(r.rss_mib.size(), 3u) << "at 0 s, at 60 s and at the end";
   for (double mib : r.rss_mib) EXPECT_GT(mib, 1.0);

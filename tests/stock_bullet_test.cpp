@@ -9,7 +9,6 @@
 #include <string>
 
 #include "scenario.h"
-#include "stagger/levels/load.h"
 #include "stagger/sim/scene.h"
 #include "stagger/sim/simulation.h"
 
@@ -69,10 +68,7 @@ TEST(StockBullet, ThirtyTwoWalkersAreBulletsBitForBit) {
 }
 
 TEST(StockBullet, TheArenaIsBulletsBitForBit) {
-  const levels::LoadResult level = levels::load_level(STAGGER_SOURCE_DIR "/levels/data/arena.json");
-  ASSERT_TRUE(level.ok());
-  const Lockstep r =
-      run_both_ways(sim::scene_from_level(level.level, level.mesh_triangles), {}, 20.0);
+  const Lockstep r = run_both_ways(test::level_scene("arena.json"), {}, 20.0);
   EXPECT_EQ(r.first_difference, -1) << "the worlds part after step " << r.first_difference;
   EXPECT_EQ(r.steps, 4800);
 }

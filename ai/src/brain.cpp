@@ -3,28 +3,14 @@
 #include <algorithm>
 #include <cmath>
 
+#include "stagger/core/enum_table.h"
+
 namespace stagger::ai {
 
 std::string_view name_of(BrainState state) {
-  switch (state) {
-    case BrainState::guard:
-      return "guard";
-    case BrainState::patrol:
-      return "patrol";
-    case BrainState::chase:
-      return "chase";
-    case BrainState::attack:
-      return "attack";
-    case BrainState::search:
-      return "search";
-    case BrainState::stunned:
-      return "stunned";
-    case BrainState::down:
-      return "down";
-    case BrainState::dead:
-      return "dead";
-  }
-  return "?";
+  static constexpr std::string_view kNames[] = {"guard",  "patrol",  "chase", "attack",
+                                                "search", "stunned", "down",  "dead"};
+  return enum_name<BrainState::dead>(kNames, state);
 }
 
 namespace {

@@ -182,6 +182,17 @@ class LevelReader {
                        " items; at most " + std::to_string(most) + " are allowed");
     return false;
   }
+  // Reads each item of the array `list` (`key` in the file) with `read`, given the item and its
+  // index; an item that is not an object is an error, and a list over `most` items is not read.
+  template <typename Read>
+  void read_objects(const JsonValue& list, std::size_t most, const char* key, const char* noun,
+                    Read read) {
+    if (!within_count(list, most, key)) return;
+    for (std::size_t i = 0; i < list.items.size(); ++i) {
+      const JsonValue& item = list.items[i];
+      if (expect_object(item, std::string(noun) + " " + std::to_string(i))) read(item, i);
+    }
+  }
   TextPosition name_position(const JsonValue& object) {
     const JsonValue* v = object.find("name");
     return v ? v->at : object.at;
@@ -353,10 +364,7 @@ void LevelReader::read_player(const JsonValue& v, Level& level) {
 }
 
 void LevelReader::read_routes(const JsonValue& list, Level& level) {
-  if (!within_count(list, kMaxRoutes, "routes")) return;
-  for (std::size_t i = 0; i < list.items.size(); ++i) {
-    const JsonValue& item = list.items[i];
-    if (!expect_object(item, "route " + std::to_string(i))) continue;
+  read_objects(list, kMaxRoutes, "routes", "route", [&](const JsonValue& item, std::size_t i) {
     Route route;
     where_.route_points.emplace_back();
     read_string(item, "name", route.name);
@@ -390,14 +398,11 @@ void LevelReader::read_routes(const JsonValue& list, Level& level) {
       }
     }
     level.routes.push_back(route);
-  }
+  });
 }
 
 void LevelReader::read_enemies(const JsonValue& list, Level& level) {
-  if (!within_count(list, kMaxEnemies, "enemies")) return;
-  for (std::size_t i = 0; i < list.items.size(); ++i) {
-    const JsonValue& item = list.items[i];
-    if (!expect_object(item, "enemy " + std::to_string(i))) continue;
+  read_objects(list, kMaxEnemies, "enemies", "enemy", [&](const JsonValue& item, std::size_t i) {
     EnemySpawn enemy;
     where_.enemies.push_back(at(item.at));
     read_string(item, "name", enemy.name);
@@ -412,7 +417,7 @@ void LevelReader::read_enemies(const JsonValue& list, Level& level) {
     read_float(item, "height_m", enemy.height_m, 1.0, 2.5, "between 1 and 2.5 m");
     read_float(item, "mass_kg", enemy.mass_kg, 30.0, 200.0, "between 30 and 200 kg");
     level.enemies.push_back(enemy);
-  }
+  });
 }
 
 void LevelReader::read_navigation(const JsonValue& v, Level& level) {

@@ -31,68 +31,81 @@ void write_string(Writer& w, const char* key, const std::string& value) {
   w.String(value.c_str(), static_cast<rapidjson::SizeType>(value.size()));
 }
 
+// One object per item of `items`, its members written by `members`.
+template <typename Items, typename Members>
+void write_objects(Writer& w, const Items& items, Members members) {
+  for (const auto& item : items) {
+    w.StartObject();
+    members(item);
+    w.EndObject();
+  }
+}
+
+// An array under `key` of one object per item, as write_objects.
+template <typename Items, typename Members>
+void write_array(Writer& w, const char* key, const Items& items, Members members) {
+  w.Key(key);
+  w.StartArray();
+  write_objects(w, items, members);
+  w.EndArray();
+}
+
+// An object under `key`, its members written by `members`.
+template <typename Members>
+void write_object(Writer& w, const char* key, Members members) {
+  w.Key(key);
+  w.StartObject();
+  members();
+  w.EndObject();
+}
+
+// The members a geometry item starts with; an unnamed item has no `name`.
+void write_type_and_name(Writer& w, const char* type, const std::string& name) {
+  write_string(w, "type", type);
+  if (!name.empty()) write_string(w, "name", name);
+}
+
 void write_geometry(Writer& w, const Level& level) {
   w.Key("geometry");
   w.StartArray();
-  for (const BoxGeometry& b : level.boxes) {
-    w.StartObject();
-    write_string(w, "type", "box");
-    if (!b.name.empty()) write_string(w, "name", b.name);
+  write_objects(w, level.boxes, [&w](const BoxGeometry& b) {
+    write_type_and_name(w, "box", b.name);
     write_vec3(w, "center", b.center);
     write_vec3(w, "size", b.size);
     write_vec3(w, "rotation_deg", b.rotation_deg);
     write_float(w, "friction", b.friction);
-    w.EndObject();
-  }
-  for (const MeshGeometry& m : level.meshes) {
-    w.StartObject();
-    write_string(w, "type", "mesh");
-    if (!m.name.empty()) write_string(w, "name", m.name);
+  });
+  write_objects(w, level.meshes, [&w](const MeshGeometry& m) {
+    write_type_and_name(w, "mesh", m.name);
     write_string(w, "file", m.file);
     write_vec3(w, "position", m.position);
     write_vec3(w, "rotation_deg", m.rotation_deg);
     write_vec3(w, "scale", m.scale);
     write_float(w, "friction", m.friction);
-    w.EndObject();
-  }
+  });
   w.EndArray();
 }
 
 void write_routes(Writer& w, const Level& level) {
-  w.Key("routes");
-  w.StartArray();
-  for (const Route& r : level.routes) {
-    w.StartObject();
+  write_array(w, "routes", level.routes, [&w](const Route& r) {
     write_string(w, "name", r.name);
     write_string(w, "mode", r.mode == RouteMode::loop ? "loop" : "ping-pong");
-    w.Key("points");
-    w.StartArray();
-    for (const RoutePoint& p : r.points) {
-      w.StartObject();
+    write_array(w, "points", r.points, [&w](const RoutePoint& p) {
       write_vec3(w, "position", p.position);
       write_float(w, "wait_s", p.wait_s);
-      w.EndObject();
-    }
-    w.EndArray();
-    w.EndObject();
-  }
-  w.EndArray();
+    });
+  });
 }
 
 void write_enemies(Writer& w, const Level& level) {
-  w.Key("enemies");
-  w.StartArray();
-  for (const EnemySpawn& e : level.enemies) {
-    w.StartObject();
+  write_array(w, "enemies", level.enemies, [&w](const EnemySpawn& e) {
     write_string(w, "name", e.name);
     write_vec3(w, "position", e.position);
     write_float(w, "yaw_deg", e.yaw_deg);
     if (!e.route.empty()) write_string(w, "route", e.route);
     write_float(w, "height_m", e.height_m);
     write_float(w, "mass_kg", e.mass_kg);
-    w.EndObject();
-  }
-  w.EndArray();
+  });
 }
 
 }  // namespace
@@ -107,23 +120,21 @@ std::string save_level(const Level& level) {
   w.Int(1);
   if (!level.name.empty()) write_string(w, "name", level.name);
   write_geometry(w, level);
-  w.Key("player");
-  w.StartObject();
-  write_vec3(w, "position", level.player.position);
-  write_float(w, "yaw_deg", level.player.yaw_deg);
-  w.EndObject();
+  write_object(w, "player", [&] {
+    write_vec3(w, "position", level.player.position);
+    write_float(w, "yaw_deg", level.player.yaw_deg);
+  });
   write_routes(w, level);
   write_enemies(w, level);
   const NavigationSettings& n = level.navigation;
-  w.Key("navigation");
-  w.StartObject();
-  write_float(w, "agent_radius", n.agent_radius);
-  write_float(w, "agent_height", n.agent_height);
-  write_float(w, "max_climb", n.max_climb);
-  write_float(w, "max_slope_deg", n.max_slope_deg);
-  write_float(w, "cell_size", n.cell_size);
-  write_float(w, "cell_height", n.cell_height);
-  w.EndObject();
+  write_object(w, "navigation", [&] {
+    write_float(w, "agent_radius", n.agent_radius);
+    write_float(w, "agent_height", n.agent_height);
+    write_float(w, "max_climb", n.max_climb);
+    write_float(w, "max_slope_deg", n.max_slope_deg);
+    write_float(w, "cell_size", n.cell_size);
+    write_float(w, "cell_height", n.cell_height);
+  });
   w.EndObject();
   return std::string(buffer.GetString(), buffer.GetSize()) + "\n";
 }

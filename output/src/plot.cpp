@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include "stagger/core/enum_table.h"
+
 namespace stagger::output {
 
 namespace {
@@ -32,24 +34,11 @@ std::string one_decimal(double v) {
 }  // namespace
 
 image::Colour state_colour(physics::LocomotionState state) {
-  using physics::LocomotionState;
-  switch (state) {
-    case LocomotionState::standing:
-      return {250, 250, 247};
-    case LocomotionState::stepping:
-      return {252, 226, 140};
-    case LocomotionState::walking:
-      return {200, 236, 200};
-    case LocomotionState::falling:
-      return {246, 170, 160};
-    case LocomotionState::down:
-      return {220, 190, 190};
-    case LocomotionState::getting_up:
-      return {250, 200, 150};
-    case LocomotionState::dead:
-      return {190, 190, 190};
-  }
-  return kBackground;
+  // In the enum's order: standing, stepping, walking, falling, down, getting_up, dead.
+  static const image::Colour kColours[] = {{250, 250, 247}, {252, 226, 140}, {200, 236, 200},
+                                           {246, 170, 160}, {220, 190, 190}, {250, 200, 150},
+                                           {190, 190, 190}};
+  return enum_lookup<physics::LocomotionState::dead>(kColours, state, kBackground);
 }
 
 void TracePlot::record(const sim::Simulation& simulation) {

@@ -3,36 +3,18 @@
 #include <algorithm>
 #include <cmath>
 
+#include "stagger/core/enum_table.h"
+
 namespace stagger::physics {
 
 std::string_view name_of(BalanceState state) {
-  switch (state) {
-    case BalanceState::in_balance:
-      return "in_balance";
-    case BalanceState::out_of_balance:
-      return "out_of_balance";
-    case BalanceState::fallen:
-      return "fallen";
-    case BalanceState::in_air:
-      return "in_air";
-  }
-  return "?";
+  static constexpr std::string_view kNames[] = {"in_balance", "out_of_balance", "fallen", "in_air"};
+  return enum_name<BalanceState::in_air>(kNames, state);
 }
 
 std::string_view name_of(Lean lean) {
-  switch (lean) {
-    case Lean::none:
-      return "none";
-    case Lean::forward:
-      return "forward";
-    case Lean::backward:
-      return "backward";
-    case Lean::left:
-      return "left";
-    case Lean::right:
-      return "right";
-  }
-  return "?";
+  static constexpr std::string_view kNames[] = {"none", "forward", "backward", "left", "right"};
+  return enum_name<Lean::right>(kNames, lean);
 }
 
 namespace {

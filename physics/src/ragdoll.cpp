@@ -15,27 +15,14 @@
 #include "control/hit_reaction_controller.h"
 #include "control/stance_controller.h"
 #include "control/step_controller.h"
+#include "stagger/core/enum_table.h"
 
 namespace stagger::physics {
 
 std::string_view name_of(LocomotionState state) {
-  switch (state) {
-    case LocomotionState::standing:
-      return "standing";
-    case LocomotionState::stepping:
-      return "stepping";
-    case LocomotionState::walking:
-      return "walking";
-    case LocomotionState::falling:
-      return "falling";
-    case LocomotionState::down:
-      return "down";
-    case LocomotionState::getting_up:
-      return "getting_up";
-    case LocomotionState::dead:
-      return "dead";
-  }
-  return "?";
+  static constexpr std::string_view kNames[] = {"standing", "stepping",   "walking", "falling",
+                                                "down",     "getting_up", "dead"};
+  return enum_name<LocomotionState::dead>(kNames, state);
 }
 
 Ragdoll::Ragdoll(World& world, const RagdollSettings& settings, Vec3 feet_position, float yaw_rad)

@@ -6,6 +6,7 @@
 //         4. joints: pivots, anatomical limits and drives with scaled torque caps.
 
 #include <algorithm>
+#include <iterator>
 
 #include "stagger/physics/ragdoll_settings.h"
 
@@ -86,28 +87,14 @@ Vec3 shape_inertia(const BodyBlueprint& b) {
 }
 
 DriveSettings drive_for(JointName j, const RagdollSettings& s) {
-  switch (j) {
-    case JointName::lumbar:
-      return s.spine_drive;
-    case JointName::neck:
-      return s.neck_drive;
-    case JointName::shoulder_l:
-    case JointName::shoulder_r:
-      return s.shoulder_drive;
-    case JointName::elbow_l:
-    case JointName::elbow_r:
-      return s.elbow_drive;
-    case JointName::hip_l:
-    case JointName::hip_r:
-      return s.hip_drive;
-    case JointName::knee_l:
-    case JointName::knee_r:
-      return s.knee_drive;
-    case JointName::ankle_l:
-    case JointName::ankle_r:
-      return s.ankle_drive;
-  }
-  return {};
+  using S = RagdollSettings;
+  // In the joints' order: both sides of a limb share one drive.
+  static constexpr DriveSettings S::*kDrives[] = {
+      &S::spine_drive,    &S::neck_drive,  &S::shoulder_drive, &S::elbow_drive,
+      &S::shoulder_drive, &S::elbow_drive, &S::hip_drive,      &S::knee_drive,
+      &S::ankle_drive,    &S::hip_drive,   &S::knee_drive,     &S::ankle_drive};
+  static_assert(std::size(kDrives) == kJointCount);
+  return s.*kDrives[index_of(j)];
 }
 
 void condition_inertias(RagdollBlueprint& bp) {

@@ -300,17 +300,28 @@ double World::time() const {
   return static_cast<double>(impl_->steps) * static_cast<double>(impl_->dt);
 }
 
-void World::add_static_box(const StaticBoxSettings& box) {
-  auto shape = std::make_unique<btBoxShape>(to_bt(box.half_extents));
+namespace {
+
+// A static body of `shape` at `transform`, added to the world and to the ground grid; the world
+// keeps the shape and the body.
+void add_static_body(World::Impl& impl, std::unique_ptr<btCollisionShape> shape,
+                     const btTransform& transform, float friction) {
   btRigidBody::btRigidBodyConstructionInfo info(0, nullptr, shape.get());
-  info.m_startWorldTransform = btTransform(to_bt(box.rotation), to_bt(box.center));
-  info.m_friction = box.friction;
+  info.m_startWorldTransform = transform;
+  info.m_friction = friction;
   auto body = std::make_unique<btRigidBody>(info);
   body->setUserIndex(-1);
-  impl_->dynamics.addRigidBody(body.get());
-  impl_->add_ground(*shape, body->getWorldTransform());
-  impl_->static_shapes.push_back(std::move(shape));
-  impl_->static_bodies.push_back(std::move(body));
+  impl.dynamics.addRigidBody(body.get());
+  impl.add_ground(*shape, body->getWorldTransform());
+  impl.static_shapes.push_back(std::move(shape));
+  impl.static_bodies.push_back(std::move(body));
+}
+
+}  // namespace
+
+void World::add_static_box(const StaticBoxSettings& box) {
+  add_static_body(*impl_, std::make_unique<btBoxShape>(to_bt(box.half_extents)),
+                  btTransform(to_bt(box.rotation), to_bt(box.center)), box.friction);
 }
 
 void World::add_static_mesh(const StaticMeshSettings& mesh) {
@@ -320,15 +331,8 @@ void World::add_static_mesh(const StaticMeshSettings& mesh) {
       static_cast<int>(data->indices.size() / 3), reinterpret_cast<int*>(data->indices.data()),
       static_cast<int>(3 * sizeof(std::uint32_t)), static_cast<int>(data->vertices.size()),
       reinterpret_cast<btScalar*>(data->vertices.data()), static_cast<int>(sizeof(Vec3)));
-  auto shape = std::make_unique<btBvhTriangleMeshShape>(array.get(), true);
-  btRigidBody::btRigidBodyConstructionInfo info(0, nullptr, shape.get());
-  info.m_friction = mesh.friction;
-  auto body = std::make_unique<btRigidBody>(info);
-  body->setUserIndex(-1);
-  impl_->dynamics.addRigidBody(body.get());
-  impl_->add_ground(*shape, body->getWorldTransform());
-  impl_->static_shapes.push_back(std::move(shape));
-  impl_->static_bodies.push_back(std::move(body));
+  add_static_body(*impl_, std::make_unique<btBvhTriangleMeshShape>(array.get(), true),
+                  btTransform::getIdentity(), mesh.friction);
   impl_->mesh_arrays.push_back(std::move(array));
   impl_->mesh_data.push_back(std::move(data));
 }

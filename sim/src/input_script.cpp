@@ -188,11 +188,8 @@ void read_enemy(const JsonValue& event, EventChecker& check, std::string& enemy,
   }
 }
 
-void parse_push(const JsonValue& event, std::size_t index, EventChecker& check,
-                std::vector<PushEvent>& pushes, double t) {
-  PushEvent push;
-  push.t = t;
-  push.event_index = index;
+// Reads a push event into `push`, whose time and place in the file are set.
+void parse_push(const JsonValue& event, EventChecker& check, PushEvent& push) {
   check_event_keys(event, {"t", "type", "enemy", "body", "impulse"}, "a push event", check);
   read_enemy(event, check, push.enemy, push.enemy_at);
   if (const JsonValue* body = event.find("body")) {
@@ -220,17 +217,12 @@ void parse_push(const JsonValue& event, std::size_t index, EventChecker& check,
   } else {
     check.error(event.at, "missing `impulse`");
   }
-  if (check.ok_so_far()) pushes.push_back(push);
 }
 
-void parse_kill(const JsonValue& event, std::size_t index, EventChecker& check,
-                std::vector<KillEvent>& kills, double t) {
-  KillEvent kill;
-  kill.t = t;
-  kill.event_index = index;
+// Reads a kill event into `kill`, whose time and place in the file are set.
+void parse_kill(const JsonValue& event, EventChecker& check, KillEvent& kill) {
   check_event_keys(event, {"t", "type", "enemy"}, "a kill event", check);
   read_enemy(event, check, kill.enemy, kill.enemy_at);
-  if (check.ok_so_far()) kills.push_back(kill);
 }
 
 void read_gait(const JsonValue& value, EventChecker& check, physics::Gait& gait) {
@@ -271,11 +263,8 @@ void check_walk_velocity(const JsonValue& value, const WalkEvent& walk, EventChe
   }
 }
 
-void parse_walk(const JsonValue& event, std::size_t index, EventChecker& check,
-                std::vector<WalkEvent>& walks, double t) {
-  WalkEvent walk;
-  walk.t = t;
-  walk.event_index = index;
+// Reads a walk event into `walk`, whose time and place in the file are set.
+void parse_walk(const JsonValue& event, EventChecker& check, WalkEvent& walk) {
   walk.intent.gait = physics::Gait::walk;
   check_event_keys(event, {"t", "type", "enemy", "velocity", "gait", "facing_deg"}, "a walk event",
                    check);
@@ -301,14 +290,10 @@ void parse_walk(const JsonValue& event, std::size_t index, EventChecker& check,
       walk.intent.has_facing = true;
     }
   }
-  if (check.ok_so_far()) walks.push_back(walk);
 }
 
-void parse_player(const JsonValue& event, std::size_t index, EventChecker& check,
-                  std::vector<PlayerEvent>& players, double t) {
-  PlayerEvent player;
-  player.t = t;
-  player.event_index = index;
+// Reads a player event into `player`, whose time and place in the file are set.
+void parse_player(const JsonValue& event, EventChecker& check, PlayerEvent& player) {
   check_event_keys(event, {"t", "type", "position", "head_height_m", "present"}, "a player event",
                    check);
   if (const JsonValue* present = event.find("present")) {
@@ -332,7 +317,6 @@ void parse_player(const JsonValue& event, std::size_t index, EventChecker& check
       player.head_height_m = static_cast<float>(*h);
     }
   }
-  if (check.ok_so_far()) players.push_back(player);
 }
 
 const char* kPathPointForm = "{ \"t\": seconds >= 0, \"position\": [x, y, z] in m }";
@@ -394,11 +378,8 @@ void read_hand_path(const JsonValue& value, EventChecker& check, HandEvent& hand
   }
 }
 
-void parse_hand(const JsonValue& event, std::size_t index, EventChecker& check,
-                std::vector<HandEvent>& hands, double t) {
-  HandEvent hand;
-  hand.t = t;
-  hand.event_index = index;
+// Reads a hand event into `hand`, whose time and place in the file are set.
+void parse_hand(const JsonValue& event, EventChecker& check, HandEvent& hand) {
   check_event_keys(event, {"t", "type", "hand", "path"}, "a hand event", check);
   if (const JsonValue* side = event.find("hand")) {
     read_hand_side(*side, check, hand.hand);
@@ -410,7 +391,6 @@ void parse_hand(const JsonValue& event, std::size_t index, EventChecker& check,
   } else {
     check.error(event.at, "missing `path`");
   }
-  if (check.ok_so_far()) hands.push_back(hand);
 }
 
 // The event's time: finite, not negative, at most a day.
@@ -436,6 +416,17 @@ std::optional<double> read_time(const JsonValue& event, EventChecker& check) {
   return seconds;
 }
 
+// One event at `index` in the file: parsed by `parse` and kept unless it has a problem.
+template <typename Event>
+void add_event(const JsonValue& event, std::size_t index, double t, EventChecker& check,
+               std::vector<Event>& events, void (*parse)(const JsonValue&, EventChecker&, Event&)) {
+  Event e;
+  e.t = t;
+  e.event_index = index;
+  parse(event, check, e);
+  if (check.ok_so_far()) events.push_back(std::move(e));
+}
+
 void parse_event(const JsonValue& event, std::size_t index, std::string_view source,
                  std::vector<std::string>& errors, InputScript& script) {
   EventChecker check(source, index, errors);
@@ -456,11 +447,11 @@ void parse_event(const JsonValue& event, std::size_t index, std::string_view sou
     check.error(event.at, "missing `type`");
     return;
   }
-  if (type == "push") return parse_push(event, index, check, script.pushes, t);
-  if (type == "kill") return parse_kill(event, index, check, script.kills, t);
-  if (type == "walk") return parse_walk(event, index, check, script.walks, t);
-  if (type == "player") return parse_player(event, index, check, script.players, t);
-  if (type == "hand") return parse_hand(event, index, check, script.hands, t);
+  if (type == "push") return add_event(event, index, t, check, script.pushes, parse_push);
+  if (type == "kill") return add_event(event, index, t, check, script.kills, parse_kill);
+  if (type == "walk") return add_event(event, index, t, check, script.walks, parse_walk);
+  if (type == "player") return add_event(event, index, t, check, script.players, parse_player);
+  if (type == "hand") return add_event(event, index, t, check, script.hands, parse_hand);
   check.error(type_value->at, "unknown event type " + shown(*type_value) +
                                   " (expected push, hand, player, kill or walk)");
 }

@@ -28,13 +28,28 @@ bool valid_name(const char* name) {
   return true;
 }
 
-std::vector<Object*> children_of(std::uint64_t parent, Kind kind) {
-  std::vector<Object*> out;
+template <typename T>
+std::vector<T*> children_of(std::uint64_t parent) {
+  std::vector<T*> out;
   for (auto& [id, object] : runtime().objects) {
-    if (object->parent == parent && object->kind == kind) out.push_back(object.get());
+    if (object->parent == parent && object->kind == T::kKind)
+      out.push_back(static_cast<T*>(object.get()));
   }
-  std::sort(out.begin(), out.end(), [](const Object* a, const Object* b) { return a->id < b->id; });
+  std::sort(out.begin(), out.end(), [](const T* a, const T* b) { return a->id < b->id; });
   return out;
+}
+
+// The naming rules action sets and actions share: a well-formed name and a localized name, each
+// unique among the parent's children of the same type.
+template <typename T>
+XrResult check_names(std::uint64_t parent, const char* name, const char* localized_name) {
+  if (!valid_name(name)) return XR_ERROR_PATH_FORMAT_INVALID;
+  if (localized_name[0] == '\0') return XR_ERROR_LOCALIZED_NAME_INVALID;
+  for (const T* other : children_of<T>(parent)) {
+    if (other->name == name) return XR_ERROR_NAME_DUPLICATED;
+    if (other->localized_name == localized_name) return XR_ERROR_LOCALIZED_NAME_DUPLICATED;
+  }
+  return XR_SUCCESS;
 }
 
 int hand_of_path(XrPath path) {
@@ -195,13 +210,13 @@ struct StateQuery {
 StateQuery query_state(XrSession session, const XrActionStateGetInfo* info, const void* state,
                        XrStructureType state_type, XrActionType action_type) {
   StateQuery q;
-  q.session = find_session(session);
+  q.session = find<Session>(session);
   if (q.session == nullptr) return {nullptr, nullptr, XR_ERROR_HANDLE_INVALID};
   if (info == nullptr || state == nullptr || info->type != XR_TYPE_ACTION_STATE_GET_INFO ||
       static_cast<const XrBaseInStructure*>(state)->type != state_type) {
     return {nullptr, nullptr, XR_ERROR_VALIDATION_FAILURE};
   }
-  q.action = find_action(info->action);
+  q.action = find<Action>(info->action);
   if (q.action == nullptr) return {nullptr, nullptr, XR_ERROR_HANDLE_INVALID};
   if (XrResult r = session_status(*q.session); r < 0) return {nullptr, nullptr, r};
   if (!is_attached(*q.session, *q.action))
@@ -269,19 +284,11 @@ namespace api {
 
 XrResult xrCreateActionSet(XrInstance instance, const XrActionSetCreateInfo* info,
                            XrActionSet* set) {
-  Instance* inst = find_instance(instance);
-  if (inst == nullptr) return XR_ERROR_HANDLE_INVALID;
-  if (info == nullptr || set == nullptr || info->type != XR_TYPE_ACTION_SET_CREATE_INFO) {
-    return XR_ERROR_VALIDATION_FAILURE;
-  }
-  if (!valid_name(info->actionSetName)) return XR_ERROR_PATH_FORMAT_INVALID;
-  if (info->localizedActionSetName[0] == '\0') return XR_ERROR_LOCALIZED_NAME_INVALID;
-  for (Object* o : children_of(inst->id, Kind::ActionSet)) {
-    const auto* other = static_cast<ActionSet*>(o);
-    if (other->name == info->actionSetName) return XR_ERROR_NAME_DUPLICATED;
-    if (other->localized_name == info->localizedActionSetName)
-      return XR_ERROR_LOCALIZED_NAME_DUPLICATED;
-  }
+  Instance* inst = find<Instance>(instance);
+  if (XrResult r = check_args(inst, info, XR_TYPE_ACTION_SET_CREATE_INFO, set); r < 0) return r;
+  const XrResult named =
+      check_names<ActionSet>(inst->id, info->actionSetName, info->localizedActionSetName);
+  if (named < 0) return named;
   ActionSet& s = add_object<ActionSet>(inst->id);
   s.name = info->actionSetName;
   s.localized_name = info->localizedActionSetName;
@@ -291,18 +298,12 @@ XrResult xrCreateActionSet(XrInstance instance, const XrActionSetCreateInfo* inf
 }
 
 XrResult xrDestroyActionSet(XrActionSet set) {
-  ActionSet* s = find_action_set(set);
-  if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
-  destroy_object(s->id);
-  return XR_SUCCESS;
+  return destroy_handle<ActionSet>(set);
 }
 
 XrResult xrCreateAction(XrActionSet set, const XrActionCreateInfo* info, XrAction* action) {
-  ActionSet* s = find_action_set(set);
-  if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
-  if (info == nullptr || action == nullptr || info->type != XR_TYPE_ACTION_CREATE_INFO) {
-    return XR_ERROR_VALIDATION_FAILURE;
-  }
+  ActionSet* s = find<ActionSet>(set);
+  if (XrResult r = check_args(s, info, XR_TYPE_ACTION_CREATE_INFO, action); r < 0) return r;
   if (s->attached) return XR_ERROR_ACTIONSETS_ALREADY_ATTACHED;
   switch (info->actionType) {
     case XR_ACTION_TYPE_BOOLEAN_INPUT:
@@ -314,14 +315,8 @@ XrResult xrCreateAction(XrActionSet set, const XrActionCreateInfo* info, XrActio
     default:
       return XR_ERROR_VALIDATION_FAILURE;
   }
-  if (!valid_name(info->actionName)) return XR_ERROR_PATH_FORMAT_INVALID;
-  if (info->localizedActionName[0] == '\0') return XR_ERROR_LOCALIZED_NAME_INVALID;
-  for (Object* o : children_of(s->id, Kind::Action)) {
-    const auto* other = static_cast<Action*>(o);
-    if (other->name == info->actionName) return XR_ERROR_NAME_DUPLICATED;
-    if (other->localized_name == info->localizedActionName)
-      return XR_ERROR_LOCALIZED_NAME_DUPLICATED;
-  }
+  const XrResult named = check_names<Action>(s->id, info->actionName, info->localizedActionName);
+  if (named < 0) return named;
   if (info->countSubactionPaths > 0 && info->subactionPaths == nullptr)
     return XR_ERROR_VALIDATION_FAILURE;
   std::vector<XrPath> subactions;
@@ -345,15 +340,12 @@ XrResult xrCreateAction(XrActionSet set, const XrActionCreateInfo* info, XrActio
 }
 
 XrResult xrDestroyAction(XrAction action) {
-  Action* a = find_action(action);
-  if (a == nullptr) return XR_ERROR_HANDLE_INVALID;
-  destroy_object(a->id);
-  return XR_SUCCESS;
+  return destroy_handle<Action>(action);
 }
 
 XrResult xrSuggestInteractionProfileBindings(
     XrInstance instance, const XrInteractionProfileSuggestedBinding* suggested) {
-  Instance* inst = find_instance(instance);
+  Instance* inst = find<Instance>(instance);
   if (inst == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (suggested == nullptr || suggested->type != XR_TYPE_INTERACTION_PROFILE_SUGGESTED_BINDING ||
       suggested->countSuggestedBindings == 0 || suggested->suggestedBindings == nullptr) {
@@ -366,7 +358,7 @@ XrResult xrSuggestInteractionProfileBindings(
   std::vector<Binding> bindings;
   for (uint32_t i = 0; i < suggested->countSuggestedBindings; ++i) {
     const XrActionSuggestedBinding& b = suggested->suggestedBindings[i];
-    const Action* action = find_action(b.action);
+    const Action* action = find<Action>(b.action);
     if (action == nullptr || instance_of(*action).id != inst->id) return XR_ERROR_HANDLE_INVALID;
     const std::string* binding = path_string(b.binding);
     if (binding == nullptr) return XR_ERROR_PATH_INVALID;
@@ -374,15 +366,15 @@ XrResult xrSuggestInteractionProfileBindings(
     if (!profile_accepts(*profile, *binding)) return XR_ERROR_PATH_UNSUPPORTED;
     bindings.push_back({action->id, b.binding});
   }
-  for (Object* o : children_of(inst->id, Kind::ActionSet)) {
-    if (static_cast<ActionSet*>(o)->attached) return XR_ERROR_ACTIONSETS_ALREADY_ATTACHED;
+  for (const ActionSet* set : children_of<ActionSet>(inst->id)) {
+    if (set->attached) return XR_ERROR_ACTIONSETS_ALREADY_ATTACHED;
   }
   inst->suggested[suggested->interactionProfile] = std::move(bindings);
   return XR_SUCCESS;
 }
 
 XrResult xrAttachSessionActionSets(XrSession session, const XrSessionActionSetsAttachInfo* info) {
-  Session* s = find_session(session);
+  Session* s = find<Session>(session);
   if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (info == nullptr || info->type != XR_TYPE_SESSION_ACTION_SETS_ATTACH_INFO ||
       info->countActionSets == 0 || info->actionSets == nullptr) {
@@ -391,12 +383,12 @@ XrResult xrAttachSessionActionSets(XrSession session, const XrSessionActionSetsA
   if (XrResult r = session_status(*s); r < 0) return r;
   std::vector<std::uint64_t> sets;
   for (uint32_t i = 0; i < info->countActionSets; ++i) {
-    ActionSet* set = find_action_set(info->actionSets[i]);
+    ActionSet* set = find<ActionSet>(info->actionSets[i]);
     if (set == nullptr) return XR_ERROR_HANDLE_INVALID;
     sets.push_back(set->id);
   }
   if (!s->attached_sets.empty()) return XR_ERROR_ACTIONSETS_ALREADY_ATTACHED;
-  for (std::uint64_t id : sets) find_object<ActionSet>(id, Kind::ActionSet)->attached = true;
+  for (std::uint64_t id : sets) find_object<ActionSet>(id)->attached = true;
   s->attached_sets = sets;
   pump();
   return success_of(*s);
@@ -404,7 +396,7 @@ XrResult xrAttachSessionActionSets(XrSession session, const XrSessionActionSetsA
 
 XrResult xrGetCurrentInteractionProfile(XrSession session, XrPath top_level,
                                         XrInteractionProfileState* profile) {
-  Session* s = find_session(session);
+  Session* s = find<Session>(session);
   if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (profile == nullptr || profile->type != XR_TYPE_INTERACTION_PROFILE_STATE)
     return XR_ERROR_VALIDATION_FAILURE;
@@ -418,7 +410,7 @@ XrResult xrGetCurrentInteractionProfile(XrSession session, XrPath top_level,
 }
 
 XrResult xrSyncActions(XrSession session, const XrActionsSyncInfo* info) {
-  Session* s = find_session(session);
+  Session* s = find<Session>(session);
   if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (info == nullptr || info->type != XR_TYPE_ACTIONS_SYNC_INFO ||
       (info->countActiveActionSets > 0 && info->activeActionSets == nullptr)) {
@@ -428,7 +420,7 @@ XrResult xrSyncActions(XrSession session, const XrActionsSyncInfo* info) {
   std::vector<std::pair<std::uint64_t, XrPath>> active;
   for (uint32_t i = 0; i < info->countActiveActionSets; ++i) {
     const XrActiveActionSet& a = info->activeActionSets[i];
-    ActionSet* set = find_action_set(a.actionSet);
+    ActionSet* set = find<ActionSet>(a.actionSet);
     if (set == nullptr) return XR_ERROR_HANDLE_INVALID;
     if (std::find(s->attached_sets.begin(), s->attached_sets.end(), set->id) ==
         s->attached_sets.end()) {
@@ -444,17 +436,16 @@ XrResult xrSyncActions(XrSession session, const XrActionsSyncInfo* info) {
   pump();
   const XrTime now = now_ns();
   for (std::uint64_t set_id : s->attached_sets) {
-    for (Object* o : children_of(set_id, Kind::Action)) {
-      const auto& action = *static_cast<Action*>(o);
+    for (const Action* action : children_of<Action>(set_id)) {
       std::vector<XrPath> keys{XR_NULL_PATH};
-      keys.insert(keys.end(), action.subactions.begin(), action.subactions.end());
+      keys.insert(keys.end(), action->subactions.begin(), action->subactions.end());
       for (XrPath key : keys) {
         const bool set_active = std::any_of(active.begin(), active.end(), [&](const auto& a) {
           return a.first == set_id &&
                  (a.second == XR_NULL_PATH || key == XR_NULL_PATH || a.second == key);
         });
-        const ActionValue fresh = evaluate(*s, action, key, set_active);
-        update_value(s->action_values[{action.id, key}], fresh, now);
+        const ActionValue fresh = evaluate(*s, *action, key, set_active);
+        update_value(s->action_values[{action->id, key}], fresh, now);
       }
     }
   }
@@ -464,45 +455,46 @@ XrResult xrSyncActions(XrSession session, const XrActionsSyncInfo* info) {
   return s->loss_pending ? XR_SESSION_LOSS_PENDING : XR_SUCCESS;
 }
 
-// The fields every boolean, float and vector state shares.
+// The current value in each state type's own form.
+void set_current(XrActionStateBoolean& state, const ActionValue& v) {
+  state.currentState = v.boolean ? XR_TRUE : XR_FALSE;
+}
+void set_current(XrActionStateFloat& state, const ActionValue& v) {
+  state.currentState = v.scalar;
+}
+void set_current(XrActionStateVector2f& state, const ActionValue& v) {
+  state.currentState = v.vector;
+}
+
+// xrGetActionState{Boolean,Float,Vector2f}: the value and the fields every such state shares.
 template <typename State>
-void fill_common(State& state, const ActionValue& v) {
-  state.changedSinceLastSync = v.changed ? XR_TRUE : XR_FALSE;
-  state.lastChangeTime = v.last_change;
-  state.isActive = v.active ? XR_TRUE : XR_FALSE;
+XrResult get_state(XrSession session, const XrActionStateGetInfo* info, State* state,
+                   XrStructureType state_type, XrActionType action_type) {
+  const StateQuery q = query_state(session, info, state, state_type, action_type);
+  if (q.session == nullptr) return q.result;
+  const ActionValue v = stored_value(*q.session, *q.action, info->subactionPath);
+  set_current(*state, v);
+  state->changedSinceLastSync = v.changed ? XR_TRUE : XR_FALSE;
+  state->lastChangeTime = v.last_change;
+  state->isActive = v.active ? XR_TRUE : XR_FALSE;
+  return success_of(*q.session);
 }
 
 XrResult xrGetActionStateBoolean(XrSession session, const XrActionStateGetInfo* info,
                                  XrActionStateBoolean* state) {
-  const StateQuery q =
-      query_state(session, info, state, XR_TYPE_ACTION_STATE_BOOLEAN, XR_ACTION_TYPE_BOOLEAN_INPUT);
-  if (q.session == nullptr) return q.result;
-  const ActionValue v = stored_value(*q.session, *q.action, info->subactionPath);
-  state->currentState = v.boolean ? XR_TRUE : XR_FALSE;
-  fill_common(*state, v);
-  return success_of(*q.session);
+  return get_state(session, info, state, XR_TYPE_ACTION_STATE_BOOLEAN,
+                   XR_ACTION_TYPE_BOOLEAN_INPUT);
 }
 
 XrResult xrGetActionStateFloat(XrSession session, const XrActionStateGetInfo* info,
                                XrActionStateFloat* state) {
-  const StateQuery q =
-      query_state(session, info, state, XR_TYPE_ACTION_STATE_FLOAT, XR_ACTION_TYPE_FLOAT_INPUT);
-  if (q.session == nullptr) return q.result;
-  const ActionValue v = stored_value(*q.session, *q.action, info->subactionPath);
-  state->currentState = v.scalar;
-  fill_common(*state, v);
-  return success_of(*q.session);
+  return get_state(session, info, state, XR_TYPE_ACTION_STATE_FLOAT, XR_ACTION_TYPE_FLOAT_INPUT);
 }
 
 XrResult xrGetActionStateVector2f(XrSession session, const XrActionStateGetInfo* info,
                                   XrActionStateVector2f* state) {
-  const StateQuery q = query_state(session, info, state, XR_TYPE_ACTION_STATE_VECTOR2F,
-                                   XR_ACTION_TYPE_VECTOR2F_INPUT);
-  if (q.session == nullptr) return q.result;
-  const ActionValue v = stored_value(*q.session, *q.action, info->subactionPath);
-  state->currentState = v.vector;
-  fill_common(*state, v);
-  return success_of(*q.session);
+  return get_state(session, info, state, XR_TYPE_ACTION_STATE_VECTOR2F,
+                   XR_ACTION_TYPE_VECTOR2F_INPUT);
 }
 
 XrResult xrGetActionStatePose(XrSession session, const XrActionStateGetInfo* info,
@@ -518,12 +510,12 @@ XrResult xrGetActionStatePose(XrSession session, const XrActionStateGetInfo* inf
 XrResult xrEnumerateBoundSourcesForAction(XrSession session,
                                           const XrBoundSourcesForActionEnumerateInfo* info,
                                           uint32_t capacity, uint32_t* count, XrPath* sources) {
-  Session* s = find_session(session);
+  Session* s = find<Session>(session);
   if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (info == nullptr || info->type != XR_TYPE_BOUND_SOURCES_FOR_ACTION_ENUMERATE_INFO) {
     return XR_ERROR_VALIDATION_FAILURE;
   }
-  const Action* action = find_action(info->action);
+  const Action* action = find<Action>(info->action);
   if (action == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (XrResult r = session_status(*s); r < 0) return r;
   if (!is_attached(*s, *action)) return XR_ERROR_ACTIONSET_NOT_ATTACHED;
@@ -540,7 +532,7 @@ XrResult xrEnumerateBoundSourcesForAction(XrSession session,
 XrResult xrGetInputSourceLocalizedName(XrSession session,
                                        const XrInputSourceLocalizedNameGetInfo* info,
                                        uint32_t capacity, uint32_t* count, char* buffer) {
-  Session* s = find_session(session);
+  Session* s = find<Session>(session);
   if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (info == nullptr || info->type != XR_TYPE_INPUT_SOURCE_LOCALIZED_NAME_GET_INFO ||
       info->whichComponents == 0) {
@@ -577,13 +569,13 @@ XrResult xrGetInputSourceLocalizedName(XrSession session,
 
 XrResult xrApplyHapticFeedback(XrSession session, const XrHapticActionInfo* info,
                                const XrHapticBaseHeader* feedback) {
-  Session* s = find_session(session);
+  Session* s = find<Session>(session);
   if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (info == nullptr || feedback == nullptr || info->type != XR_TYPE_HAPTIC_ACTION_INFO ||
       feedback->type != XR_TYPE_HAPTIC_VIBRATION) {
     return XR_ERROR_VALIDATION_FAILURE;
   }
-  const Action* action = find_action(info->action);
+  const Action* action = find<Action>(info->action);
   if (action == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (XrResult r = session_status(*s); r < 0) return r;
   if (!is_attached(*s, *action)) return XR_ERROR_ACTIONSET_NOT_ATTACHED;
@@ -615,11 +607,11 @@ XrResult xrApplyHapticFeedback(XrSession session, const XrHapticActionInfo* info
 }
 
 XrResult xrStopHapticFeedback(XrSession session, const XrHapticActionInfo* info) {
-  Session* s = find_session(session);
+  Session* s = find<Session>(session);
   if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (info == nullptr || info->type != XR_TYPE_HAPTIC_ACTION_INFO)
     return XR_ERROR_VALIDATION_FAILURE;
-  const Action* action = find_action(info->action);
+  const Action* action = find<Action>(info->action);
   if (action == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (XrResult r = session_status(*s); r < 0) return r;
   if (!is_attached(*s, *action)) return XR_ERROR_ACTIONSET_NOT_ATTACHED;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <iterator>
 
 #include "math.h"
 #include "profiles.h"
@@ -114,23 +115,13 @@ int stagger_simxr_set_interaction_profile(const char* profile_path) {
 }
 
 int stagger_simxr_queue_event(int event, uint32_t delay_frames) {
+  // Indexed by the StaggerSimxrEvent values, which count up from 0.
+  static constexpr sx::EventType kTypes[] = {sx::EventType::FocusLoss, sx::EventType::FocusGain,
+                                             sx::EventType::LossPending, sx::EventType::Exit};
+  static_assert(std::size(kTypes) == STAGGER_SIMXR_EVENT_EXIT + 1);
+  if (event < 0 || event >= static_cast<int>(std::size(kTypes))) return -1;
   sx::ScriptEvent e;
-  switch (event) {
-    case STAGGER_SIMXR_EVENT_FOCUS_LOSS:
-      e.type = sx::EventType::FocusLoss;
-      break;
-    case STAGGER_SIMXR_EVENT_FOCUS_GAIN:
-      e.type = sx::EventType::FocusGain;
-      break;
-    case STAGGER_SIMXR_EVENT_LOSS_PENDING:
-      e.type = sx::EventType::LossPending;
-      break;
-    case STAGGER_SIMXR_EVENT_EXIT:
-      e.type = sx::EventType::Exit;
-      break;
-    default:
-      return -1;
-  }
+  e.type = kTypes[event];
   auto lock = lock_runtime();
   e.frame = sx::runtime().frames_total + delay_frames;
   sx::runtime().pending.push_back({e, false});

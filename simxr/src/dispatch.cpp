@@ -69,34 +69,44 @@ SIMXR_EXTENSION_FUNCTIONS(SIMXR_CHECK_EXT_SIGNATURE)
 const FunctionEntry kFunctions[] = {SIMXR_CORE_FUNCTIONS(SIMXR_CORE_ENTRY)
                                         SIMXR_EXTENSION_FUNCTIONS(SIMXR_EXT_ENTRY)};
 
+// A case of a switch over an OpenXR enum that returns the value's name, for the XR_LIST_ENUM_*
+// lists of openxr_reflection.h.
+#define SIMXR_NAME_CASE(name, value) \
+  case name:                         \
+    return #name;
+
 std::string result_name(XrResult r) {
   switch (r) {
-#define SIMXR_RESULT_CASE(name, value) \
-  case name:                           \
-    return #name;
-    XR_LIST_ENUM_XrResult(SIMXR_RESULT_CASE)
-#undef SIMXR_RESULT_CASE
-            default : return (r < 0 ? "XR_UNKNOWN_FAILURE_" : "XR_UNKNOWN_SUCCESS_") +
-                      std::to_string(static_cast<int>(r));
+    XR_LIST_ENUM_XrResult(SIMXR_NAME_CASE);
+    default:
+      return (r < 0 ? "XR_UNKNOWN_FAILURE_" : "XR_UNKNOWN_SUCCESS_") +
+             std::to_string(static_cast<int>(r));
   }
 }
 
 std::string structure_name(XrStructureType t) {
   switch (t) {
-#define SIMXR_TYPE_CASE(name, value) \
-  case name:                         \
-    return #name;
-    XR_LIST_ENUM_XrStructureType(SIMXR_TYPE_CASE)
-#undef SIMXR_TYPE_CASE
-            default : return "XR_UNKNOWN_STRUCTURE_TYPE_" +
-                      std::to_string(static_cast<int>(t));
+    XR_LIST_ENUM_XrStructureType(SIMXR_NAME_CASE);
+    default:
+      return "XR_UNKNOWN_STRUCTURE_TYPE_" + std::to_string(static_cast<int>(t));
   }
 }
+
+#undef SIMXR_NAME_CASE
 
 void copy_string(char* out, std::size_t size, const std::string& s) {
   const std::size_t n = std::min(size - 1, s.size());
   std::memcpy(out, s.data(), n);
   out[n] = '\0';
+}
+
+// The ...ToString calls: `name` into the app's buffer of `size` bytes.
+XrResult name_to_buffer(XrInstance instance, const std::string& name, char* buffer,
+                        std::size_t size) {
+  if (find<Instance>(instance) == nullptr) return XR_ERROR_HANDLE_INVALID;
+  if (buffer == nullptr) return XR_ERROR_VALIDATION_FAILURE;
+  copy_string(buffer, size, name);
+  return XR_SUCCESS;
 }
 
 }  // namespace
@@ -116,7 +126,7 @@ XrResult xrGetInstanceProcAddr(XrInstance instance, const char* name,
       return XR_ERROR_HANDLE_INVALID;
     }
   } else {
-    inst = find_instance(instance);
+    inst = find<Instance>(instance);
     if (inst == nullptr) return XR_ERROR_HANDLE_INVALID;
   }
   for (const FunctionEntry& entry : kFunctions) {
@@ -132,18 +142,12 @@ XrResult xrGetInstanceProcAddr(XrInstance instance, const char* name,
 
 XrResult xrResultToString(XrInstance instance, XrResult value,
                           char buffer[XR_MAX_RESULT_STRING_SIZE]) {
-  if (find_instance(instance) == nullptr) return XR_ERROR_HANDLE_INVALID;
-  if (buffer == nullptr) return XR_ERROR_VALIDATION_FAILURE;
-  copy_string(buffer, XR_MAX_RESULT_STRING_SIZE, result_name(value));
-  return XR_SUCCESS;
+  return name_to_buffer(instance, result_name(value), buffer, XR_MAX_RESULT_STRING_SIZE);
 }
 
 XrResult xrStructureTypeToString(XrInstance instance, XrStructureType value,
                                  char buffer[XR_MAX_STRUCTURE_NAME_SIZE]) {
-  if (find_instance(instance) == nullptr) return XR_ERROR_HANDLE_INVALID;
-  if (buffer == nullptr) return XR_ERROR_VALIDATION_FAILURE;
-  copy_string(buffer, XR_MAX_STRUCTURE_NAME_SIZE, structure_name(value));
-  return XR_SUCCESS;
+  return name_to_buffer(instance, structure_name(value), buffer, XR_MAX_STRUCTURE_NAME_SIZE);
 }
 
 }  // namespace api

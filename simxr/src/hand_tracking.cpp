@@ -56,11 +56,9 @@ namespace api {
 
 XrResult xrCreateHandTrackerEXT(XrSession session, const XrHandTrackerCreateInfoEXT* info,
                                 XrHandTrackerEXT* tracker) {
-  Session* s = find_session(session);
-  if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
-  if (info == nullptr || tracker == nullptr || info->type != XR_TYPE_HAND_TRACKER_CREATE_INFO_EXT) {
-    return XR_ERROR_VALIDATION_FAILURE;
-  }
+  Session* s = find<Session>(session);
+  if (XrResult r = check_args(s, info, XR_TYPE_HAND_TRACKER_CREATE_INFO_EXT, tracker); r < 0)
+    return r;
   if (info->hand != XR_HAND_LEFT_EXT && info->hand != XR_HAND_RIGHT_EXT)
     return XR_ERROR_VALIDATION_FAILURE;
   if (info->handJointSet != XR_HAND_JOINT_SET_DEFAULT_EXT) return XR_ERROR_VALIDATION_FAILURE;
@@ -74,15 +72,12 @@ XrResult xrCreateHandTrackerEXT(XrSession session, const XrHandTrackerCreateInfo
 }
 
 XrResult xrDestroyHandTrackerEXT(XrHandTrackerEXT tracker) {
-  HandTracker* t = find_hand_tracker(tracker);
-  if (t == nullptr) return XR_ERROR_HANDLE_INVALID;
-  destroy_object(t->id);
-  return XR_SUCCESS;
+  return destroy_handle<HandTracker>(tracker);
 }
 
 XrResult xrLocateHandJointsEXT(XrHandTrackerEXT tracker, const XrHandJointsLocateInfoEXT* info,
                                XrHandJointLocationsEXT* locations) {
-  const HandTracker* t = find_hand_tracker(tracker);
+  const HandTracker* t = find<HandTracker>(tracker);
   if (t == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (info == nullptr || locations == nullptr ||
       info->type != XR_TYPE_HAND_JOINTS_LOCATE_INFO_EXT ||
@@ -90,10 +85,10 @@ XrResult xrLocateHandJointsEXT(XrHandTrackerEXT tracker, const XrHandJointsLocat
       locations->jointCount != XR_HAND_JOINT_COUNT_EXT) {
     return XR_ERROR_VALIDATION_FAILURE;
   }
-  const Space* base = find_space(info->baseSpace);
+  const Space* base = find<Space>(info->baseSpace);
   if (base == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (info->time <= 0) return XR_ERROR_TIME_INVALID;
-  const Session& session = *find_object<Session>(t->session, Kind::Session);
+  const Session& session = *find_object<Session>(t->session);
   if (XrResult r = session_status(session); r < 0) return r;
   pump();
   XrHandJointVelocitiesEXT* velocities = nullptr;

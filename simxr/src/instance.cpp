@@ -79,8 +79,20 @@ XrResult load_script_from_environment() {
   return XR_ERROR_RUNTIME_FAILURE;
 }
 
+// The checks of the calls about a view configuration of the system: the instance, the system,
+// then the one configuration it has (primary stereo).
+XrResult check_stereo(XrInstance instance, XrSystemId system, XrViewConfigurationType type) {
+  XrResult result = XR_SUCCESS;
+  if (checked_system(instance, system, result) == nullptr) return result;
+  if (type != XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO)
+    return XR_ERROR_VIEW_CONFIGURATION_TYPE_UNSUPPORTED;
+  return XR_SUCCESS;
+}
+
+}  // namespace
+
 Instance* checked_system(XrInstance instance, XrSystemId system, XrResult& result) {
-  Instance* inst = find_instance(instance);
+  Instance* inst = find<Instance>(instance);
   if (inst == nullptr) {
     result = XR_ERROR_HANDLE_INVALID;
   } else if (system != kSystemId) {
@@ -89,8 +101,6 @@ Instance* checked_system(XrInstance instance, XrSystemId system, XrResult& resul
   }
   return inst;
 }
-
-}  // namespace
 
 namespace api {
 
@@ -143,15 +153,13 @@ XrResult xrCreateInstance(const XrInstanceCreateInfo* info, XrInstance* instance
 }
 
 XrResult xrDestroyInstance(XrInstance instance) {
-  Instance* inst = find_instance(instance);
-  if (inst == nullptr) return XR_ERROR_HANDLE_INVALID;
-  destroy_object(inst->id);
-  write_summary();
-  return XR_SUCCESS;
+  const XrResult result = destroy_handle<Instance>(instance);
+  if (result == XR_SUCCESS) write_summary();
+  return result;
 }
 
 XrResult xrGetInstanceProperties(XrInstance instance, XrInstanceProperties* properties) {
-  if (find_instance(instance) == nullptr) return XR_ERROR_HANDLE_INVALID;
+  if (find<Instance>(instance) == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (properties == nullptr || properties->type != XR_TYPE_INSTANCE_PROPERTIES)
     return XR_ERROR_VALIDATION_FAILURE;
   properties->runtimeVersion = XR_MAKE_VERSION(0, 1, 0);
@@ -160,7 +168,7 @@ XrResult xrGetInstanceProperties(XrInstance instance, XrInstanceProperties* prop
 }
 
 XrResult xrPollEvent(XrInstance instance, XrEventDataBuffer* event) {
-  Instance* inst = find_instance(instance);
+  Instance* inst = find<Instance>(instance);
   if (inst == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (event == nullptr || event->type != XR_TYPE_EVENT_DATA_BUFFER)
     return XR_ERROR_VALIDATION_FAILURE;
@@ -171,7 +179,7 @@ XrResult xrPollEvent(XrInstance instance, XrEventDataBuffer* event) {
   if (event->type == XR_TYPE_EVENT_DATA_SESSION_STATE_CHANGED) {
     // The session is in the state the application has been told about.
     const auto* change = reinterpret_cast<const XrEventDataSessionStateChanged*>(event);
-    if (Session* session = find_session(change->session)) {
+    if (Session* session = find<Session>(change->session)) {
       session->state = change->state;
       if (change->state == XR_SESSION_STATE_LOSS_PENDING) {
         session->loss_pending = true;
@@ -185,10 +193,8 @@ XrResult xrPollEvent(XrInstance instance, XrEventDataBuffer* event) {
 }
 
 XrResult xrGetSystem(XrInstance instance, const XrSystemGetInfo* info, XrSystemId* system) {
-  if (find_instance(instance) == nullptr) return XR_ERROR_HANDLE_INVALID;
-  if (info == nullptr || system == nullptr || info->type != XR_TYPE_SYSTEM_GET_INFO) {
-    return XR_ERROR_VALIDATION_FAILURE;
-  }
+  const Instance* inst = find<Instance>(instance);
+  if (XrResult r = check_args(inst, info, XR_TYPE_SYSTEM_GET_INFO, system); r < 0) return r;
   if (info->formFactor == XR_FORM_FACTOR_HANDHELD_DISPLAY) return XR_ERROR_FORM_FACTOR_UNSUPPORTED;
   if (info->formFactor != XR_FORM_FACTOR_HEAD_MOUNTED_DISPLAY) return XR_ERROR_VALIDATION_FAILURE;
   Runtime& rt = runtime();
@@ -226,10 +232,7 @@ XrResult xrGetSystemProperties(XrInstance instance, XrSystemId system,
 XrResult xrEnumerateEnvironmentBlendModes(XrInstance instance, XrSystemId system,
                                           XrViewConfigurationType type, uint32_t capacity,
                                           uint32_t* count, XrEnvironmentBlendMode* modes) {
-  XrResult result = XR_SUCCESS;
-  if (checked_system(instance, system, result) == nullptr) return result;
-  if (type != XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO)
-    return XR_ERROR_VIEW_CONFIGURATION_TYPE_UNSUPPORTED;
+  if (XrResult r = check_stereo(instance, system, type); r < 0) return r;
   return two_call(capacity, count, modes, 1, [](XrEnvironmentBlendMode& m, std::size_t) {
     m = XR_ENVIRONMENT_BLEND_MODE_OPAQUE;
   });
@@ -262,10 +265,7 @@ XrResult xrGetViewConfigurationProperties(XrInstance instance, XrSystemId system
 XrResult xrEnumerateViewConfigurationViews(XrInstance instance, XrSystemId system,
                                            XrViewConfigurationType type, uint32_t capacity,
                                            uint32_t* count, XrViewConfigurationView* views) {
-  XrResult result = XR_SUCCESS;
-  if (checked_system(instance, system, result) == nullptr) return result;
-  if (type != XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO)
-    return XR_ERROR_VIEW_CONFIGURATION_TYPE_UNSUPPORTED;
+  if (XrResult r = check_stereo(instance, system, type); r < 0) return r;
   if (views != nullptr) {
     for (uint32_t i = 0; i < std::min(capacity, 2u); ++i) {
       if (views[i].type != XR_TYPE_VIEW_CONFIGURATION_VIEW) return XR_ERROR_VALIDATION_FAILURE;
@@ -283,7 +283,7 @@ XrResult xrEnumerateViewConfigurationViews(XrInstance instance, XrSystemId syste
 }
 
 XrResult xrStringToPath(XrInstance instance, const char* string, XrPath* path) {
-  if (find_instance(instance) == nullptr) return XR_ERROR_HANDLE_INVALID;
+  if (find<Instance>(instance) == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (string == nullptr || path == nullptr) return XR_ERROR_VALIDATION_FAILURE;
   if (!valid_path_syntax(string)) return XR_ERROR_PATH_FORMAT_INVALID;
   *path = intern_path(string);
@@ -292,7 +292,7 @@ XrResult xrStringToPath(XrInstance instance, const char* string, XrPath* path) {
 
 XrResult xrPathToString(XrInstance instance, XrPath path, uint32_t capacity, uint32_t* count,
                         char* buffer) {
-  if (find_instance(instance) == nullptr) return XR_ERROR_HANDLE_INVALID;
+  if (find<Instance>(instance) == nullptr) return XR_ERROR_HANDLE_INVALID;
   const std::string* s = path_string(path);
   if (s == nullptr) return XR_ERROR_PATH_INVALID;
   return two_call(capacity, count, buffer, s->size() + 1,
@@ -301,7 +301,7 @@ XrResult xrPathToString(XrInstance instance, XrPath path, uint32_t capacity, uin
 
 XrResult xrConvertTimespecTimeToTimeKHR(XrInstance instance, const struct timespec* timespec_time,
                                         XrTime* time) {
-  if (find_instance(instance) == nullptr) return XR_ERROR_HANDLE_INVALID;
+  if (find<Instance>(instance) == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (timespec_time == nullptr || time == nullptr) return XR_ERROR_VALIDATION_FAILURE;
   const XrTime t = static_cast<XrTime>(timespec_time->tv_sec) * 1000000000 + timespec_time->tv_nsec;
   if (t <= 0) return XR_ERROR_TIME_INVALID;
@@ -311,7 +311,7 @@ XrResult xrConvertTimespecTimeToTimeKHR(XrInstance instance, const struct timesp
 
 XrResult xrConvertTimeToTimespecTimeKHR(XrInstance instance, XrTime time,
                                         struct timespec* timespec_time) {
-  if (find_instance(instance) == nullptr) return XR_ERROR_HANDLE_INVALID;
+  if (find<Instance>(instance) == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (timespec_time == nullptr) return XR_ERROR_VALIDATION_FAILURE;
   if (time <= 0) return XR_ERROR_TIME_INVALID;
   timespec_time->tv_sec = static_cast<time_t>(time / 1000000000);

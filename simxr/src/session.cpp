@@ -130,7 +130,7 @@ void count_down_loss(Session& s) {
 }
 
 XrResult check_sub_image(const Session& session, const XrSwapchainSubImage& sub) {
-  const Swapchain* sc = find_swapchain(sub.swapchain);
+  const Swapchain* sc = find<Swapchain>(sub.swapchain);
   if (sc == nullptr || sc->session != session.id) return XR_ERROR_HANDLE_INVALID;
   if (sc->last_released < 0 || !sc->acquired.empty()) return XR_ERROR_LAYER_INVALID;
   const XrRect2Di& r = sub.imageRect;
@@ -145,7 +145,7 @@ XrResult check_sub_image(const Session& session, const XrSwapchainSubImage& sub)
 
 XrResult check_layer(const Session& session, const XrCompositionLayerBaseHeader* layer) {
   if (layer == nullptr) return XR_ERROR_LAYER_INVALID;
-  if (find_space(layer->space) == nullptr) return XR_ERROR_HANDLE_INVALID;
+  if (find<Space>(layer->space) == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (layer->type == XR_TYPE_COMPOSITION_LAYER_PROJECTION) {
     const auto* proj = reinterpret_cast<const XrCompositionLayerProjection*>(layer);
     if (proj->viewCount != 2 || proj->views == nullptr) return XR_ERROR_VALIDATION_FAILURE;
@@ -224,11 +224,8 @@ void pump() {
 namespace api {
 
 XrResult xrCreateSession(XrInstance instance, const XrSessionCreateInfo* info, XrSession* session) {
-  Instance* inst = find_instance(instance);
-  if (inst == nullptr) return XR_ERROR_HANDLE_INVALID;
-  if (info == nullptr || session == nullptr || info->type != XR_TYPE_SESSION_CREATE_INFO) {
-    return XR_ERROR_VALIDATION_FAILURE;
-  }
+  Instance* inst = find<Instance>(instance);
+  if (XrResult r = check_args(inst, info, XR_TYPE_SESSION_CREATE_INFO, session); r < 0) return r;
   if (info->systemId != kSystemId) return XR_ERROR_SYSTEM_INVALID;
   const XrGraphicsBindingVulkanKHR* binding = nullptr;
   for (auto* next = static_cast<const XrBaseInStructure*>(info->next); next != nullptr;
@@ -265,7 +262,7 @@ XrResult xrCreateSession(XrInstance instance, const XrSessionCreateInfo* info, X
 }
 
 XrResult xrDestroySession(XrSession session) {
-  Session* s = find_session(session);
+  Session* s = find<Session>(session);
   if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
   Instance& inst = instance_of(*s);
   // Events about a destroyed session are never delivered.
@@ -280,7 +277,7 @@ XrResult xrDestroySession(XrSession session) {
 }
 
 XrResult xrBeginSession(XrSession session, const XrSessionBeginInfo* info) {
-  Session* s = find_session(session);
+  Session* s = find<Session>(session);
   if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (info == nullptr || info->type != XR_TYPE_SESSION_BEGIN_INFO)
     return XR_ERROR_VALIDATION_FAILURE;
@@ -308,7 +305,7 @@ XrResult xrBeginSession(XrSession session, const XrSessionBeginInfo* info) {
 }
 
 XrResult xrEndSession(XrSession session) {
-  Session* s = find_session(session);
+  Session* s = find<Session>(session);
   if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (XrResult r = session_status(*s); r < 0) return r;
   if (!s->running) return XR_ERROR_SESSION_NOT_RUNNING;
@@ -323,7 +320,7 @@ XrResult xrEndSession(XrSession session) {
 }
 
 XrResult xrRequestExitSession(XrSession session) {
-  Session* s = find_session(session);
+  Session* s = find<Session>(session);
   if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (XrResult r = session_status(*s); r < 0) return r;
   if (!s->running) return XR_ERROR_SESSION_NOT_RUNNING;
@@ -333,7 +330,7 @@ XrResult xrRequestExitSession(XrSession session) {
 }
 
 XrResult xrWaitFrame(XrSession session, const XrFrameWaitInfo* info, XrFrameState* state) {
-  Session* s = find_session(session);
+  Session* s = find<Session>(session);
   if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (state == nullptr || state->type != XR_TYPE_FRAME_STATE) return XR_ERROR_VALIDATION_FAILURE;
   if (info != nullptr && info->type != XR_TYPE_FRAME_WAIT_INFO) return XR_ERROR_VALIDATION_FAILURE;
@@ -353,7 +350,7 @@ XrResult xrWaitFrame(XrSession session, const XrFrameWaitInfo* info, XrFrameStat
       if (g_call_lock != nullptr) g_call_lock->unlock();
       std::this_thread::sleep_for(std::chrono::nanoseconds(wake - now));
       if (g_call_lock != nullptr) g_call_lock->lock();
-      s = find_object<Session>(id, Kind::Session);
+      s = find_object<Session>(id);
       if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
       now = now_ns();
     }
@@ -373,7 +370,7 @@ XrResult xrWaitFrame(XrSession session, const XrFrameWaitInfo* info, XrFrameStat
 }
 
 XrResult xrBeginFrame(XrSession session, const XrFrameBeginInfo* info) {
-  Session* s = find_session(session);
+  Session* s = find<Session>(session);
   if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (info != nullptr && info->type != XR_TYPE_FRAME_BEGIN_INFO) return XR_ERROR_VALIDATION_FAILURE;
   if (XrResult r = session_status(*s); r < 0) return r;
@@ -386,7 +383,7 @@ XrResult xrBeginFrame(XrSession session, const XrFrameBeginInfo* info) {
 }
 
 XrResult xrEndFrame(XrSession session, const XrFrameEndInfo* info) {
-  Session* s = find_session(session);
+  Session* s = find<Session>(session);
   if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (info == nullptr || info->type != XR_TYPE_FRAME_END_INFO) return XR_ERROR_VALIDATION_FAILURE;
   if (XrResult r = session_status(*s); r < 0) return r;
@@ -410,7 +407,7 @@ XrResult xrEndFrame(XrSession session, const XrFrameEndInfo* info) {
 
 XrResult xrLocateViews(XrSession session, const XrViewLocateInfo* info, XrViewState* state,
                        uint32_t capacity, uint32_t* count, XrView* views) {
-  Session* s = find_session(session);
+  Session* s = find<Session>(session);
   if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (info == nullptr || state == nullptr || info->type != XR_TYPE_VIEW_LOCATE_INFO ||
       state->type != XR_TYPE_VIEW_STATE) {
@@ -421,7 +418,7 @@ XrResult xrLocateViews(XrSession session, const XrViewLocateInfo* info, XrViewSt
     return XR_ERROR_VIEW_CONFIGURATION_TYPE_UNSUPPORTED;
   }
   if (info->displayTime <= 0) return XR_ERROR_TIME_INVALID;
-  const Space* base = find_space(info->space);
+  const Space* base = find<Space>(info->space);
   if (base == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (views != nullptr) {
     for (uint32_t i = 0; i < std::min(capacity, 2u); ++i) {

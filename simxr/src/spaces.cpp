@@ -56,7 +56,7 @@ HandPose hand_pose_at(int hand, XrTime time) {
 }
 
 SpaceState locate_in_stage(const Space& space, XrTime time) {
-  const Session* session = find_object<Session>(space.session, Kind::Session);
+  const Session* session = find_object<Session>(space.session);
   switch (space.reference) {
     case XR_REFERENCE_SPACE_TYPE_STAGE:
       return fixed_state(space.offset);
@@ -67,7 +67,7 @@ SpaceState locate_in_stage(const Space& space, XrTime time) {
     default:
       break;
   }
-  const Action* action = find_object<Action>(space.action, Kind::Action);
+  const Action* action = find_object<Action>(space.action);
   if (action == nullptr || session == nullptr) return {};
   const auto hand = action_pose(*session, *action, space.subaction, time);
   if (!hand || hand->tracking == Tracking::Lost) return {};
@@ -85,7 +85,7 @@ namespace api {
 
 XrResult xrEnumerateReferenceSpaces(XrSession session, uint32_t capacity, uint32_t* count,
                                     XrReferenceSpaceType* spaces) {
-  Session* s = find_session(session);
+  Session* s = find<Session>(session);
   if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (XrResult r = session_status(*s); r < 0) return r;
   static constexpr XrReferenceSpaceType kTypes[] = {
@@ -97,11 +97,8 @@ XrResult xrEnumerateReferenceSpaces(XrSession session, uint32_t capacity, uint32
 
 XrResult xrCreateReferenceSpace(XrSession session, const XrReferenceSpaceCreateInfo* info,
                                 XrSpace* space) {
-  Session* s = find_session(session);
-  if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
-  if (info == nullptr || space == nullptr || info->type != XR_TYPE_REFERENCE_SPACE_CREATE_INFO) {
-    return XR_ERROR_VALIDATION_FAILURE;
-  }
+  Session* s = find<Session>(session);
+  if (XrResult r = check_args(s, info, XR_TYPE_REFERENCE_SPACE_CREATE_INFO, space); r < 0) return r;
   if (XrResult r = session_status(*s); r < 0) return r;
   const XrReferenceSpaceType t = info->referenceSpaceType;
   if (t != XR_REFERENCE_SPACE_TYPE_VIEW && t != XR_REFERENCE_SPACE_TYPE_LOCAL &&
@@ -120,7 +117,7 @@ XrResult xrCreateReferenceSpace(XrSession session, const XrReferenceSpaceCreateI
 
 XrResult xrGetReferenceSpaceBoundsRect(XrSession session, XrReferenceSpaceType type,
                                        XrExtent2Df* bounds) {
-  Session* s = find_session(session);
+  Session* s = find<Session>(session);
   if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (bounds == nullptr) return XR_ERROR_VALIDATION_FAILURE;
   if (XrResult r = session_status(*s); r < 0) return r;
@@ -138,12 +135,9 @@ XrResult xrGetReferenceSpaceBoundsRect(XrSession session, XrReferenceSpaceType t
 
 XrResult xrCreateActionSpace(XrSession session, const XrActionSpaceCreateInfo* info,
                              XrSpace* space) {
-  Session* s = find_session(session);
-  if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
-  if (info == nullptr || space == nullptr || info->type != XR_TYPE_ACTION_SPACE_CREATE_INFO) {
-    return XR_ERROR_VALIDATION_FAILURE;
-  }
-  const Action* action = find_action(info->action);
+  Session* s = find<Session>(session);
+  if (XrResult r = check_args(s, info, XR_TYPE_ACTION_SPACE_CREATE_INFO, space); r < 0) return r;
+  const Action* action = find<Action>(info->action);
   if (action == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (XrResult r = session_status(*s); r < 0) return r;
   if (action->type != XR_ACTION_TYPE_POSE_INPUT) return XR_ERROR_ACTION_TYPE_MISMATCH;
@@ -165,13 +159,13 @@ XrResult xrCreateActionSpace(XrSession session, const XrActionSpaceCreateInfo* i
 }
 
 XrResult xrLocateSpace(XrSpace space, XrSpace base, XrTime time, XrSpaceLocation* location) {
-  const Space* sp = find_space(space);
-  const Space* bs = find_space(base);
+  const Space* sp = find<Space>(space);
+  const Space* bs = find<Space>(base);
   if (sp == nullptr || bs == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (location == nullptr || location->type != XR_TYPE_SPACE_LOCATION)
     return XR_ERROR_VALIDATION_FAILURE;
   if (time <= 0) return XR_ERROR_TIME_INVALID;
-  const Session* session = find_object<Session>(sp->session, Kind::Session);
+  const Session* session = find_object<Session>(sp->session);
   if (XrResult r = session_status(*session); r < 0) return r;
   pump();
   const SpaceState a = locate_in_stage(*sp, time);
@@ -205,10 +199,7 @@ XrResult xrLocateSpace(XrSpace space, XrSpace base, XrTime time, XrSpaceLocation
 }
 
 XrResult xrDestroySpace(XrSpace space) {
-  const Space* sp = find_space(space);
-  if (sp == nullptr) return XR_ERROR_HANDLE_INVALID;
-  destroy_object(sp->id);
-  return XR_SUCCESS;
+  return destroy_handle<Space>(space);
 }
 
 }  // namespace api

@@ -37,7 +37,8 @@ struct Binding {
 };
 
 struct Instance : Object {
-  Instance() : Object(Kind::Instance) {}
+  static constexpr Kind kKind = Kind::Instance;
+  Instance() : Object(kKind) {}
   std::set<std::string> extensions;
   std::string application_name;
   bool vulkan_requirements_queried = false;
@@ -74,7 +75,8 @@ struct VulkanBinding {
 };
 
 struct Session : Object {
-  Session() : Object(Kind::Session) {}
+  static constexpr Kind kKind = Kind::Session;
+  Session() : Object(kKind) {}
   XrSessionState state = XR_SESSION_STATE_IDLE;         ///< as delivered by xrPollEvent
   XrSessionState queued_state = XR_SESSION_STATE_IDLE;  ///< after all queued events
   bool running = false;
@@ -104,7 +106,8 @@ struct Session : Object {
 };
 
 struct Space : Object {
-  Space() : Object(Kind::Space) {}
+  static constexpr Kind kKind = Kind::Space;
+  Space() : Object(kKind) {}
   std::uint64_t session = 0;
   XrReferenceSpaceType reference = XR_REFERENCE_SPACE_TYPE_MAX_ENUM;  ///< MAX_ENUM: an action space
   std::uint64_t action = 0;
@@ -113,21 +116,24 @@ struct Space : Object {
 };
 
 struct ActionSet : Object {
-  ActionSet() : Object(Kind::ActionSet) {}
+  static constexpr Kind kKind = Kind::ActionSet;
+  ActionSet() : Object(kKind) {}
   std::string name, localized_name;
   std::uint32_t priority = 0;
   bool attached = false;
 };
 
 struct Action : Object {
-  Action() : Object(Kind::Action) {}
+  static constexpr Kind kKind = Kind::Action;
+  Action() : Object(kKind) {}
   std::string name, localized_name;
   XrActionType type = XR_ACTION_TYPE_BOOLEAN_INPUT;
   std::vector<XrPath> subactions;
 };
 
 struct Swapchain : Object {
-  Swapchain() : Object(Kind::Swapchain) {}
+  static constexpr Kind kKind = Kind::Swapchain;
+  Swapchain() : Object(kKind) {}
   std::uint64_t session = 0;
   XrSwapchainCreateInfo info{};
   VkFormat format = VK_FORMAT_UNDEFINED;
@@ -142,7 +148,8 @@ struct Swapchain : Object {
 };
 
 struct HandTracker : Object {
-  HandTracker() : Object(Kind::HandTracker) {}
+  static constexpr Kind kKind = Kind::HandTracker;
+  HandTracker() : Object(kKind) {}
   std::uint64_t session = 0;
   int hand = 0;
 };
@@ -220,33 +227,26 @@ struct Runtime {
 Runtime& runtime();
 std::mutex& runtime_mutex();
 
-/// Typed lookup of a handle's object: nullptr when the handle is not a live object of that kind.
+/// Typed lookup of an object: nullptr when `id` is not a live object of T's kind.
 template <typename T>
-T* find_object(std::uint64_t id, Kind kind) {
+T* find_object(std::uint64_t id) {
   auto it = runtime().objects.find(id);
-  if (it == runtime().objects.end() || it->second->kind != kind) return nullptr;
+  if (it == runtime().objects.end() || it->second->kind != T::kKind) return nullptr;
   return static_cast<T*>(it->second.get());
 }
-inline Instance* find_instance(XrInstance h) {
-  return find_object<Instance>(from_handle(h), Kind::Instance);
+/// The object behind a handle (a Session for an XrSession, ...), as find_object.
+template <typename T, typename Handle>
+T* find(Handle h) {
+  return find_object<T>(from_handle(h));
 }
-inline Session* find_session(XrSession h) {
-  return find_object<Session>(from_handle(h), Kind::Session);
-}
-inline Space* find_space(XrSpace h) {
-  return find_object<Space>(from_handle(h), Kind::Space);
-}
-inline ActionSet* find_action_set(XrActionSet h) {
-  return find_object<ActionSet>(from_handle(h), Kind::ActionSet);
-}
-inline Action* find_action(XrAction h) {
-  return find_object<Action>(from_handle(h), Kind::Action);
-}
-inline Swapchain* find_swapchain(XrSwapchain h) {
-  return find_object<Swapchain>(from_handle(h), Kind::Swapchain);
-}
-inline HandTracker* find_hand_tracker(XrHandTrackerEXT h) {
-  return find_object<HandTracker>(from_handle(h), Kind::HandTracker);
+/// The checks a call that reads a structure and writes a result starts with, in the order the
+/// runtime reports them: XR_ERROR_HANDLE_INVALID without the object behind the call's handle, then
+/// XR_ERROR_VALIDATION_FAILURE without an `info` of `type` or an `out` to write to.
+template <typename Info, typename Out>
+XrResult check_args(const Object* object, const Info* info, XrStructureType type, const Out* out) {
+  if (object == nullptr) return XR_ERROR_HANDLE_INVALID;
+  if (info == nullptr || out == nullptr || info->type != type) return XR_ERROR_VALIDATION_FAILURE;
+  return XR_SUCCESS;
 }
 
 /// Registers a new object under a fresh id and returns it.
@@ -261,7 +261,19 @@ T& add_object(std::uint64_t parent) {
 }
 /// Destroys an object and, first, everything created from it.
 void destroy_object(std::uint64_t id);
+/// An xrDestroy* call for an object that holds nothing else to release: the handle's object and
+/// everything created from it go.
+template <typename T, typename Handle>
+XrResult destroy_handle(Handle h) {
+  T* object = find<T>(h);
+  if (object == nullptr) return XR_ERROR_HANDLE_INVALID;
+  destroy_object(object->id);
+  return XR_SUCCESS;
+}
 Instance& instance_of(const Object& object);
+/// The instance behind `instance` for a call about `system`: nullptr, with `result` set to
+/// XR_ERROR_HANDLE_INVALID or XR_ERROR_SYSTEM_INVALID, when either is not live.
+Instance* checked_system(XrInstance instance, XrSystemId system, XrResult& result);
 
 // Clock: XrTime is CLOCK_MONOTONIC in nanoseconds.
 XrTime now_ns();

@@ -137,12 +137,11 @@ bool ensure_staging(VulkanBinding& vk, VkDeviceSize size) {
   return true;
 }
 
-Instance* checked(XrInstance instance, XrSystemId system, XrResult& result) {
-  Instance* inst = find_instance(instance);
-  result = inst == nullptr       ? XR_ERROR_HANDLE_INVALID
-           : system != kSystemId ? XR_ERROR_SYSTEM_INVALID
-                                 : XR_SUCCESS;
-  return result == XR_SUCCESS ? inst : nullptr;
+// For the calls whose system id comes inside `info`: the error for an `info` that cannot be used,
+// where a dead instance is still reported first.
+XrResult unusable_info(XrInstance instance) {
+  return find<Instance>(instance) == nullptr ? XR_ERROR_HANDLE_INVALID
+                                             : XR_ERROR_VALIDATION_FAILURE;
 }
 
 XrResult create_images(Swapchain& sc, VulkanBinding& vk) {
@@ -241,7 +240,7 @@ void destroy_session_graphics(Session& session) {
 }
 
 void destroy_swapchain_resources(Swapchain& sc) {
-  const Session* session = find_object<Session>(sc.session, Kind::Session);
+  const Session* session = find_object<Session>(sc.session);
   if (session == nullptr || !session->vulkan) return;
   const VkDevice device = session->vulkan->device;
   for (VkImage image : sc.images) vkDestroyImage(device, image, nullptr);
@@ -261,7 +260,7 @@ void capture_projection_views(Session& session, const XrCompositionLayerProjecti
   VkDeviceSize total = 0;
   for (uint32_t i = 0; i < layer.viewCount; ++i) {
     const XrSwapchainSubImage& sub = layer.views[i].subImage;
-    const Swapchain* sc = find_swapchain(sub.swapchain);
+    const Swapchain* sc = find<Swapchain>(sub.swapchain);
     if (sc == nullptr || sc->depth) return;
     copies.push_back({sc, sub, total});
     total += static_cast<VkDeviceSize>(sub.imageRect.extent.width) *
@@ -325,7 +324,7 @@ namespace api {
 XrResult xrGetVulkanGraphicsRequirements2KHR(XrInstance instance, XrSystemId system,
                                              XrGraphicsRequirementsVulkanKHR* requirements) {
   XrResult result = XR_SUCCESS;
-  Instance* inst = checked(instance, system, result);
+  Instance* inst = checked_system(instance, system, result);
   if (inst == nullptr) return result;
   if (requirements == nullptr || requirements->type != XR_TYPE_GRAPHICS_REQUIREMENTS_VULKAN2_KHR) {
     return XR_ERROR_VALIDATION_FAILURE;
@@ -338,14 +337,13 @@ XrResult xrGetVulkanGraphicsRequirements2KHR(XrInstance instance, XrSystemId sys
 
 XrResult xrCreateVulkanInstanceKHR(XrInstance instance, const XrVulkanInstanceCreateInfoKHR* info,
                                    VkInstance* vk_instance, VkResult* vk_result) {
-  XrResult result = XR_SUCCESS;
   if (info == nullptr || vk_instance == nullptr || vk_result == nullptr ||
       info->type != XR_TYPE_VULKAN_INSTANCE_CREATE_INFO_KHR ||
       info->pfnGetInstanceProcAddr == nullptr || info->vulkanCreateInfo == nullptr) {
-    return find_instance(instance) == nullptr ? XR_ERROR_HANDLE_INVALID
-                                              : XR_ERROR_VALIDATION_FAILURE;
+    return unusable_info(instance);
   }
-  Instance* inst = checked(instance, info->systemId, result);
+  XrResult result = XR_SUCCESS;
+  Instance* inst = checked_system(instance, info->systemId, result);
   if (inst == nullptr) return result;
   if (info->createFlags != 0) return XR_ERROR_VALIDATION_FAILURE;
   const auto create = reinterpret_cast<PFN_vkCreateInstance>(
@@ -363,14 +361,13 @@ XrResult xrCreateVulkanInstanceKHR(XrInstance instance, const XrVulkanInstanceCr
 XrResult xrGetVulkanGraphicsDevice2KHR(XrInstance instance,
                                        const XrVulkanGraphicsDeviceGetInfoKHR* info,
                                        VkPhysicalDevice* physical_device) {
-  XrResult result = XR_SUCCESS;
   if (info == nullptr || physical_device == nullptr ||
       info->type != XR_TYPE_VULKAN_GRAPHICS_DEVICE_GET_INFO_KHR ||
       info->vulkanInstance == VK_NULL_HANDLE) {
-    return find_instance(instance) == nullptr ? XR_ERROR_HANDLE_INVALID
-                                              : XR_ERROR_VALIDATION_FAILURE;
+    return unusable_info(instance);
   }
-  if (checked(instance, info->systemId, result) == nullptr) return result;
+  XrResult result = XR_SUCCESS;
+  if (checked_system(instance, info->systemId, result) == nullptr) return result;
   uint32_t count = 0;
   vkEnumeratePhysicalDevices(info->vulkanInstance, &count, nullptr);
   if (count == 0) {
@@ -385,15 +382,14 @@ XrResult xrGetVulkanGraphicsDevice2KHR(XrInstance instance,
 
 XrResult xrCreateVulkanDeviceKHR(XrInstance instance, const XrVulkanDeviceCreateInfoKHR* info,
                                  VkDevice* device, VkResult* vk_result) {
-  XrResult result = XR_SUCCESS;
   if (info == nullptr || device == nullptr || vk_result == nullptr ||
       info->type != XR_TYPE_VULKAN_DEVICE_CREATE_INFO_KHR ||
       info->pfnGetInstanceProcAddr == nullptr || info->vulkanCreateInfo == nullptr ||
       info->vulkanPhysicalDevice == VK_NULL_HANDLE) {
-    return find_instance(instance) == nullptr ? XR_ERROR_HANDLE_INVALID
-                                              : XR_ERROR_VALIDATION_FAILURE;
+    return unusable_info(instance);
   }
-  Instance* inst = checked(instance, info->systemId, result);
+  XrResult result = XR_SUCCESS;
+  Instance* inst = checked_system(instance, info->systemId, result);
   if (inst == nullptr) return result;
   if (info->createFlags != 0) return XR_ERROR_VALIDATION_FAILURE;
   auto create = PFN_vkCreateDevice{nullptr};
@@ -409,7 +405,7 @@ XrResult xrCreateVulkanDeviceKHR(XrInstance instance, const XrVulkanDeviceCreate
 
 XrResult xrEnumerateSwapchainFormats(XrSession session, uint32_t capacity, uint32_t* count,
                                      int64_t* formats) {
-  Session* s = find_session(session);
+  Session* s = find<Session>(session);
   if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (XrResult r = session_status(*s); r < 0) return r;
   // A headless session (XR_MND_headless) has no formats.
@@ -422,11 +418,8 @@ XrResult xrEnumerateSwapchainFormats(XrSession session, uint32_t capacity, uint3
 
 XrResult xrCreateSwapchain(XrSession session, const XrSwapchainCreateInfo* info,
                            XrSwapchain* swapchain) {
-  Session* s = find_session(session);
-  if (s == nullptr) return XR_ERROR_HANDLE_INVALID;
-  if (info == nullptr || swapchain == nullptr || info->type != XR_TYPE_SWAPCHAIN_CREATE_INFO) {
-    return XR_ERROR_VALIDATION_FAILURE;
-  }
+  Session* s = find<Session>(session);
+  if (XrResult r = check_args(s, info, XR_TYPE_SWAPCHAIN_CREATE_INFO, swapchain); r < 0) return r;
   if (XrResult r = session_status(*s); r < 0) return r;
   if (!s->vulkan) return XR_ERROR_SWAPCHAIN_FORMAT_UNSUPPORTED;  // headless: no formats at all
   if ((info->createFlags & XR_SWAPCHAIN_CREATE_PROTECTED_CONTENT_BIT) != 0)
@@ -457,15 +450,12 @@ XrResult xrCreateSwapchain(XrSession session, const XrSwapchainCreateInfo* info,
 }
 
 XrResult xrDestroySwapchain(XrSwapchain swapchain) {
-  Swapchain* sc = find_swapchain(swapchain);
-  if (sc == nullptr) return XR_ERROR_HANDLE_INVALID;
-  destroy_object(sc->id);
-  return XR_SUCCESS;
+  return destroy_handle<Swapchain>(swapchain);
 }
 
 XrResult xrEnumerateSwapchainImages(XrSwapchain swapchain, uint32_t capacity, uint32_t* count,
                                     XrSwapchainImageBaseHeader* images) {
-  Swapchain* sc = find_swapchain(swapchain);
+  Swapchain* sc = find<Swapchain>(swapchain);
   if (sc == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (count == nullptr) return XR_ERROR_VALIDATION_FAILURE;
   auto* vk_images = reinterpret_cast<XrSwapchainImageVulkanKHR*>(images);
@@ -482,12 +472,12 @@ XrResult xrEnumerateSwapchainImages(XrSwapchain swapchain, uint32_t capacity, ui
 
 XrResult xrAcquireSwapchainImage(XrSwapchain swapchain, const XrSwapchainImageAcquireInfo* info,
                                  uint32_t* index) {
-  Swapchain* sc = find_swapchain(swapchain);
+  Swapchain* sc = find<Swapchain>(swapchain);
   if (sc == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (index == nullptr || (info != nullptr && info->type != XR_TYPE_SWAPCHAIN_IMAGE_ACQUIRE_INFO)) {
     return XR_ERROR_VALIDATION_FAILURE;
   }
-  Session& session = *find_object<Session>(sc->session, Kind::Session);
+  Session& session = *find_object<Session>(sc->session);
   if (XrResult r = session_status(session); r < 0) return r;
   if (sc->acquired.size() >= sc->images.size()) return XR_ERROR_CALL_ORDER_INVALID;
   const bool is_static = (sc->info.createFlags & XR_SWAPCHAIN_CREATE_STATIC_IMAGE_BIT) != 0;
@@ -510,11 +500,11 @@ XrResult xrAcquireSwapchainImage(XrSwapchain swapchain, const XrSwapchainImageAc
 }
 
 XrResult xrWaitSwapchainImage(XrSwapchain swapchain, const XrSwapchainImageWaitInfo* info) {
-  Swapchain* sc = find_swapchain(swapchain);
+  Swapchain* sc = find<Swapchain>(swapchain);
   if (sc == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (info == nullptr || info->type != XR_TYPE_SWAPCHAIN_IMAGE_WAIT_INFO)
     return XR_ERROR_VALIDATION_FAILURE;
-  const Session& session = *find_object<Session>(sc->session, Kind::Session);
+  const Session& session = *find_object<Session>(sc->session);
   if (XrResult r = session_status(session); r < 0) return r;
   if (sc->acquired.empty() || sc->front_waited) return XR_ERROR_CALL_ORDER_INVALID;
   sc->front_waited = true;  // images are ready at once: the runtime never reads them asynchronously
@@ -522,11 +512,11 @@ XrResult xrWaitSwapchainImage(XrSwapchain swapchain, const XrSwapchainImageWaitI
 }
 
 XrResult xrReleaseSwapchainImage(XrSwapchain swapchain, const XrSwapchainImageReleaseInfo* info) {
-  Swapchain* sc = find_swapchain(swapchain);
+  Swapchain* sc = find<Swapchain>(swapchain);
   if (sc == nullptr) return XR_ERROR_HANDLE_INVALID;
   if (info != nullptr && info->type != XR_TYPE_SWAPCHAIN_IMAGE_RELEASE_INFO)
     return XR_ERROR_VALIDATION_FAILURE;
-  const Session& session = *find_object<Session>(sc->session, Kind::Session);
+  const Session& session = *find_object<Session>(sc->session);
   if (XrResult r = session_status(session); r < 0) return r;
   if (sc->acquired.empty() || !sc->front_waited) return XR_ERROR_CALL_ORDER_INVALID;
   sc->last_released = sc->acquired.front();

@@ -89,21 +89,26 @@ struct Rig : HeadlessSession {
     return xrSyncActions(session, &info);
   }
 
-  XrActionStateFloat float_state(XrAction action, XrPath sub = XR_NULL_PATH) {
+  // The state of `action` for `sub` (XR_NULL_PATH: all of them), a `State` of structure `type`
+  // read by `get` (xrGetActionStateFloat, ...).
+  template <typename State>
+  State action_state(XrAction action, XrPath sub, XrStructureType type,
+                     XrResult (*get)(XrSession, const XrActionStateGetInfo*, State*)) {
     XrActionStateGetInfo info{XR_TYPE_ACTION_STATE_GET_INFO};
     info.action = action;
     info.subactionPath = sub;
-    XrActionStateFloat state{XR_TYPE_ACTION_STATE_FLOAT};
-    EXPECT_EQ(xrGetActionStateFloat(session, &info, &state), XR_SUCCESS);
+    State state{type};
+    EXPECT_EQ(get(session, &info, &state), XR_SUCCESS);
     return state;
   }
 
+  XrActionStateFloat float_state(XrAction action, XrPath sub = XR_NULL_PATH) {
+    return action_state(action, sub, XR_TYPE_ACTION_STATE_FLOAT, xrGetActionStateFloat);
+  }
+
   XrActionStateBoolean bool_state(XrAction action) {
-    XrActionStateGetInfo info{XR_TYPE_ACTION_STATE_GET_INFO};
-    info.action = action;
-    XrActionStateBoolean state{XR_TYPE_ACTION_STATE_BOOLEAN};
-    EXPECT_EQ(xrGetActionStateBoolean(session, &info, &state), XR_SUCCESS);
-    return state;
+    return action_state(action, XR_NULL_PATH, XR_TYPE_ACTION_STATE_BOOLEAN,
+                        xrGetActionStateBoolean);
   }
 
   XrResult vibrate(float amplitude) {
@@ -116,14 +121,7 @@ struct Rig : HeadlessSession {
     return xrApplyHapticFeedback(session, &info, reinterpret_cast<XrHapticBaseHeader*>(&v));
   }
 
-  XrSpace space(XrReferenceSpaceType type) {
-    XrReferenceSpaceCreateInfo info{XR_TYPE_REFERENCE_SPACE_CREATE_INFO};
-    info.referenceSpaceType = type;
-    info.poseInReferenceSpace.orientation.w = 1.0f;
-    XrSpace s = XR_NULL_HANDLE;
-    EXPECT_EQ(xrCreateReferenceSpace(session, &info, &s), XR_SUCCESS);
-    return s;
-  }
+  XrSpace space(XrReferenceSpaceType type) { return reference_space(session, type); }
 
   XrSpace grip_space(XrPath sub) {
     XrActionSpaceCreateInfo info{XR_TYPE_ACTION_SPACE_CREATE_INFO};

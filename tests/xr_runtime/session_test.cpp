@@ -6,6 +6,16 @@ namespace {
 
 using States = std::vector<XrSessionState>;
 
+// An exit asked for by the app or the runtime: the session steps down to STOPPING, the app ends
+// it, and the runtime reports IDLE, then EXITING.
+void stop_and_exit(const HeadlessSession& h) {
+  EXPECT_EQ(
+      poll_states(h.instance),
+      (States{XR_SESSION_STATE_VISIBLE, XR_SESSION_STATE_SYNCHRONIZED, XR_SESSION_STATE_STOPPING}));
+  ASSERT_EQ(xrEndSession(h.session), XR_SUCCESS);
+  EXPECT_EQ(poll_states(h.instance), (States{XR_SESSION_STATE_IDLE, XR_SESSION_STATE_EXITING}));
+}
+
 TEST(XrRuntimeSession, HeadlessLifecycle) {
   Control control;
   control.fresh();
@@ -31,11 +41,7 @@ TEST(XrRuntimeSession, HeadlessLifecycle) {
   EXPECT_EQ(control.stagger_simxr_frames_submitted(), 0u);
   EXPECT_EQ(xrEndSession(h.session), XR_ERROR_SESSION_NOT_STOPPING);
   ASSERT_EQ(xrRequestExitSession(h.session), XR_SUCCESS);
-  EXPECT_EQ(
-      poll_states(h.instance),
-      (States{XR_SESSION_STATE_VISIBLE, XR_SESSION_STATE_SYNCHRONIZED, XR_SESSION_STATE_STOPPING}));
-  ASSERT_EQ(xrEndSession(h.session), XR_SUCCESS);
-  EXPECT_EQ(poll_states(h.instance), (States{XR_SESSION_STATE_IDLE, XR_SESSION_STATE_EXITING}));
+  ASSERT_NO_FATAL_FAILURE(stop_and_exit(h));
   EXPECT_EQ(xrEndSession(h.session), XR_ERROR_SESSION_NOT_RUNNING);
   EXPECT_EQ(xrDestroySession(h.session), XR_SUCCESS);
   EXPECT_EQ(xrDestroySession(h.session), XR_ERROR_HANDLE_INVALID);
@@ -91,11 +97,7 @@ TEST(XrRuntimeSession, RuntimeRequestedExitAfterFrames) {
   for (int i = 0; i < 2; ++i) ASSERT_EQ(empty_frame(h.session), XR_SUCCESS);
   EXPECT_TRUE(poll_states(h.instance).empty());
   ASSERT_EQ(empty_frame(h.session), XR_SUCCESS);
-  EXPECT_EQ(
-      poll_states(h.instance),
-      (States{XR_SESSION_STATE_VISIBLE, XR_SESSION_STATE_SYNCHRONIZED, XR_SESSION_STATE_STOPPING}));
-  ASSERT_EQ(xrEndSession(h.session), XR_SUCCESS);
-  EXPECT_EQ(poll_states(h.instance), (States{XR_SESSION_STATE_IDLE, XR_SESSION_STATE_EXITING}));
+  ASSERT_NO_FATAL_FAILURE(stop_and_exit(h));
 }
 
 TEST(XrRuntimeSession, LossPendingThenANewSessionWorks) {
@@ -153,11 +155,8 @@ TEST(XrRuntimeSession, ViewsFollowTheHead) {
   control.fresh(R"({"display_hz": 0, "head": {"position": [1, 1.7, 2], "yaw_deg": 90}})");
   HeadlessSession h;
   h.run_to_focused();
-  XrReferenceSpaceCreateInfo stage_info{XR_TYPE_REFERENCE_SPACE_CREATE_INFO};
-  stage_info.referenceSpaceType = XR_REFERENCE_SPACE_TYPE_STAGE;
-  stage_info.poseInReferenceSpace.orientation.w = 1.0f;
-  XrSpace stage = XR_NULL_HANDLE;
-  ASSERT_EQ(xrCreateReferenceSpace(h.session, &stage_info, &stage), XR_SUCCESS);
+  const XrSpace stage = reference_space(h.session, XR_REFERENCE_SPACE_TYPE_STAGE);
+  ASSERT_NE(stage, XR_NULL_HANDLE);
   XrViewLocateInfo info{XR_TYPE_VIEW_LOCATE_INFO};
   info.viewConfigurationType = XR_VIEW_CONFIGURATION_TYPE_PRIMARY_STEREO;
   info.displayTime = now_xr(h.instance);
@@ -175,10 +174,8 @@ TEST(XrRuntimeSession, ViewsFollowTheHead) {
   EXPECT_NEAR(views[1].pose.position.z, 1.968f, 1e-5f);
   EXPECT_NEAR(views[0].fov.angleRight, 0.7853982f, 1e-6f);
   // LOCAL's origin is the head at session creation.
-  XrReferenceSpaceCreateInfo local_info = stage_info;
-  local_info.referenceSpaceType = XR_REFERENCE_SPACE_TYPE_LOCAL;
-  XrSpace local = XR_NULL_HANDLE;
-  ASSERT_EQ(xrCreateReferenceSpace(h.session, &local_info, &local), XR_SUCCESS);
+  const XrSpace local = reference_space(h.session, XR_REFERENCE_SPACE_TYPE_LOCAL);
+  ASSERT_NE(local, XR_NULL_HANDLE);
   XrSpaceLocation location{XR_TYPE_SPACE_LOCATION};
   ASSERT_EQ(xrLocateSpace(local, stage, info.displayTime, &location), XR_SUCCESS);
   EXPECT_NEAR(location.pose.position.x, 1.0f, 1e-5f);

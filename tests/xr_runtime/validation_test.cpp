@@ -65,11 +65,8 @@ TEST(XrRuntimeValidation, CoreValidationLayerReportsNothing) {
     attach.actionSets = &set;
     ASSERT_EQ(xrAttachSessionActionSets(h.session, &attach), XR_SUCCESS);
     h.run_to_focused();
-    XrReferenceSpaceCreateInfo stage_info{XR_TYPE_REFERENCE_SPACE_CREATE_INFO};
-    stage_info.referenceSpaceType = XR_REFERENCE_SPACE_TYPE_STAGE;
-    stage_info.poseInReferenceSpace.orientation.w = 1.0f;
-    XrSpace stage = XR_NULL_HANDLE;
-    ASSERT_EQ(xrCreateReferenceSpace(h.session, &stage_info, &stage), XR_SUCCESS);
+    const XrSpace stage = reference_space(h.session, XR_REFERENCE_SPACE_TYPE_STAGE);
+    ASSERT_NE(stage, XR_NULL_HANDLE);
     XrActionSpaceCreateInfo space_info{XR_TYPE_ACTION_SPACE_CREATE_INFO};
     space_info.action = grip;
     space_info.subactionPath = hands[1];

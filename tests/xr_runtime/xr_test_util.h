@@ -110,20 +110,33 @@ inline XrInstance create_instance(const std::vector<const char*>& extensions,
   return instance;
 }
 
+/// What `create` (xrGetSystem, xrCreateSession, ...) gives for `info` under `parent`: a null
+/// handle (and a failed check) when the runtime refuses.
+template <typename Out, typename Parent, typename Info>
+Out created(XrResult (*create)(Parent, const Info*, Out*), Parent parent, const Info& info) {
+  Out out{};
+  EXPECT_EQ(create(parent, &info, &out), XR_SUCCESS);
+  return out;
+}
+
 inline XrSystemId get_system(XrInstance instance) {
   XrSystemGetInfo info{XR_TYPE_SYSTEM_GET_INFO};
   info.formFactor = XR_FORM_FACTOR_HEAD_MOUNTED_DISPLAY;
-  XrSystemId system = XR_NULL_SYSTEM_ID;
-  EXPECT_EQ(xrGetSystem(instance, &info, &system), XR_SUCCESS);
-  return system;
+  return created(xrGetSystem, instance, info);
 }
 
 inline XrSession create_headless_session(XrInstance instance, XrSystemId system) {
   XrSessionCreateInfo info{XR_TYPE_SESSION_CREATE_INFO};
   info.systemId = system;
-  XrSession session = XR_NULL_HANDLE;
-  EXPECT_EQ(xrCreateSession(instance, &info, &session), XR_SUCCESS);
-  return session;
+  return created(xrCreateSession, instance, info);
+}
+
+/// A reference space of `type` at its origin.
+inline XrSpace reference_space(XrSession session, XrReferenceSpaceType type) {
+  XrReferenceSpaceCreateInfo info{XR_TYPE_REFERENCE_SPACE_CREATE_INFO};
+  info.referenceSpaceType = type;
+  info.poseInReferenceSpace.orientation.w = 1.0f;
+  return created(xrCreateReferenceSpace, session, info);
 }
 
 template <typename F>

@@ -19,6 +19,7 @@
 #include <cmath>
 
 #include "leg_ik.h"
+#include "stagger/core/enum_table.h"
 
 namespace stagger::physics {
 namespace {
@@ -61,15 +62,8 @@ float rise_along(Vec3 normal, Vec3 forward) {
 }  // namespace
 
 std::string_view name_of(Gait gait) {
-  switch (gait) {
-    case Gait::idle:
-      return "idle";
-    case Gait::walk:
-      return "walk";
-    case Gait::run:
-      return "run";
-  }
-  return "?";
+  static constexpr std::string_view kNames[] = {"idle", "walk", "run"};
+  return enum_name<Gait::run>(kNames, gait);
 }
 
 Vec3 StepController::intended_velocity() const {
