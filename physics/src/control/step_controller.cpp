@@ -221,7 +221,7 @@ Quat StepController::legs_pelvis_yaw(float wanted_yaw) const {
   // aiming at another yaw twist the stance foot with the hips' whole torque, and a foot on the
   // ground spins long before the pelvis gives (stance feet turned 30° in a step).
   if (!state_.holding_heading) return Quat::from_yaw(wanted_yaw);
-  return Quat::from_yaw(yaw_of(rig_.body_state(BodyPart::pelvis).rotation.rotate({0, 0, 1})));
+  return Quat::from_yaw(rig_.pelvis_yaw());
 }
 
 void StepController::set_swing_friction(int leg, bool slippery) {
