@@ -45,7 +45,8 @@ inline CLI::Validator finite_in(const std::string& option, const std::string& qu
       range.text(symbol));
 }
 
-/// A validator for an integer option inside [min, max].
+/// A validator for an integer option inside [min, max]; `quantity` names what it counts (empty: a
+/// plain number, such as a seed).
 inline CLI::Validator integer_in(const std::string& option, const std::string& quantity, long min,
                                  long max) {
   return CLI::Validator(
@@ -54,7 +55,8 @@ inline CLI::Validator integer_in(const std::string& option, const std::string& q
         const long v = std::strtol(text.c_str(), &end, 10);
         const bool parsed = end != text.c_str() && *end == '\0';
         if (parsed && v >= min && v <= max) return {};
-        return option + " must be a whole number of " + quantity + ", " + std::to_string(min) +
+        const std::string of = quantity.empty() ? "" : " of " + quantity;
+        return option + " must be a whole number" + of + ", " + std::to_string(min) +
                " <= n <= " + std::to_string(max) + ", got " + limits::quoted(text);
       },
       std::to_string(min) + " <= n <= " + std::to_string(max));

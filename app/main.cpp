@@ -12,6 +12,7 @@
 #include <functional>
 #include <initializer_list>
 #include <iostream>
+#include <limits>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -67,6 +68,8 @@ struct SimOptions {
   std::string record;
   int enemies = 1;
   bool quiet = false;
+  std::optional<std::uint64_t>
+      vary;  // the seed that nudges the spawns; unset: as the level has them
 };
 
 bool write_text(const std::string& path, const std::string& text) {
@@ -212,7 +215,8 @@ struct RunInputs {
 // the caller in messages.
 std::optional<RunInputs> prepare_run(const std::string& command, const std::string& level,
                                      int enemies, float physics_hz, int solver_iterations,
-                                     const std::string& input_name, const std::string& input_text) {
+                                     const std::string& input_name, const std::string& input_text,
+                                     std::optional<std::uint64_t> vary = std::nullopt) {
   RunInputs run;
   run.scene = stagger::sim::builtin_scene(enemies);
   if (!level.empty()) {
@@ -227,6 +231,7 @@ std::optional<RunInputs> prepare_run(const std::string& command, const std::stri
     const auto bytes = read_file(level);
     if (bytes) run.level_hash = stagger::sim::fnv1a_64(bytes->data(), bytes->size());
   }
+  if (vary) run.scene = stagger::sim::vary_spawns(std::move(run.scene), *vary);
   run.scene.world.physics_hz = physics_hz;
   run.scene.world.solver_iterations = solver_iterations;
   if (!input_name.empty()) {
@@ -284,6 +289,7 @@ void attach_outputs(const SimOptions& o, const RunInputs& run, stagger::sim::Sim
   recording.seconds = o.seconds;
   recording.input_name = o.input;
   recording.input_script = run.script_text;
+  recording.vary_seed = o.vary;
   simulation.on_step([&recording](const stagger::sim::Simulation& s) {
     recording.step_hashes.push_back(s.scene().world().state_hash());
   });
@@ -333,7 +339,7 @@ int run_sim(const SimOptions& o) {
     input_text = *text;
   }
   std::optional<RunInputs> run = prepare_run("stagger sim", o.level, o.enemies, o.physics_hz,
-                                             o.solver_iterations, o.input, input_text);
+                                             o.solver_iterations, o.input, input_text, o.vary);
   if (!run) return kExitWrongInput;
   stagger::sim::Simulation simulation(run->scene, run->script);
   SimOutputs outputs;
@@ -389,8 +395,9 @@ int resimulate(
       return kExitWrongInput;
     }
   }
-  std::optional<RunInputs> run = prepare_run(command, r.level_path, r.builtin_enemies, r.physics_hz,
-                                             r.solver_iterations, r.input_name, r.input_script);
+  std::optional<RunInputs> run =
+      prepare_run(command, r.level_path, r.builtin_enemies, r.physics_hz, r.solver_iterations,
+                  r.input_name, r.input_script, r.vary_seed);
   if (!run) return kExitWrongInput;
   stagger::sim::Simulation simulation(run->scene, std::move(run->script));
   // Every step's state hash against the recording's; the first that differs is where the runs
@@ -692,6 +699,12 @@ int main(int argc, char** argv) {
       ->capture_default_str()
       ->check(integer_in("--enemies", "enemies", 1, 1024));
   sim_cmd->add_flag("--quiet", sim.quiet, "Print nothing but errors");
+  long vary_seed = 0;
+  sim_cmd
+      ->add_option("--vary", vary_seed,
+                   "Nudge every spawn by up to 1 cm and 0.5 deg from this seed (independent "
+                   "samples of one level; the same seed repeats the run)")
+      ->check(integer_in("--vary", "", 0, std::numeric_limits<long>::max()));
 
   std::string replay_file;
   bool replay_quiet = false;
@@ -846,6 +859,7 @@ int main(int argc, char** argv) {
     return kExitUsage;
   };
   if (sim_cmd->parsed()) {
+    if (sim_cmd->count("--vary") > 0) sim.vary = static_cast<std::uint64_t>(vary_seed);
     if (!sim.level.empty() && sim_cmd->count("--enemies") > 0) {
       return usage(
           "stagger sim: --enemies applies to the built-in scene only; a level brings its own "

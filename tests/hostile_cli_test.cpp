@@ -105,6 +105,8 @@ std::vector<BadCall> bad_calls() {
        "--counts must be a whole number of ragdolls, 1 <= n <= 4096, got 100000"},
       {"enemies_float", "sim --enemies 2.5", "", 2,
        "--enemies must be a whole number of enemies, 1 <= n <= 1024, got 2.5"},
+      {"vary_negative", "sim --vary -1", "", 2,
+       "stagger sim: --vary must be a whole number, 0 <= n <= 9223372036854775807, got -1"},
       {"physics_hz_inf", "sim --physics-hz inf", "", 2,
        "--physics-hz must be a finite number of hertz, 30 <= hz <= 2000"},
       {"eye_nan", "render courtyard -o x.png --eye 0 nan 0", "", 2,

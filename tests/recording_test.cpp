@@ -43,7 +43,8 @@ sim::Recording sample() {
 constexpr std::size_t kVersionAt = 8;
 constexpr std::size_t kFlagAt = 12;
 constexpr std::size_t kLevelPathLengthAt = 13;
-constexpr std::size_t kStepCountAt = 103;
+constexpr std::size_t kVaryAt = 103;  // the varied flag and the seed: 9 bytes
+constexpr std::size_t kStepCountAt = 112;
 constexpr std::size_t kChecksumBytes = 8;
 
 void put_u64(std::vector<std::uint8_t>& bytes, std::size_t at, std::uint64_t v) {
@@ -72,8 +73,8 @@ TEST(Recording, RoundTrips) {
   EXPECT_EQ(r.input_name, "push.json");
   EXPECT_EQ(r.input_script, R"({ "events": [] })");
   EXPECT_EQ(r.step_hashes, sample().step_hashes);
-  EXPECT_EQ(bytes.size(),
-            8u + 4 + 1 + (4 + 17) + 8 + 4 + 4 + 4 + 8 + 8 + (4 + 9) + (4 + 16) + 8 + 50 * 8 + 8);
+  EXPECT_EQ(bytes.size(), 8u + 4 + 1 + (4 + 17) + 8 + 4 + 4 + 4 + 8 + 8 + (4 + 9) + (4 + 16) + 1 +
+                              8 + 8 + 50 * 8 + 8);
 }
 
 TEST(Recording, EveryTruncationAndEveryFlippedByteIsRejected) {
@@ -94,9 +95,9 @@ TEST(Recording, EveryTruncationAndEveryFlippedByteIsRejected) {
   EXPECT_EQ(parse(wrong_magic).error(),
             "r.bin: not a stagger recording (it does not start with \"STAGREC\")");
   std::vector<std::uint8_t> newer = bytes;
-  newer[kVersionAt] = 3;
+  newer[kVersionAt] = 4;
   EXPECT_EQ(parse(newer).error(),
-            "r.bin: recording version 3 is not supported (this stagger reads versions 1 to 2)");
+            "r.bin: recording version 4 is not supported (this stagger reads versions 1 to 3)");
   const std::vector<std::uint8_t> cut(bytes.begin(),
                                       bytes.begin() + 45);  // the last 8 read as the checksum
   EXPECT_EQ(parse(cut).error(),
@@ -105,6 +106,38 @@ TEST(Recording, EveryTruncationAndEveryFlippedByteIsRejected) {
   flipped[200] ^= 1;
   EXPECT_EQ(parse(flipped).error(),
             "r.bin: damaged or changed: the checksum does not match its contents");
+}
+
+// The recording without the vary flag and seed (the layout before version 3).
+void erase_vary(std::vector<std::uint8_t>& bytes) {
+  const auto at = bytes.begin() + static_cast<std::ptrdiff_t>(kVaryAt);
+  bytes.erase(at, at + 9);
+}
+
+TEST(Recording, AVariedRunRoundTripsWithItsSeed) {
+  sim::Recording varied = sample();
+  varied.vary_seed = 0xfedcba9876543210ull;
+  const auto back = parse(sim::encode_recording(varied));
+  ASSERT_TRUE(back) << back.error();
+  EXPECT_EQ(back.value().vary_seed, 0xfedcba9876543210ull);
+  EXPECT_FALSE(parse(sim::encode_recording(sample())).value().vary_seed);
+
+  std::vector<std::uint8_t> bad_flag = sim::encode_recording(varied);
+  bad_flag[kVaryAt] = 2;
+  reseal(bad_flag);
+  EXPECT_EQ(parse(bad_flag).error(), "r.bin: damaged: the varied flag is 2, not 0 or 1");
+}
+
+TEST(Recording, AVersionTwoFileReadsWithoutAVarySeed) {
+  std::vector<std::uint8_t> bytes = sim::encode_recording(sample());
+  bytes[kVersionAt] = 2;
+  erase_vary(bytes);
+  reseal(bytes);
+  const auto back = parse(bytes);
+  ASSERT_TRUE(back) << back.error();
+  EXPECT_FALSE(back.value().vary_seed);
+  EXPECT_EQ(back.value().input_script, R"({ "events": [] })");
+  EXPECT_EQ(back.value().step_hashes, sample().step_hashes);
 }
 
 TEST(Recording, AVersionOneFileStillReadsAsACompleteRun) {
@@ -117,9 +150,10 @@ TEST(Recording, AVersionOneFileStillReadsAsACompleteRun) {
   EXPECT_EQ(v1.value().step_hashes.size(), 48u);
   EXPECT_TRUE(v1.value().level_path.empty());
 
-  // The sample in version 1's layout: no interrupted byte.
+  // The sample in version 1's layout: no interrupted byte, no vary seed.
   std::vector<std::uint8_t> bytes = sim::encode_recording(sample());
   bytes[kVersionAt] = 1;
+  erase_vary(bytes);
   bytes.erase(bytes.begin() + static_cast<std::ptrdiff_t>(kFlagAt));
   reseal(bytes);
   const auto back = parse(bytes);

@@ -37,17 +37,18 @@ TEST(Trace, OneRowPerEnemyPerStepWithTheBalanceOfThatStep) {
   std::getline(lines, line);
   EXPECT_EQ(line,
             "time_s,enemy,state,brain,com_x_m,com_y_m,com_z_m,support_x_m,support_y_m,support_z_m,"
-            "balance_error_m,pelvis_height_m,agent_x_m,agent_y_m,agent_z_m");
+            "balance_error_m,pelvis_height_m,agent_x_m,agent_y_m,agent_z_m,fall_cause");
   int rows = 0;
   bool stepped = false;
   float largest_error = 0;
   while (std::getline(lines, line)) {
     const auto f = split(line);
-    ASSERT_EQ(f.size(), 15u) << line;
+    ASSERT_EQ(f.size(), 16u) << line;
     EXPECT_NEAR(std::stod(f[0]), (rows / 2 + 1) / 240.0, 1e-6);
     EXPECT_EQ(f[1], rows % 2 == 0 ? "dummy" : "dummy-2");
     EXPECT_TRUE(f[3].empty()) << "no mind in the built-in scene";
     EXPECT_TRUE(f[12].empty() && f[13].empty() && f[14].empty()) << "and no agent";
+    EXPECT_TRUE(f[15].empty()) << "a 25 N·s push fells no one";
     if (f[1] == "dummy") {
       stepped = stepped || f[2] == "stepping";
       largest_error = std::max(largest_error, std::stof(f[10]));

@@ -32,13 +32,7 @@ Brain::Brain(Patrol route, std::uint64_t seed, BrainSettings settings)
       state_(patrol_.guarding() ? BrainState::guard : BrainState::patrol) {}
 
 float Brain::next_uniform() {
-  // SplitMix64: small, fast and the same everywhere (std::uniform_real_distribution is not).
-  rng_ += 0x9E3779B97F4A7C15ull;
-  std::uint64_t z = rng_;
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  z ^= z >> 31;
-  return static_cast<float>(z >> 40) / static_cast<float>(1ull << 24);
+  return rng_.unit();
 }
 
 void Brain::enter(BrainState state) {

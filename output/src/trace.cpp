@@ -32,7 +32,7 @@ void put(std::string& row, Vec3 v) {
 
 TraceWriter::TraceWriter(std::ostream& out) : out_(out) {
   out_ << "time_s,enemy,state,brain,com_x_m,com_y_m,com_z_m,support_x_m,support_y_m,support_z_m,"
-          "balance_error_m,pelvis_height_m,agent_x_m,agent_y_m,agent_z_m\n";
+          "balance_error_m,pelvis_height_m,agent_x_m,agent_y_m,agent_z_m,fall_cause\n";
 }
 
 void TraceWriter::write(const sim::Simulation& simulation) {
@@ -58,6 +58,11 @@ void TraceWriter::write(const sim::Simulation& simulation) {
     } else {
       rows += ",,,";
     }
+    rows += ',';
+    // The cause of the fall the body is in (falling, lying, getting up); empty otherwise.
+    const physics::LocomotionState state = body.state();
+    if (!physics::is_upright(state) && state != physics::LocomotionState::dead)
+      rows += physics::name_of(body.last_fall_cause());
     rows += '\n';
   }
   out_ << rows;

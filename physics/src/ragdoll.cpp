@@ -11,6 +11,7 @@
 
 #include "control/arm_reach_controller.h"
 #include "control/body_sense.h"
+#include "control/fall_witness.h"
 #include "control/get_up_controller.h"
 #include "control/hit_reaction_controller.h"
 #include "control/stance_controller.h"
@@ -32,7 +33,8 @@ Ragdoll::Ragdoll(World& world, const RagdollSettings& settings, Vec3 feet_positi
       arms_(std::make_unique<ArmReachController>(settings.arm)),
       stance_(std::make_unique<StanceController>()),
       steps_(std::make_unique<StepController>(rig_, *sense_, *stance_)),
-      get_up_(std::make_unique<GetUpController>(rig_, *sense_)) {
+      get_up_(std::make_unique<GetUpController>(rig_, *sense_)),
+      witness_(std::make_unique<FallWitness>(settings.fall_cause)) {
   sense_->yaw = yaw_rad;
   pose_.set(standing_pose());
   rig_.set_joint_targets(pose_.target, false);
@@ -41,12 +43,24 @@ Ragdoll::Ragdoll(World& world, const RagdollSettings& settings, Vec3 feet_positi
 
 Ragdoll::~Ragdoll() = default;
 
+std::string_view name_of(FallCause cause) {
+  static constexpr std::string_view kNames[] = {"pushed",           "hit",     "tripped",
+                                                "stepped_off_edge", "slipped", "lost_balance"};
+  return enum_name<FallCause::lost_balance>(kNames, cause);
+}
+
 void Ragdoll::apply_impulse(BodyPart part, Vec3 impulse) {
   rig_.apply_impulse(part, impulse);
-  react_to_hit(part, impulse);
+  witness_->note_push();
+  react(part, impulse);
 }
 
 void Ragdoll::react_to_hit(BodyPart part, Vec3 impulse) {
+  witness_->note_hit();
+  react(part, impulse);
+}
+
+void Ragdoll::react(BodyPart part, Vec3 impulse) {
   hits_->react(part, impulse, sense_->yaw);
   if (state_ == LocomotionState::getting_up && length(impulse) >= settings().get_up.knockdown_ns) {
     finish_get_up(false);
@@ -94,6 +108,10 @@ float Ragdoll::strength(BodyPart part) const {
   return hits_->strength(part);
 }
 
+float Ragdoll::max_foot_slip_m() const {
+  return witness_->max_foot_slip_m();
+}
+
 float Ragdoll::pelvis_height() const {
   // Above the lowest point of the body: the soles when standing, the ground when lying.
   const BalanceReadout& balance = sense_->balance;
@@ -130,6 +148,8 @@ void Ragdoll::fall() {
       state_ == LocomotionState::dead) {
     return;
   }
+  // Judged before the step is cancelled: the witness reads the swing under way.
+  last_fall_cause_ = witness_->judge(rig_, *sense_);
   steps_->cancel();
   get_up_->on_fall();
   state_ = LocomotionState::falling;
@@ -157,6 +177,7 @@ void Ragdoll::reset() {
   arms_->reset();
   stance_->reset();
   get_up_->reset();
+  witness_->reset();
   state_ = LocomotionState::standing;
   state_time_s_ = 0;
   set_drives_active(true);
@@ -181,6 +202,7 @@ void Ragdoll::before_step(float dt) {
 
 void Ragdoll::after_step(float dt) {
   measure(dt);
+  witness_->observe(dt, is_upright(state_), rig_, *sense_, steps_->swing());
   switch (state_) {
     case LocomotionState::standing:
     case LocomotionState::stepping:

@@ -17,6 +17,8 @@ constexpr std::size_t kChecksumBytes = 8;
 constexpr std::size_t kHashBytes = 8;
 /// The first version with the interrupted-run byte after the version.
 constexpr std::uint32_t kFirstVersionWithFlag = 2;
+/// The first version with the spawn-nudging seed after the input script.
+constexpr std::uint32_t kFirstVersionWithVary = 3;
 
 // The bounds of the command line (`stagger sim` options): a recording is made by a run, so a
 // number outside them means the file is damaged, not that the run was unusual.
@@ -223,6 +225,8 @@ std::vector<std::uint8_t> encode_recording(const Recording& r) {
   w.f64(r.seconds);
   w.text(r.input_name);
   w.text(r.input_script);
+  w.u8(r.vary_seed ? 1 : 0);
+  w.u64(r.vary_seed.value_or(0));
   w.u64(r.step_hashes.size());
   for (std::uint64_t h : r.step_hashes) w.u64(h);
   w.u64(fnv1a_64(w.out().data(), w.out().size()));
@@ -251,6 +255,8 @@ Result<Recording> parse_recording(std::string_view bytes, std::string_view sourc
   const std::uint64_t flag = version >= kFirstVersionWithFlag ? in.u(1, "the interrupted flag") : 0;
   Recording r;
   read_settings(in, r);
+  const std::uint64_t varied = version >= kFirstVersionWithVary ? in.u(1, "the varied flag") : 0;
+  const std::uint64_t vary_seed = version >= kFirstVersionWithVary ? in.u(8, "the vary seed") : 0;
   if (auto error = read_steps(in, r, source)) return Error{*error};
   if (little_endian_u64(bytes, body_end) != fnv1a_64(bytes.data(), body_end)) {
     return Error{name + ": damaged or changed: the checksum does not match its contents"};
@@ -260,6 +266,9 @@ Result<Recording> parse_recording(std::string_view bytes, std::string_view sourc
     return Error{name + ": damaged: the interrupted flag is " + std::to_string(flag) +
                  ", not 0 or 1"};
   r.incomplete = flag == 1;
+  if (varied > 1)
+    return Error{name + ": damaged: the varied flag is " + std::to_string(varied) + ", not 0 or 1"};
+  if (varied == 1) r.vary_seed = vary_seed;
   if (auto error = check_numbers(r, source)) return Error{*error};
   return r;
 }

@@ -15,6 +15,7 @@ std::string state_hash_hex(std::uint64_t hash) {
 std::string report_json(const SimulationResult& r) {
   nlohmann::ordered_json j;
   j["level"] = r.level;
+  j["vary_seed"] = r.vary_seed ? nlohmann::ordered_json(*r.vary_seed) : nlohmann::ordered_json();
   j["seconds"] = r.seconds;
   j["physics_hz"] = r.physics_hz;
   j["steps"] = r.steps;
@@ -29,6 +30,9 @@ std::string report_json(const SimulationResult& r) {
     nlohmann::ordered_json o;
     o["name"] = e.name;
     o["falls"] = e.falls;
+    o["fall_causes"] = e.fall_causes;
+    o["self_falls"] = e.self_falls;
+    o["max_foot_slip_m"] = e.max_foot_slip_m;
     o["get_ups"] = e.get_ups;
     o["stays_down"] = e.stays_down;
     o["recovery_steps"] = e.recovery_steps;
@@ -69,14 +73,15 @@ std::string summary_text(const SimulationResult& r) {
                 r.wall_ms, r.ms_per_step);
   out << line;
   for (const EnemyStats& e : r.enemies) {
-    std::snprintf(
-        line, sizeof(line),
-        "  %-12s %-10s %-14s falls %d  get-ups %d  recovery steps %d  pushes %d  down %.2f s  "
-        "max balance error %.3f m  min pelvis height %.3f m%s\n",
-        e.name.c_str(), e.final_state.c_str(), e.balance_state.c_str(), e.falls, e.get_ups,
-        e.recovery_steps, e.pushes, e.time_down_s, static_cast<double>(e.max_balance_error_m),
-        static_cast<double>(e.min_pelvis_height_m),
-        e.stays_down ? "  (stays down: get-ups kept failing)" : "");
+    std::snprintf(line, sizeof(line),
+                  "  %-12s %-10s %-14s falls %d (self %d)  get-ups %d  recovery steps %d  pushes "
+                  "%d  down %.2f s  "
+                  "max balance error %.3f m  min pelvis height %.3f m%s\n",
+                  e.name.c_str(), e.final_state.c_str(), e.balance_state.c_str(), e.falls,
+                  e.self_falls, e.get_ups, e.recovery_steps, e.pushes, e.time_down_s,
+                  static_cast<double>(e.max_balance_error_m),
+                  static_cast<double>(e.min_pelvis_height_m),
+                  e.stays_down ? "  (stays down: get-ups kept failing)" : "");
     out << line;
   }
   for (const std::string& w : r.warnings) out << "warning: " << w << "\n";

@@ -2,9 +2,24 @@
 
 #include <cmath>
 
+#include "stagger/core/random.h"
 #include "stagger/physics/ragdoll_settings.h"
 
 namespace stagger::sim {
+
+SceneDescription vary_spawns(SceneDescription scene, std::uint64_t seed) {
+  SplitMix64 random(seed);
+  for (levels::EnemySpawn& spawn : scene.enemies) {
+    // Uniform over the disc: the radius goes as the square root of a uniform number.
+    const float radius = kVarySpawnM * std::sqrt(random.unit());
+    const float angle = 2.0f * kPi * random.unit();
+    spawn.position.x += radius * std::cos(angle);
+    spawn.position.z += radius * std::sin(angle);
+    spawn.yaw_deg += kVaryYawDeg * random.symmetric();
+  }
+  scene.vary_seed = seed;
+  return scene;
+}
 
 SceneDescription builtin_scene(int enemy_count) {
   SceneDescription scene;

@@ -268,7 +268,13 @@ void Simulation::record_stats() {
     const auto& balance = r.balance();
     const physics::LocomotionState state = r.state();
     const bool falling = state == physics::LocomotionState::falling;
-    if (falling && !was_fallen_[i]) ++s.falls;
+    if (falling && !was_fallen_[i]) {
+      ++s.falls;
+      const physics::FallCause cause = r.last_fall_cause();
+      s.fall_causes.emplace_back(physics::name_of(cause));
+      if (physics::is_self_fall(cause)) ++s.self_falls;
+    }
+    s.max_foot_slip_m = r.max_foot_slip_m();
     was_fallen_[i] = falling;
     const bool down = !physics::is_upright(state) && state != physics::LocomotionState::dead;
     if (down && scene_.world().step_count() > 0) s.time_down_s += static_cast<double>(dt);
@@ -289,6 +295,7 @@ SimulationResult Simulation::result() const {
   const physics::World& world = scene_.world();
   SimulationResult r;
   r.level = scene_.description().name;
+  r.vary_seed = scene_.description().vary_seed;
   r.seconds = world.time();
   r.physics_hz = world.settings().physics_hz;
   r.steps = world.step_count();

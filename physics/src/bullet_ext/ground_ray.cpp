@@ -69,8 +69,12 @@ class ClosestHit final : public btBroadphaseRayCallback {
     RayHit out;
     if (!bullet_.hasHit()) return out;
     out.hit = true;
-    out.point = bullet_.m_hitPointWorld;
-    out.normal = bullet_.m_hitNormalWorld.normalized();
+    // Copied by component: Bullet leaves the fourth (w) float of the vectors it interpolates
+    // unset, and btVector3's == compares all four.
+    const btVector3& p = bullet_.m_hitPointWorld;
+    const btVector3 n = bullet_.m_hitNormalWorld.normalized();
+    out.point = btVector3(p.x(), p.y(), p.z());
+    out.normal = btVector3(n.x(), n.y(), n.z());
     return out;
   }
 

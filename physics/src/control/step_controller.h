@@ -68,6 +68,8 @@ class StepController {
   void cancel();
   /// The leg in the air (-1 none).
   int swing_leg() const { return state_.swing.active ? state_.swing.leg : -1; }
+  /// The step under way (its `active` false between steps).
+  const Swing& swing() const { return state_.swing; }
   /// Where the balance measure counts each foot: during a balance or gait step the swing foot
   /// counts where it will land, less (walking) the ground that `commanded` covers until then.
   void feet_for_balance(Vec3 commanded, Vec3& left, Vec3& right) const;

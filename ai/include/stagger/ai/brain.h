@@ -11,6 +11,7 @@
 
 #include "stagger/ai/patrol.h"
 #include "stagger/core/math.h"
+#include "stagger/core/random.h"
 #include "stagger/physics/locomotion.h"
 
 namespace stagger::ai {
@@ -98,7 +99,7 @@ class Brain {
   float next_uniform();
 
   Patrol patrol_;
-  std::uint64_t rng_;
+  SplitMix64 rng_;
   BrainSettings settings_;
   BrainState state_;
   BrainState before_stun_ = BrainState::patrol;

@@ -27,6 +27,22 @@ constexpr bool is_upright(LocomotionState s) {
          s == LocomotionState::walking;
 }
 
+/// Why a fall began, judged when the drives let go, from what the body met in the moments before.
+/// The first that applies wins, in this order.
+enum class FallCause : std::uint8_t {
+  pushed,            ///< an impulse applied to it (a script's push, a blast) shortly before
+  hit,               ///< a blow delivered by contact (a physics hand's shove) shortly before
+  tripped,           ///< the swing foot caught on something short of where it was going
+  stepped_off_edge,  ///< the centre of mass went out over ground lower than the feet
+  slipped,           ///< a planted foot slid along the ground
+  lost_balance,      ///< none of these: no contact at fault
+};
+std::string_view name_of(FallCause cause);
+/// A fall no one caused: neither pushed nor hit.
+constexpr bool is_self_fall(FallCause c) {
+  return c != FallCause::pushed && c != FallCause::hit;
+}
+
 enum class Gait : std::uint8_t { idle, walk, run };
 std::string_view name_of(Gait gait);
 

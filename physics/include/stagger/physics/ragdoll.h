@@ -22,6 +22,7 @@
 namespace stagger::physics {
 
 class ArmReachController;
+class FallWitness;
 class GetUpController;
 class HitReactionController;
 class StanceController;
@@ -79,6 +80,10 @@ class Ragdoll {
   LocomotionState state() const { return state_; }
   /// Releases the drives (the fall response); the ragdoll collapses, lies still, then gets up.
   void fall();
+  /// Why the latest fall began (lost_balance before any fall).
+  FallCause last_fall_cause() const { return last_fall_cause_; }
+  /// [m] the largest horizontal slide of a planted foot within one stance phase so far.
+  float max_foot_slip_m() const;
   /// Limp for good: a corpse that comes to rest and sleeps.
   void kill();
   /// Back to where and how it was created: standing at its spawn in the build pose, at rest, its
@@ -110,6 +115,7 @@ class Ragdoll {
 
  private:
   void measure(float dt);
+  void react(BodyPart part, Vec3 impulse);
   void update_targets(float dt);
   void update_upright();
   void update_foot_grips();
@@ -128,9 +134,11 @@ class Ragdoll {
   std::unique_ptr<StanceController> stance_;
   std::unique_ptr<StepController> steps_;
   std::unique_ptr<GetUpController> get_up_;
+  std::unique_ptr<FallWitness> witness_;
   PoseBlend pose_;
   LocomotionState state_ = LocomotionState::standing;
   float state_time_s_ = 0;  // [s] in the current state
+  FallCause last_fall_cause_ = FallCause::lost_balance;
 };
 
 }  // namespace stagger::physics

@@ -51,6 +51,17 @@ struct GetUpSettings {
   float stand_blend_s = 0.3f;  ///< [s] blend to the standing pose once up
 };
 
+/// How a fall's cause is judged (FallCause).
+struct FallCauseSettings {
+  float blow_window_s = 2.0f;  ///< [s] a push or hit this recent caused the fall
+  float foot_window_s = 0.5f;  ///< [s] a foot caught or slid this recently felled the body
+  /// [-] share of the lift phase in which the swing foot may still brush the ground it leaves
+  float trip_grace_share = 0.5f;
+  float trip_distance_m = 0.12f;  ///< [m] a swing foot touching this far short of its target caught
+  float drop_m = 0.05f;  ///< [m] ground under the centre of mass this far below the soles: an edge
+  float slip_m = 0.03f;  ///< [m] a planted foot slid this far within its stance phase
+};
+
 struct RagdollSettings {
   float height_m = 1.8f;  ///< [m] standing height, soles to crown
   float mass_kg = 75.0f;  ///< [kg] total mass
@@ -85,6 +96,7 @@ struct RagdollSettings {
   GetUpSettings get_up;
 
   ArmReachSettings arm;
+  FallCauseSettings fall_cause;
 
   /// Scale factor for torques: (mass / 75 kg) × (height / 1.8 m).
   float torque_scale() const { return (mass_kg / 75.0f) * (height_m / 1.8f); }

@@ -13,6 +13,7 @@
 // before anything is simulated.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -22,7 +23,7 @@
 namespace stagger::sim {
 
 struct Recording {
-  static constexpr std::uint32_t kVersion = 2;        ///< the version written
+  static constexpr std::uint32_t kVersion = 3;        ///< the version written
   static constexpr std::uint32_t kOldestVersion = 1;  ///< the oldest version read
   std::string level_path;        ///< as given on the command line; empty: the built-in scene
   std::uint64_t level_hash = 0;  ///< FNV-1a of the level file's bytes (0 for the built-in scene)
@@ -34,8 +35,10 @@ struct Recording {
   /// The run was interrupted (Ctrl-C): `step_hashes` holds only the steps done, fewer than
   /// `seconds` asks for (or as many, when the interrupt came after the last step).
   bool incomplete = false;
-  std::string input_name;                  ///< the input script's path, for messages; empty: none
-  std::string input_script;                ///< its JSON text, as it was
+  std::string input_name;    ///< the input script's path, for messages; empty: none
+  std::string input_script;  ///< its JSON text, as it was
+  /// The seed the spawns were nudged with (`stagger sim --vary`); unset: not nudged.
+  std::optional<std::uint64_t> vary_seed;
   std::vector<std::uint64_t> step_hashes;  ///< World::state_hash after each step
 };
 

@@ -3,6 +3,7 @@
 // A loaded level becomes the same SceneDescription (scene_from_level), its enemies as the level
 // has them, so `stagger sim` and the tests do not care where a scene came from.
 
+#include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
@@ -32,7 +33,18 @@ struct SceneDescription {
   physics::HandSettings hands;   ///< the physics hands that `hand` events move
   /// Navmesh settings of a level; enemies with routes walk them on it. Unset: nobody patrols.
   std::optional<NavigationSettings> navigation;
+  /// The seed vary_spawns nudged the spawns with; unset: the spawns are as the level has them.
+  std::optional<std::uint64_t> vary_seed;
 };
+
+/// How far vary_spawns moves a spawn: up to this far across [m] and this much in yaw [deg].
+inline constexpr float kVarySpawnM = 0.01f;
+inline constexpr float kVaryYawDeg = 0.5f;
+
+/// The scene with every enemy's spawn nudged by a seeded amount, up to kVarySpawnM across (a
+/// uniform disc) and kVaryYawDeg in yaw: repeated runs of one level with different seeds are
+/// independent samples, and one seed repeats step for step. Records the seed in `vary_seed`.
+SceneDescription vary_spawns(SceneDescription scene, std::uint64_t seed);
 
 /// How far a point may stand from the navmesh and still count as on it [m]: across (x, z) and
 /// up or down (y).

@@ -19,10 +19,13 @@ namespace stagger::sim {
 
 struct EnemyStats {
   std::string name;
-  int falls = 0;            ///< times the ragdoll went down (drives released)
-  int get_ups = 0;          ///< times it stood up again
-  bool stays_down = false;  ///< gave up after too many failed get-ups
-  int pushes = 0;           ///< pushes received: scripted, and shoves by the physics hands
+  int falls = 0;                         ///< times the ragdoll went down (drives released)
+  std::vector<std::string> fall_causes;  ///< each fall's cause (physics::FallCause), in order
+  int self_falls = 0;         ///< falls neither pushed nor hit (by a push or hand within 2 s)
+  float max_foot_slip_m = 0;  ///< [m] largest slide of a planted foot within one stance phase
+  int get_ups = 0;            ///< times it stood up again
+  bool stays_down = false;    ///< gave up after too many failed get-ups
+  int pushes = 0;             ///< pushes received: scripted, and shoves by the physics hands
   std::vector<float> push_impulses_ns;  ///< [N·s] each push's impulse, in the order they began
   int recovery_steps = 0;               ///< balance steps taken to catch a lean
   int steps = 0;                        ///< every step taken (balance, walking, closing)
@@ -46,6 +49,7 @@ struct EnemyStats {
 
 struct SimulationResult {
   std::string level;
+  std::optional<std::uint64_t> vary_seed;  ///< the seed the spawns were nudged with, if any
   double seconds = 0;
   float physics_hz = 0;
   std::uint64_t steps = 0;
