@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "body_sense.h"
+#include "ground_profile.h"
 #include "stagger/physics/locomotion.h"
 #include "stagger/physics/pose.h"
 #include "stagger/physics/ragdoll_rig.h"
@@ -43,6 +44,8 @@ class StepController {
     float calm_s = 0;                ///< [s] standing calmly with the feet apart
     bool recovering = false;         ///< balance steps continue until back in balance
     bool stance_left_apart = false;  ///< a step left the feet apart: a closing step may follow
+    GroundProfile profile;    ///< the ground along the gait's swing foot line (a surface cache)
+    bool stairs_ahead = false;  ///< the profile found a flight of steps ahead: speed capped
     Vec3 pelvis_ref;          ///< [m] pelvis reference while stepping or walking (horizontal)
     Vec3 pelvis_target;       ///< [m] where the legs put the pelvis this step
     float pelvis_height = 0;  ///< [m] rate-limited pelvis height goal
@@ -52,6 +55,7 @@ class StepController {
   struct Counts {
     int recovery_steps = 0;  ///< balance steps
     int steps_taken = 0;     ///< every step: balance, gait and closing
+    int profile_builds = 0;  ///< ground profiles built for gait footholds
   };
 
   StepController(RagdollRig& rig, const BodySense& sense, StanceController& stance)
@@ -124,6 +128,19 @@ class StepController {
   /// the rest of a swing.
   Vec3 foot_center_clear_of_edges(Vec3 target, Vec3 forward, int& side, Vec3* normal) const;
   void keep_sole_clear(Vec3& foot, Vec3 forward, Vec3 normal, float clearance) const;
+  /// The gait's swing foot over the ground profile at swing time `t`, `height` its clearance of
+  /// the moment: climbs a step up during the lift, waits behind a riser, clears the ground.
+  void clear_profile(Vec3& foot, float t, float height) const;
+  /// A gait step's foothold near `target` (a foot centre) from the ground profile: on one surface,
+  /// clear of risers, reachable, with a foothold for the step after it; the profile is built or
+  /// rebuilt when needed. Falls back to foot_center_clear_of_edges where none is found.
+  Vec3 gait_foothold(Vec3 target, Vec3 forward, Vec3* normal);
+  /// The foot centre on the profile at `s` nearest `aim_s` where a foot fits, scored also by
+  /// whether the step after it has a foothold; false when there is none within reach.
+  bool choose_foothold(float aim_s, float stance_s, float stride_s, Vec3 lateral, float& chosen_s,
+                       const GroundSegment*& chosen) const;
+  /// The range of foot centres along the profile that `segment` (index `i`) holds; false if none.
+  bool foothold_range(std::size_t i, float& lo, float& hi) const;
 
   RagdollRig& rig_;
   const BodySense& sense_;

@@ -7,7 +7,7 @@ namespace stagger {
 struct NavigationSettings {
   float agent_radius = 0.3f;    ///< [m] how far walkable ground keeps from walls and drops
   float agent_height = 1.8f;    ///< [m] the headroom an agent needs
-  float max_climb = 0.4f;       ///< [m] the highest step an agent walks up or down
+  float max_climb = 0.2f;       ///< [m] the highest step an agent walks up or down
   float max_slope_deg = 45.0f;  ///< [deg] the steepest walkable slope
   float cell_size = 0.15f;      ///< [m] the voxel grid's cell, across
   float cell_height = 0.1f;     ///< [m] the voxel grid's cell, up

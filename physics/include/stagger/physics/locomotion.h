@@ -134,6 +134,31 @@ struct StepSettings {
   float edge_rise_m = 0.04f;       ///< [m] a height change along the foot that counts as an edge
   float edge_margin_m = 0.03f;     ///< [m] kept between the foot's end and an edge
   float edge_precision_m = 0.01f;  ///< [m] an edge is located to within this
+  // Footholds of the walking gait, from the ground profile along the swing foot's line (a cache
+  // of the surfaces there, built once per step and rebuilt when the aim leaves it).
+  float profile_spacing_m = 0.03f;  ///< [m] between the profile's probes
+  float profile_behind_m = 0.3f;    ///< [m] the profile starts this far behind the stance foot
+  float profile_ahead_m = 0.3f;     ///< [m] ... and ends this far beyond the longest step
+  float profile_lateral_m = 0.05f;  ///< [m] an aim this far off the profile's line rebuilds it
+  float profile_turn_deg = 10.0f;   ///< [deg] ... and so does a foot turned this far from it
+  /// [m] on a tread shorter than the foot and its margins, the heel (up) or toe (down) may hang
+  /// over the nosing by this much; the riser side keeps edge_margin_m
+  float max_overhang_m = 0.07f;
+  float max_foothold_slope_deg = 30.0f;  ///< [deg] steeper ground is no foothold
+  /// Stairs: this many edges within stairs_lookahead_m of the stance foot are a flight, walked
+  /// at no more than stairs_speed (up 0.17/0.28 m stairs at 1.2 m/s, 16 walks of 16 fell; at 0.5
+  /// m/s, 2)
+  int stairs_edges = 2;
+  float stairs_lookahead_m = 1.5f;  ///< [m]
+  float stairs_speed = 0.5f;        ///< [m/s] for a 1.8 m body
+  /// [m] how far a swing foot is taken to lag its target: the heel clears the ground this far
+  /// behind it too
+  float swing_lag_m = 0.05f;
+  /// [m] a swing toe waits this far behind a riser until its sole is this far above the riser
+  float riser_clearance_m = 0.03f;
+  /// [-] a foothold whose next step finds no foothold within reach scores this much worse (in
+  /// metres off the aim)
+  float no_next_foothold_penalty_m = 0.3f;
 };
 
 }  // namespace stagger::physics

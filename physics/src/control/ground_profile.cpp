@@ -1,0 +1,154 @@
+#include "ground_profile.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace stagger::physics {
+namespace {
+
+// [m/m] how far a plane with this normal rises per metre along the horizontal `direction`.
+float rise_along(Vec3 normal, Vec3 direction) {
+  return -(normal.x * direction.x + normal.z * direction.z) / normal.y;
+}
+
+// Ground steeper than this is a wall or a riser, not a surface a foot stands on.
+constexpr float kMinStandingNormalY = 0.5f;
+// [m/m] slopes closer than this are one plane (about 2°).
+constexpr float kSlopeTolerance = 0.035f;
+
+}  // namespace
+
+GroundProfile::Sample GroundProfile::probe(const RagdollRig& rig, float s) const {
+  const GroundHit hit = rig.probe_ground(origin_ + direction_ * s, probe_above_m_, probe_below_m_);
+  Sample sample;
+  if (!hit.hit || hit.normal.y < kMinStandingNormalY) return sample;
+  sample.hit = true;
+  sample.height = hit.point.y;
+  sample.normal = hit.normal;
+  sample.slope = rise_along(hit.normal, direction_);
+  return sample;
+}
+
+bool GroundProfile::continues(const Sample& last, const Sample& next, float step) const {
+  // A kink (the foot or the top of a ramp) starts a segment too, with no edge between.
+  if (!last.hit || !next.hit) return false;
+  return std::fabs(next.height - (last.height + last.slope * step)) <= 0.5f * edge_rise_m_ &&
+         std::fabs(next.slope - last.slope) <= kSlopeTolerance;
+}
+
+float GroundProfile::locate_edge(const RagdollRig& rig, float on_s, const Sample& on,
+                                 float off_s) const {
+  // Bisection: `on_s` continues the segment, `off_s` does not.
+  while (std::fabs(off_s - on_s) > precision_m_) {
+    const float mid = 0.5f * (on_s + off_s);
+    (continues(on, probe(rig, mid), mid - on_s) ? on_s : off_s) = mid;
+  }
+  return 0.5f * (on_s + off_s);
+}
+
+void GroundProfile::build(const RagdollRig& rig, Vec3 origin, Vec3 direction, float from_s,
+                          float to_s) {
+  const StepSettings& settings = rig.settings().step;
+  origin_ = horizontal(origin) + Vec3{0, origin.y, 0};
+  direction_ = normalized(horizontal(direction));
+  from_s_ = from_s;
+  to_s_ = to_s;
+  edge_rise_m_ = settings.edge_rise_m;
+  precision_m_ = settings.edge_precision_m;
+  probe_above_m_ = settings.probe_above_m;
+  probe_below_m_ = settings.probe_below_m;
+  segments_.clear();
+  built_ = true;
+
+  const float spacing = settings.profile_spacing_m;
+  const int count = std::max(2, static_cast<int>(std::ceil((to_s - from_s) / spacing)) + 1);
+  Sample last;
+  float last_s = from_s;
+  bool open = false;
+  for (int i = 0; i < count; ++i) {
+    const float s = std::min(to_s, from_s + spacing * static_cast<float>(i));
+    const Sample next = probe(rig, s);
+    if (open && continues(last, next, s - last_s)) {
+      segments_.back().to_s = s;
+    } else {
+      // An edge (or a gap) between last_s and s: the segment before ends where it stops, the
+      // next one starts there.
+      float edge = s;
+      if (open) {
+        edge = locate_edge(rig, last_s, last, s);
+        segments_.back().to_s = edge;
+      }
+      open = next.hit;
+      if (open) {
+        const float start = i == 0 ? s : edge;
+        segments_.push_back({start, s, next.height + next.slope * (start - s), next.slope,
+                             next.normal});
+      }
+    }
+    if (next.hit) {
+      last = next;
+      last_s = s;
+    }
+  }
+}
+
+float GroundProfile::off_line(Vec3 point) const {
+  const Vec3 d = horizontal(point - origin_);
+  return length(d - direction_ * dot(d, direction_));
+}
+
+bool GroundProfile::covers(Vec3 point, Vec3 direction, float lateral_m, float turn_rad) const {
+  if (!built_) return false;
+  const float s = along(point);
+  if (s < from_s_ || s > to_s_) return false;
+  if (off_line(point) > lateral_m) return false;
+  return dot(normalized(horizontal(direction)), direction_) >= std::cos(turn_rad);
+}
+
+const GroundSegment* GroundProfile::segment_at(float s) const {
+  for (const GroundSegment& g : segments_) {
+    if (s >= g.from_s && s <= g.to_s) return &g;
+  }
+  return nullptr;
+}
+
+float GroundProfile::highest(float from_s, float to_s) const {
+  float top = -std::numeric_limits<float>::infinity();
+  for (const GroundSegment& g : segments_) {
+    const float a = std::max(from_s, g.from_s);
+    const float b = std::min(to_s, g.to_s);
+    if (a > b) continue;
+    top = std::max({top, g.height_at(a), g.height_at(b)});
+  }
+  return top;
+}
+
+int GroundProfile::edges_between(float from_s, float to_s) const {
+  int edges = 0;
+  for (std::size_t i = 1; i < segments_.size(); ++i) {
+    const GroundSegment& before = segments_[i - 1];
+    const GroundSegment& after = segments_[i];
+    if (after.from_s < from_s || after.from_s > to_s) continue;
+    const bool adjacent = before.to_s >= after.from_s;
+    const float jump = std::fabs(after.height - before.height_at(before.to_s));
+    if (!adjacent || jump > edge_rise_m_) ++edges;
+  }
+  return edges;
+}
+
+GroundProfile::Riser GroundProfile::first_riser(float from_s, float to_s) const {
+  Riser riser;
+  for (std::size_t i = 1; i < segments_.size(); ++i) {
+    const GroundSegment& before = segments_[i - 1];
+    const GroundSegment& after = segments_[i];
+    if (after.from_s < from_s || after.from_s > to_s) continue;
+    const bool adjacent = before.to_s >= after.from_s;
+    const float rise = adjacent ? after.height - before.height_at(before.to_s) : after.height;
+    if (!adjacent || rise <= edge_rise_m_) continue;
+    if (!riser.found || after.height > riser.top) riser = {true, after.from_s, after.height};
+  }
+  return riser;
+}
+
+}  // namespace stagger::physics
