@@ -17,6 +17,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 #include "leg_ik.h"
 #include "stagger/core/enum_table.h"
@@ -480,8 +482,10 @@ Vec3 StepController::gait_foothold(Vec3 target, Vec3 forward, Vec3* normal) {
   float chosen_s = 0;
   const GroundSegment* chosen = nullptr;
   if (!choose_foothold(aim_s, stance_s, aim_s - stance_s, lateral, chosen_s, chosen)) {
+    if (std::getenv("STEPDBG")) std::fprintf(stderr, "aim leg %d NO FOOTHOLD aim_s %.3f stance_s %.3f\n", state_.swing.leg, static_cast<double>(aim_s), static_cast<double>(stance_s));
     return foot_center_clear_of_edges(target, forward, state_.swing.edge_side, normal);
   }
+  if (std::getenv("STEPDBG")) std::fprintf(stderr, "aim leg %d el %.3f aim_s %.3f stance_s %.3f chosen_s %.3f h %.3f segs %zu\n", state_.swing.leg, static_cast<double>(state_.swing.elapsed_s), static_cast<double>(aim_s), static_cast<double>(stance_s), static_cast<double>(chosen_s), static_cast<double>(chosen->height_at(chosen_s)), profile.segments().size());
   if (normal) *normal = chosen->normal;
   const float half_height = rig_.blueprint().bodies[slot(BodyPart::foot_l)].half_extents.y;
   Vec3 foot = profile.at(chosen_s) + lateral;
@@ -528,6 +532,10 @@ bool StepController::choose_foothold(float aim_s, float stance_s, float stride_s
   const float reach = s.max_step_m * settings().length_scale();
   const GroundProfile& profile = state_.profile;
   const Vec3 stance = profile.at(stance_s);
+  const float most_height = s.max_step_height_m * settings().length_scale();
+  const GroundSegment* under_stance = profile.segment_at(stance_s);
+  const float stance_ground = under_stance != nullptr ? under_stance->height_at(stance_s)
+                                                      : rig_.body_state(kLegs[1 - state_.swing.leg].foot).position.y;
   const auto reachable = [&](float from_s, float to_s, Vec3 side) {
     return length(horizontal(profile.at(to_s) + side - profile.at(from_s))) <= reach;
   };
@@ -555,6 +563,8 @@ bool StepController::choose_foothold(float aim_s, float stance_s, float stride_s
     if (!foothold_range(i, lo, hi)) continue;
     const float candidate = std::clamp(aim_s, lo, hi);
     if (length(horizontal(profile.at(candidate) + lateral - stance)) > reach) continue;
+    if (std::fabs(profile.segments()[i].height_at(candidate) - stance_ground) > most_height)
+      continue;
     float next_s = 0;
     const GroundSegment* next = nullptr;
     const bool has_next = stride_s <= 0 || (nearest(candidate + stride_s, next_s, next) &&

@@ -145,6 +145,10 @@ struct StepSettings {
   /// over the nosing by this much; the riser side keeps edge_margin_m
   float max_overhang_m = 0.07f;
   float max_foothold_slope_deg = 30.0f;  ///< [deg] steeper ground is no foothold
+  /// [m] a gait step lands at most this far above or below the stance foot's ground: one tread
+  /// of a building's stairs at a time (aimed at the capture point, a body hurrying down 0.17 m
+  /// stairs stepped three treads, 0.51 m, at once)
+  float max_step_height_m = 0.22f;
   /// Stairs: this many edges within stairs_lookahead_m of the stance foot are a flight, walked
   /// at no more than stairs_speed (up 0.17/0.28 m stairs at 1.2 m/s, 16 walks of 16 fell; at 0.5
   /// m/s, 2)
