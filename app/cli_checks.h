@@ -45,7 +45,8 @@ inline CLI::Validator finite_in(const std::string& option, const std::string& qu
       range.text(symbol));
 }
 
-/// A validator for an integer option inside [min, max].
+/// A validator for an integer option inside [min, max]; an empty `quantity` (a seed counts
+/// nothing) leaves "of ..." out of the message.
 inline CLI::Validator integer_in(const std::string& option, const std::string& quantity, long min,
                                  long max) {
   return CLI::Validator(
@@ -54,8 +55,9 @@ inline CLI::Validator integer_in(const std::string& option, const std::string& q
         const long v = std::strtol(text.c_str(), &end, 10);
         const bool parsed = end != text.c_str() && *end == '\0';
         if (parsed && v >= min && v <= max) return {};
-        return option + " must be a whole number of " + quantity + ", " + std::to_string(min) +
-               " <= n <= " + std::to_string(max) + ", got " + limits::quoted(text);
+        return option + " must be a whole number" + (quantity.empty() ? "" : " of " + quantity) +
+               ", " + std::to_string(min) + " <= n <= " + std::to_string(max) + ", got " +
+               limits::quoted(text);
       },
       std::to_string(min) + " <= n <= " + std::to_string(max));
 }
