@@ -21,6 +21,7 @@
 #include "stagger/bench/bench.h"
 #include "stagger/bench/patrol_bench.h"
 #include "stagger/bench/soak.h"
+#include "stagger/bench/terrain_course.h"
 #include "stagger/core/limits.h"
 #include "stagger/levels/load.h"
 #include "stagger/levels/preview.h"
@@ -532,6 +533,33 @@ int run_soak(const std::string& level_path, stagger::bench::SoakOptions options)
   return r.finite && r.rss_growth_after_first_minute < 0.05 ? 0 : kExitWrongInput;
 }
 
+int run_terrain(stagger::bench::TerrainOptions options, const std::string& report) {
+  if (!outputs_writable("stagger bench", {{"report", &report}})) return kExitWrongInput;
+  const std::size_t features = stagger::bench::terrain_features().size();
+  std::cerr << "stagger bench: the terrain course, " << options.crossings
+            << " crossings of each of " << features << " features, seed " << options.seed
+            << "...\n";
+  stagger::app::catch_interrupts();
+  options.stop = kStopOnInterrupt;
+  options.progress = [](const stagger::bench::TerrainOptions::Progress& p) {
+    std::fprintf(stderr, "stagger bench: world %d/%d, %s, crossings %d-%d: ", p.world, p.worlds,
+                 p.feature.c_str(), p.first_crossing + 1, p.first_crossing + p.lanes);
+    if (p.interrupted) {
+      std::fprintf(stderr, "interrupted, not counted (%.1f s)\n", p.wall_s);
+      return;
+    }
+    std::fprintf(stderr, "%d falls, %d stuck (%.1f s)\n", p.falls, p.stuck, p.wall_s);
+  };
+  const stagger::bench::TerrainResult r = stagger::bench::run_terrain_course(options);
+  if (report != "-") std::cout << stagger::bench::terrain_table(r);
+  if (!report.empty() && !write_text(report, stagger::bench::terrain_report_json(r))) {
+    std::cerr << "stagger bench: cannot write the report to " << report << "\n";
+    return kExitWrongInput;
+  }
+  // Falls are what it measures, not a failure.
+  return r.interrupted ? kExitInterrupted : 0;
+}
+
 struct PlayOptions {
   std::string level;
   std::string mode = "auto";
@@ -788,6 +816,27 @@ int main(int argc, char** argv) {
                    "(memory, finiteness)")
       ->transform(stagger::app::level_argument())
       ->excludes("--patrol");
+  bool terrain = false;
+  stagger::bench::TerrainOptions terrain_bench;
+  std::string terrain_report;
+  bench_cmd
+      ->add_flag("--terrain", terrain,
+                 "Instead: enemies walking over stairs, ramps and kerbs (falls per 100 crossings "
+                 "of each feature)")
+      ->excludes("--patrol")
+      ->excludes("--soak");
+  bench_cmd
+      ->add_option("--crossings", terrain_bench.crossings,
+                   "With --terrain: crossings of each feature")
+      ->capture_default_str()
+      ->check(integer_in("--crossings", "crossings", 1, 100000));
+  bench_cmd
+      ->add_option("--seed", terrain_bench.seed,
+                   "With --terrain: the seed the spawns' nudges follow from")
+      ->capture_default_str()
+      ->check(integer_in("--seed", "", 0, 4294967295));
+  bench_cmd->add_option("--report", terrain_report,
+                        "With --terrain: write the results as JSON here ('-' for stdout)");
 
   PlayOptions play;
   CLI::App* play_cmd =
@@ -884,6 +933,18 @@ int main(int argc, char** argv) {
   if (export_cmd->parsed()) return run_export(export_file, export_out, export_rate, export_quiet);
   if (preview_cmd->parsed()) return run_preview(preview_level, preview_out, preview_size);
   if (bench_cmd->parsed()) {
+    const bool terrain_options = bench_cmd->count("--crossings") > 0 ||
+                                 bench_cmd->count("--seed") > 0 || bench_cmd->count("--report") > 0;
+    if (terrain) {
+      for (const char* other :
+           {"--counts", "--seconds", "--repetitions", "--walking", "--enemies"}) {
+        if (bench_cmd->count(other) > 0)
+          return usage(std::string("stagger bench: ") + other + " does not apply to --terrain");
+      }
+      return run_terrain(terrain_bench, terrain_report);
+    }
+    if (terrain_options)
+      return usage("stagger bench: --crossings, --seed and --report apply to --terrain only");
     if (!soak_level.empty()) {
       stagger::bench::SoakOptions soak;
       soak.enemies = bench_cmd->count("--enemies") > 0 ? patrol_bench.enemies : 64;

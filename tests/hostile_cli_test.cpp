@@ -103,6 +103,18 @@ std::vector<BadCall> bad_calls() {
        "stagger bench: --seconds must be a finite number of seconds"},
       {"bench_count_huge", "bench --counts 1,100000", "", 2,
        "--counts must be a whole number of ragdolls, 1 <= n <= 4096, got 100000"},
+      {"terrain_crossings_zero", "bench --terrain --crossings 0", "", 2,
+       "stagger bench: --crossings must be a whole number of crossings, 1 <= n <= 100000, got 0"},
+      {"terrain_seed_negative", "bench --terrain --seed -1", "", 2,
+       "stagger bench: --seed must be a whole number, 0 <= n <= 4294967295, got -1"},
+      {"terrain_with_patrol", "bench --terrain --patrol courtyard", "", 2,
+       "stagger bench: --patrol excludes --terrain"},
+      {"crossings_without_terrain", "bench --crossings 5", "", 2,
+       "stagger bench: --crossings, --seed and --report apply to --terrain only"},
+      {"terrain_with_counts", "bench --terrain --counts 8", "", 2,
+       "stagger bench: --counts does not apply to --terrain"},
+      {"terrain_report_unwritable", "bench --terrain --report /nonexistent/dir/t.json", "", 1,
+       "stagger bench: cannot write the report to /nonexistent/dir/t.json"},
       {"enemies_float", "sim --enemies 2.5", "", 2,
        "--enemies must be a whole number of enemies, 1 <= n <= 1024, got 2.5"},
       {"vary_negative", "sim --vary -1", "", 2,
@@ -270,6 +282,23 @@ TEST(HostileCli, AnInterruptedBenchPrintsWhatItMeasured) {
   while (std::fgets(buffer, sizeof(buffer), pipe) != nullptr) out += buffer;
   ::pclose(pipe);
   EXPECT_NE(out.find("interrupted; 0 of 1 counts were measured"), std::string::npos) << out;
+  EXPECT_NE(out.find("rc=130"), std::string::npos) << out;
+}
+
+TEST(HostileCli, AnInterruptedTerrainCoursePrintsTheWorldsThatFinished) {
+  const std::string bench =
+      std::string("\"") + STAGGER_EXE + "\" bench --terrain --crossings 100000 2>&1";
+  const std::string command =
+      "sh -c '" + bench + " & pid=$!; sleep 2; kill -INT $pid; wait $pid; echo rc=$?'";
+  FILE* pipe = ::popen(command.c_str(), "r");
+  ASSERT_NE(pipe, nullptr);
+  std::string out;
+  char buffer[256];
+  while (std::fgets(buffer, sizeof(buffer), pipe) != nullptr) out += buffer;
+  ::pclose(pipe);
+  EXPECT_NE(out.find("interrupted, not counted"), std::string::npos) << out;
+  EXPECT_NE(out.find("interrupted: the figures are of the worlds that finished"), std::string::npos)
+      << out;
   EXPECT_NE(out.find("rc=130"), std::string::npos) << out;
 }
 
