@@ -6,9 +6,11 @@
 #include <cstdio>
 #include <string_view>
 
+#include "stagger/core/random.h"
 #include "stagger/physics/locomotion.h"
 #include "stagger/physics/ragdoll.h"
 #include "stagger/physics/ragdoll_settings.h"
+#include "stagger/sim/recording.h"
 
 namespace stagger::bench {
 namespace {
@@ -48,27 +50,13 @@ constexpr float kLateralNudgeM = 0.05f;   // [m] spawn nudges: across the walk, 
 constexpr float kAlongNudgeM = 0.02f;     // [m] ... along it, ±
 constexpr float kYawNudgeDeg = 3.0f;      // [deg] ... and the walk's direction, ±
 
-// SplitMix64 (Steele, Lea, Flood 2014): a stateless hash of (seed, feature, crossing) gives each
-// crossing its own nudges, independent of batching and of the other features.
-std::uint64_t splitmix64(std::uint64_t x) {
-  x += 0x9E3779B97F4A7C15ull;
-  x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-  x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-  return x ^ (x >> 31);
-}
-
 std::uint64_t fnv1a(std::string_view text) {
-  std::uint64_t h = 0xCBF29CE484222325ull;
-  for (char c : text) {
-    h ^= static_cast<unsigned char>(c);
-    h *= 0x100000001B3ull;
-  }
-  return h;
+  return sim::fnv1a_64(text.data(), text.size());
 }
 
 // A value in [-1, 1) from the stream `key`, draw `draw`.
 float symmetric_unit(std::uint64_t key, std::uint64_t draw) {
-  const std::uint64_t bits = splitmix64(key + draw * 0x9E3779B97F4A7C15ull);
+  const std::uint64_t bits = splitmix64(key + draw * kSplitMixStep);
   return static_cast<float>(bits >> 40) / static_cast<float>(1ull << 23) - 1.0f;
 }
 

@@ -82,8 +82,8 @@ void GroundProfile::build(const RagdollRig& rig, Vec3 origin, Vec3 direction, fl
       open = next.hit;
       if (open) {
         const float start = i == 0 ? s : edge;
-        segments_.push_back({start, s, next.height + next.slope * (start - s), next.slope,
-                             next.normal});
+        segments_.push_back(
+            {start, s, next.height + next.slope * (start - s), next.slope, next.normal});
       }
     }
     if (next.hit) {

@@ -17,8 +17,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 
 #include "leg_ik.h"
 #include "stagger/core/enum_table.h"
@@ -456,11 +454,10 @@ void StepController::aim_swing() {
   if (length(step) > s.max_step_m * scale)
     target = stance_at + normalized(step) * (s.max_step_m * scale);
   target.y = state_.swing.start.y;
-  state_.swing.target =
-      state_.swing.kind == Swing::Kind::gait
-          ? gait_foothold(target, forward, &state_.swing.ground_normal)
-          : foot_center_clear_of_edges(target, forward, state_.swing.edge_side,
-                                       &state_.swing.ground_normal);
+  state_.swing.target = state_.swing.kind == Swing::Kind::gait
+                            ? gait_foothold(target, forward, &state_.swing.ground_normal)
+                            : foot_center_clear_of_edges(target, forward, state_.swing.edge_side,
+                                                         &state_.swing.ground_normal);
 }
 
 Vec3 StepController::gait_foothold(Vec3 target, Vec3 forward, Vec3* normal) {
@@ -482,10 +479,8 @@ Vec3 StepController::gait_foothold(Vec3 target, Vec3 forward, Vec3* normal) {
   float chosen_s = 0;
   const GroundSegment* chosen = nullptr;
   if (!choose_foothold(aim_s, stance_s, aim_s - stance_s, lateral, chosen_s, chosen)) {
-    if (std::getenv("STEPDBG")) std::fprintf(stderr, "aim leg %d NO FOOTHOLD aim_s %.3f stance_s %.3f\n", state_.swing.leg, static_cast<double>(aim_s), static_cast<double>(stance_s));
     return foot_center_clear_of_edges(target, forward, state_.swing.edge_side, normal);
   }
-  if (std::getenv("STEPDBG")) std::fprintf(stderr, "aim leg %d el %.3f aim_s %.3f stance_s %.3f chosen_s %.3f h %.3f segs %zu\n", state_.swing.leg, static_cast<double>(state_.swing.elapsed_s), static_cast<double>(aim_s), static_cast<double>(stance_s), static_cast<double>(chosen_s), static_cast<double>(chosen->height_at(chosen_s)), profile.segments().size());
   if (normal) *normal = chosen->normal;
   const float half_height = rig_.blueprint().bodies[slot(BodyPart::foot_l)].half_extents.y;
   Vec3 foot = profile.at(chosen_s) + lateral;
@@ -533,9 +528,10 @@ bool StepController::choose_foothold(float aim_s, float stance_s, float stride_s
   const GroundProfile& profile = state_.profile;
   const Vec3 stance = profile.at(stance_s);
   const float most_height = s.max_step_height_m * settings().length_scale();
-  const GroundSegment* under_stance = profile.segment_at(stance_s);
-  const float stance_ground = under_stance != nullptr ? under_stance->height_at(stance_s)
-                                                      : rig_.body_state(kLegs[1 - state_.swing.leg].foot).position.y;
+  // The stance foot's sole, as it stands (its centre may be over a tread below, the foot
+  // hanging over a nosing).
+  const float stance_ground = rig_.body_state(kLegs[1 - state_.swing.leg].foot).position.y -
+                              rig_.blueprint().bodies[slot(BodyPart::foot_l)].half_extents.y;
   const auto reachable = [&](float from_s, float to_s, Vec3 side) {
     return length(horizontal(profile.at(to_s) + side - profile.at(from_s))) <= reach;
   };
@@ -758,10 +754,11 @@ void StepController::clear_profile(Vec3& foot, float t, float height) const {
       }
     }
   }
-  // The foot lags its target; the ground it has just passed over (a nosing behind the heel, going
-  // down) counts for a little longer.
-  const float behind = target_s > start_s ? s.swing_lag_m : 0.0f;
-  const float under = profile.highest(at - half.z - behind, at + half.z);
+  // The foot lags its target: the ground under the foot where it really is counts too (going
+  // down, the heel of a foot behind its target caught the nosing it was leaving).
+  const float actual = profile.along(rig_.body_state(kLegs[swing.leg].foot).position);
+  const float heel_at = target_s > start_s ? std::min(at, actual) : at;
+  const float under = profile.highest(heel_at - half.z, at + half.z);
   if (std::isfinite(under)) foot.y = std::max(foot.y, under + half.y + height);
 }
 

@@ -44,11 +44,11 @@ class StepController {
     float calm_s = 0;                ///< [s] standing calmly with the feet apart
     bool recovering = false;         ///< balance steps continue until back in balance
     bool stance_left_apart = false;  ///< a step left the feet apart: a closing step may follow
-    GroundProfile profile;    ///< the ground along the gait's swing foot line (a surface cache)
+    GroundProfile profile;      ///< the ground along the gait's swing foot line (a surface cache)
     bool stairs_ahead = false;  ///< the profile found a flight of steps ahead: speed capped
-    Vec3 pelvis_ref;          ///< [m] pelvis reference while stepping or walking (horizontal)
-    Vec3 pelvis_target;       ///< [m] where the legs put the pelvis this step
-    float pelvis_height = 0;  ///< [m] rate-limited pelvis height goal
+    Vec3 pelvis_ref;            ///< [m] pelvis reference while stepping or walking (horizontal)
+    Vec3 pelvis_target;         ///< [m] where the legs put the pelvis this step
+    float pelvis_height = 0;    ///< [m] rate-limited pelvis height goal
     bool pelvis_height_set = false;
   };
   /// Steps counted over the body's life (kept by reset).

@@ -155,9 +155,6 @@ struct StepSettings {
   int stairs_edges = 2;
   float stairs_lookahead_m = 1.5f;  ///< [m]
   float stairs_speed = 0.5f;        ///< [m/s] for a 1.8 m body
-  /// [m] how far a swing foot is taken to lag its target: the heel clears the ground this far
-  /// behind it too
-  float swing_lag_m = 0.05f;
   /// [m] a swing toe waits this far behind a riser until its sole is this far above the riser
   float riser_clearance_m = 0.03f;
   /// [-] a foothold whose next step finds no foothold within reach scores this much worse (in
