@@ -478,7 +478,9 @@ Vec3 StepController::gait_foothold(Vec3 target, Vec3 forward, Vec3* normal) {
   const Vec3 lateral = horizontal(target) - horizontal(profile.at(aim_s));
   float chosen_s = 0;
   const GroundSegment* chosen = nullptr;
-  if (!choose_foothold(aim_s, stance_s, aim_s - stance_s, lateral, chosen_s, chosen)) {
+  if (!choose_foothold(aim_s, stance_s, aim_s - stance_s, lateral, chosen_s, chosen) ||
+      chosen->height_at(chosen_s) < stance_sole(state_.swing.leg) - s.edge_rise_m) {
+    // Down a step the foot goes wholly to the nearer side of the edge under its aim.
     return foot_center_clear_of_edges(target, forward, state_.swing.edge_side, normal);
   }
   if (normal) *normal = chosen->normal;
@@ -486,6 +488,13 @@ Vec3 StepController::gait_foothold(Vec3 target, Vec3 forward, Vec3* normal) {
   Vec3 foot = profile.at(chosen_s) + lateral;
   foot.y = chosen->height_at(chosen_s) + half_height;
   return foot;
+}
+
+float StepController::stance_sole(int swing_leg) const {
+  // The stance foot's sole as it stands (its centre may be over a tread below, the foot hanging
+  // over a nosing).
+  return rig_.body_state(kLegs[1 - swing_leg].foot).position.y -
+         rig_.blueprint().bodies[slot(BodyPart::foot_l)].half_extents.y;
 }
 
 bool StepController::foothold_range(std::size_t i, float& lo, float& hi) const {
@@ -691,7 +700,8 @@ void StepController::update_swing(float dt, Pose& pose) {
                     wrap_angle(state_.swing.target_yaw - state_.swing.start_yaw) * progress;
   const Vec3 normal =
       normalized(Vec3{0, 1, 0} + (state_.swing.ground_normal - Vec3{0, 1, 0}) * progress);
-  if (t < duration && state_.swing.kind == Swing::Kind::gait && state_.profile.built()) {
+  if (t < duration && state_.swing.kind == Swing::Kind::gait && state_.profile.built() &&
+      rise > -s.edge_rise_m) {
     clear_profile(foot, t, height);
   } else if (t < duration && rise < s.keep_clear_rise_m) {
     keep_sole_clear(foot, forward_of(yaw), normal, height);

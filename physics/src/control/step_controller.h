@@ -139,6 +139,8 @@ class StepController {
   /// whether the step after it has a foothold; false when there is none within reach.
   bool choose_foothold(float aim_s, float stance_s, float stride_s, Vec3 lateral, float& chosen_s,
                        const GroundSegment*& chosen) const;
+  /// [m] the height of the stance foot's sole while `swing_leg` swings.
+  float stance_sole(int swing_leg) const;
   /// The range of foot centres along the profile that `segment` (index `i`) holds; false if none.
   bool foothold_range(std::size_t i, float& lo, float& hi) const;
 
