@@ -124,6 +124,26 @@ float GroundProfile::highest(float from_s, float to_s) const {
   return top;
 }
 
+float GroundProfile::highest_above_sole(float from_s, float to_s, float at_s, float pitch) const {
+  // Linear within a segment: the most is at one of its ends.
+  float top = -std::numeric_limits<float>::infinity();
+  for (const GroundSegment& g : segments_) {
+    const float a = std::max(from_s, g.from_s);
+    const float b = std::min(to_s, g.to_s);
+    if (a > b) continue;
+    top = std::max({top, g.height_at(a) - pitch * (a - at_s), g.height_at(b) - pitch * (b - at_s)});
+  }
+  return top;
+}
+
+float GroundProfile::steepest(float from_s, float to_s) const {
+  float most = 0;
+  for (const GroundSegment& g : segments_) {
+    if (g.to_s >= from_s && g.from_s <= to_s) most = std::max(most, std::fabs(g.slope));
+  }
+  return most;
+}
+
 int GroundProfile::edges_between(float from_s, float to_s) const {
   int edges = 0;
   for (std::size_t i = 1; i < segments_.size(); ++i) {

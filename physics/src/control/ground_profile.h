@@ -55,12 +55,18 @@ class GroundProfile {
   const GroundSegment* segment_at(float s) const;
   /// [m] the highest ground between `from_s` and `to_s` (-infinity over gaps only).
   float highest(float from_s, float to_s) const;
+  /// [m] how high the ground between `from_s` and `to_s` reaches above a plane through height 0
+  /// at `at_s` rising `pitch` [m/m] along the line: the lift a tilted sole needs to clear it
+  /// (-infinity over gaps only).
+  float highest_above_sole(float from_s, float to_s, float at_s, float pitch) const;
   /// A step up: an edge where the ground ahead is higher by more than the edge rise.
   struct Riser {
     bool found = false;
     float at = 0;   ///< [m] along the line
     float top = 0;  ///< [m] the ground's height beyond it
   };
+  /// [m/m] the steepest rise or fall along the line between `from_s` and `to_s`.
+  float steepest(float from_s, float to_s) const;
   /// The edges (steps up or down by more than the edge rise, or gaps) between `from_s` and `to_s`.
   int edges_between(float from_s, float to_s) const;
   /// The highest riser between `from_s` and `to_s` (the first of equal ones).

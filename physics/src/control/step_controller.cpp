@@ -478,15 +478,33 @@ Vec3 StepController::gait_foothold(Vec3 target, Vec3 forward, Vec3* normal) {
   const Vec3 lateral = horizontal(target) - horizontal(profile.at(aim_s));
   float chosen_s = 0;
   const GroundSegment* chosen = nullptr;
-  if (!choose_foothold(aim_s, stance_s, aim_s - stance_s, lateral, chosen_s, chosen) ||
-      chosen->height_at(chosen_s) < stance_sole(state_.swing.leg) - s.edge_rise_m) {
-    // Down a step the foot goes wholly to the nearer side of the edge under its aim.
+  // Where the ground within a step is level along the walk (flat ground, across a slope) and has
+  // no edge, the foot lands where it is aimed, on the ground probed there (footholds from the
+  // profile's line made walking across a 12° slope fall 2 to 6 times as often; up a 16° slope
+  // they took the falls from 16 in 100 to none). Down a step (the foothold lower, an edge between
+  // the feet) the foot goes wholly to the nearer side of the edge under its aim.
+  const float half_length = rig_.blueprint().bodies[slot(BodyPart::foot_l)].half_extents.z;
+  const float near_s = stance_s - half_length;
+  const float far_s = stance_s + std::max(reach + half_length, s.stairs_lookahead_m);
+  const bool uneven = profile.edges_between(near_s, far_s) > 0 ||
+                      profile.steepest(near_s, far_s) > std::tan(deg_to_rad(s.profile_slope_deg));
+  const bool found =
+      uneven && choose_foothold(aim_s, stance_s, aim_s - stance_s, lateral, chosen_s, chosen);
+  state_.swing.on_profile =
+      found &&
+      !(chosen->height_at(chosen_s) < stance_sole(state_.swing.leg) - s.edge_rise_m &&
+        profile.edges_between(std::min(stance_s, chosen_s), std::max(stance_s, chosen_s)) > 0);
+  if (!state_.swing.on_profile) {
     return foot_center_clear_of_edges(target, forward, state_.swing.edge_side, normal);
   }
   if (normal) *normal = chosen->normal;
   const float half_height = rig_.blueprint().bodies[slot(BodyPart::foot_l)].half_extents.y;
   Vec3 foot = profile.at(chosen_s) + lateral;
-  foot.y = chosen->height_at(chosen_s) + half_height;
+  // The profile's line may pass a few centimetres beside the aim: across a slope the ground
+  // there is higher or lower by the slope's rise over that offset.
+  const float beside =
+      -(chosen->normal.x * lateral.x + chosen->normal.z * lateral.z) / chosen->normal.y;
+  foot.y = chosen->height_at(chosen_s) + beside + half_height;
   return foot;
 }
 
@@ -700,9 +718,8 @@ void StepController::update_swing(float dt, Pose& pose) {
                     wrap_angle(state_.swing.target_yaw - state_.swing.start_yaw) * progress;
   const Vec3 normal =
       normalized(Vec3{0, 1, 0} + (state_.swing.ground_normal - Vec3{0, 1, 0}) * progress);
-  if (t < duration && state_.swing.kind == Swing::Kind::gait && state_.profile.built() &&
-      rise > -s.edge_rise_m) {
-    clear_profile(foot, t, height);
+  if (t < duration && state_.swing.kind == Swing::Kind::gait && state_.swing.on_profile) {
+    clear_profile(foot, t, height, rise_along(normal, forward_of(yaw)));
   } else if (t < duration && rise < s.keep_clear_rise_m) {
     keep_sole_clear(foot, forward_of(yaw), normal, height);
   }
@@ -738,7 +755,7 @@ void StepController::update_swing(float dt, Pose& pose) {
   if (touched || t > duration + s.landing_timeout_s) land_swing();
 }
 
-void StepController::clear_profile(Vec3& foot, float t, float height) const {
+void StepController::clear_profile(Vec3& foot, float t, float height, float pitch) const {
   // Over the ground the profile knows, the swing foot (1) climbs during the lift to above the
   // highest ground between its start and its target, so that a step up is climbed by the time
   // the foot travels; (2) waits with its toe behind a riser it is not yet above (carried along
@@ -768,7 +785,9 @@ void StepController::clear_profile(Vec3& foot, float t, float height) const {
   // down, the heel of a foot behind its target caught the nosing it was leaving).
   const float actual = profile.along(rig_.body_state(kLegs[swing.leg].foot).position);
   const float heel_at = target_s > start_s ? std::min(at, actual) : at;
-  const float under = profile.highest(heel_at - half.z, at + half.z);
+  // The sole is tilted as the foot is (`pitch` [m/m] along the line): a slope under a foot tilted
+  // with it is no obstacle.
+  const float under = profile.highest_above_sole(heel_at - half.z, at + half.z, at, pitch);
   if (std::isfinite(under)) foot.y = std::max(foot.y, under + half.y + height);
 }
 

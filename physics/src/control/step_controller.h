@@ -29,7 +29,8 @@ class StepController {
     Vec3 target;  ///< [m] foot centre where it will land
     Vec3 ground_normal{0, 1, 0};
     float target_yaw = 0;
-    int edge_side = 0;  ///< -1 behind a step's edge, +1 ahead of it, 0 no edge met yet
+    int edge_side = 0;        ///< -1 behind a step's edge, +1 ahead of it, 0 no edge met yet
+    bool on_profile = false;  ///< a gait step by edges, placed from the ground profile
   };
   struct State {
     LocomotionIntent intent;
@@ -129,8 +130,9 @@ class StepController {
   Vec3 foot_center_clear_of_edges(Vec3 target, Vec3 forward, int& side, Vec3* normal) const;
   void keep_sole_clear(Vec3& foot, Vec3 forward, Vec3 normal, float clearance) const;
   /// The gait's swing foot over the ground profile at swing time `t`, `height` its clearance of
-  /// the moment: climbs a step up during the lift, waits behind a riser, clears the ground.
-  void clear_profile(Vec3& foot, float t, float height) const;
+  /// the moment, `pitch` the sole's rise along the line [m/m]: climbs a step up during the lift,
+  /// waits behind a riser, clears the ground.
+  void clear_profile(Vec3& foot, float t, float height, float pitch) const;
   /// A gait step's foothold near `target` (a foot centre) from the ground profile: on one surface,
   /// clear of risers, reachable, with a foothold for the step after it; the profile is built or
   /// rebuilt when needed. Falls back to foot_center_clear_of_edges where none is found.

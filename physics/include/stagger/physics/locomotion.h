@@ -141,6 +141,9 @@ struct StepSettings {
   float profile_ahead_m = 0.3f;     ///< [m] ... and ends this far beyond the longest step
   float profile_lateral_m = 0.05f;  ///< [m] an aim this far off the profile's line rebuilds it
   float profile_turn_deg = 10.0f;   ///< [deg] ... and so does a foot turned this far from it
+  /// [deg] footholds come from the profile where the ground within a step has an edge or rises
+  /// along the walk more steeply than this; elsewhere the foot lands where it is aimed
+  float profile_slope_deg = 4.0f;
   /// [m] on a tread shorter than the foot and its margins, the heel (up) or toe (down) may hang
   /// over the nosing by this much; the riser side keeps edge_margin_m
   float max_overhang_m = 0.07f;
