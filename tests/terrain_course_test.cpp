@@ -116,3 +116,30 @@ TEST(TerrainCourse, StopEndsTheRunAndKeepsWhatWasDecided) {
 
 }  // namespace
 }  // namespace stagger
+
+namespace stagger {
+namespace {
+
+// The course's acceptance figure where the gait meets it: no fall in 200 crossings of a 0.15 m
+// kerb, up or down. Each runs 200 nudged crossings (seed 3) in five worlds of forty; about 6 s.
+class TerrainWithoutFalls : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(TerrainWithoutFalls, TwoHundredCrossings) {
+  bench::TerrainOptions options;
+  options.crossings = 200;
+  options.seed = 3;
+  options.features = {GetParam()};
+  const bench::TerrainResult r = bench::run_terrain_course(options);
+  ASSERT_EQ(r.features.size(), 1u);
+  const bench::TerrainFeatureResult& f = r.features[0];
+  EXPECT_EQ(f.crossings, 200);
+  EXPECT_EQ(f.falls, 0);
+  EXPECT_EQ(f.stuck, 0);
+  RecordProperty("falls", f.falls);
+}
+
+INSTANTIATE_TEST_SUITE_P(Course, TerrainWithoutFalls,
+                         ::testing::Values("kerb 0.15 up", "kerb 0.15 down"));
+
+}  // namespace
+}  // namespace stagger
