@@ -106,24 +106,6 @@ bool GroundProfile::covers(Vec3 point, Vec3 direction, float lateral_m, float tu
   return dot(normalized(horizontal(direction)), direction_) >= std::cos(turn_rad);
 }
 
-const GroundSegment* GroundProfile::segment_at(float s) const {
-  for (const GroundSegment& g : segments_) {
-    if (s >= g.from_s && s <= g.to_s) return &g;
-  }
-  return nullptr;
-}
-
-float GroundProfile::highest(float from_s, float to_s) const {
-  float top = -std::numeric_limits<float>::infinity();
-  for (const GroundSegment& g : segments_) {
-    const float a = std::max(from_s, g.from_s);
-    const float b = std::min(to_s, g.to_s);
-    if (a > b) continue;
-    top = std::max({top, g.height_at(a), g.height_at(b)});
-  }
-  return top;
-}
-
 float GroundProfile::highest_above_sole(float from_s, float to_s, float at_s, float pitch) const {
   // Linear within a segment: the most is at one of its ends.
   float top = -std::numeric_limits<float>::infinity();

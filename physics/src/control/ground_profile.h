@@ -11,8 +11,8 @@
 //   1. probe at a fixed spacing along the line;
 //   2. cut the probes into segments where the ground leaves the plane of the one before (a step's
 //      edge), locating each edge by bisection;
-//   3. answer queries from the segments: the height and normal at a point, the highest ground
-//      over a stretch, the segments themselves.
+//   3. answer queries from the segments: the edges and the steepest slope over a stretch, the
+//      highest ground above a tilted sole, the first riser, the segments themselves.
 
 #include <vector>
 
@@ -36,8 +36,6 @@ class GroundProfile {
   /// Probes the ground along `direction` (horizontal, unit) through `origin`, from `from_s` to
   /// `to_s` metres along it.
   void build(const RagdollRig& rig, Vec3 origin, Vec3 direction, float from_s, float to_s);
-  bool built() const { return built_; }
-  void clear() { built_ = false; }
 
   /// [m] along the line, of a point's horizontal projection.
   float along(Vec3 point) const { return dot(horizontal(point - origin_), direction_); }
@@ -51,10 +49,6 @@ class GroundProfile {
   Vec3 direction() const { return direction_; }
 
   const std::vector<GroundSegment>& segments() const { return segments_; }
-  /// The segment under `s`, or nullptr over a gap.
-  const GroundSegment* segment_at(float s) const;
-  /// [m] the highest ground between `from_s` and `to_s` (-infinity over gaps only).
-  float highest(float from_s, float to_s) const;
   /// [m] how high the ground between `from_s` and `to_s` reaches above a plane through height 0
   /// at `at_s` rising `pitch` [m/m] along the line: the lift a tilted sole needs to clear it
   /// (-infinity over gaps only).
