@@ -50,7 +50,7 @@ TEST(GroundProfile, FindsEachTreadAndLocatesItsEdgeToTheCentimetre) {
   }
   EXPECT_EQ(profile.edges_between(-0.5f, 2.5f), kSteps);
   EXPECT_EQ(profile.edges_between(-0.5f, 0.9f), 0);
-  const GroundProfile::Riser riser = profile.first_riser(0.0f, 1.2f);
+  const GroundProfile::Riser riser = profile.highest_riser(0.0f, 1.2f);
   ASSERT_TRUE(riser.found);
   EXPECT_NEAR(riser.at, kFirstEdge, 0.01f);
   EXPECT_NEAR(riser.top, kRiser, 1e-4f);

@@ -139,7 +139,7 @@ int GroundProfile::edges_between(float from_s, float to_s) const {
   return edges;
 }
 
-GroundProfile::Riser GroundProfile::first_riser(float from_s, float to_s) const {
+GroundProfile::Riser GroundProfile::highest_riser(float from_s, float to_s) const {
   Riser riser;
   for (std::size_t i = 1; i < segments_.size(); ++i) {
     const GroundSegment& before = segments_[i - 1];

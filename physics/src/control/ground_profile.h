@@ -64,7 +64,7 @@ class GroundProfile {
   /// The edges (steps up or down by more than the edge rise, or gaps) between `from_s` and `to_s`.
   int edges_between(float from_s, float to_s) const;
   /// The highest riser between `from_s` and `to_s` (the first of equal ones).
-  Riser first_riser(float from_s, float to_s) const;
+  Riser highest_riser(float from_s, float to_s) const;
 
  private:
   struct Sample {

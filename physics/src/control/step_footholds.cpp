@@ -112,10 +112,7 @@ bool StepController::choose_foothold(float aim_s, float stance_s, float stride_s
   const GroundProfile& profile = state_.profile;
   const Vec3 stance = profile.at(stance_s);
   const float most_height = s.max_step_height_m * settings().length_scale();
-  // The stance foot's sole, as it stands (its centre may be over a tread below, the foot
-  // hanging over a nosing).
-  const float stance_ground = rig_.body_state(kFeet[1 - state_.swing.leg]).position.y -
-                              rig_.blueprint().bodies[slot(BodyPart::foot_l)].half_extents.y;
+  const float stance_ground = stance_sole(state_.swing.leg);
   const auto reachable = [&](float from_s, float to_s, Vec3 side) {
     return length(horizontal(profile.at(to_s) + side - profile.at(from_s))) <= reach;
   };
@@ -173,7 +170,7 @@ void StepController::clear_profile(Vec3& foot, float t, float height, float pitc
   const float start_s = profile.along(swing.start);
   const float target_s = profile.along(swing.target);
   float at = profile.along(foot);
-  const GroundProfile::Riser riser = profile.first_riser(start_s + half.z, target_s + half.z);
+  const GroundProfile::Riser riser = profile.highest_riser(start_s + half.z, target_s + half.z);
   if (target_s > start_s && riser.found) {
     const float climbed = smoothstep(std::min(1.0f, t / swing.lift_s));
     const float lift = riser.top + half.y + s.riser_clearance_m - swing.start.y;
