@@ -270,32 +270,32 @@ TEST(HostileCli, AnInterruptedSimKeepsItsReportTraceAndRecording) {
   for (const auto& p : {report, trace, record}) std::filesystem::remove(p);
 }
 
-TEST(HostileCli, AnInterruptedBenchPrintsWhatItMeasured) {
-  const std::string bench =
-      std::string("\"") + STAGGER_EXE + "\" bench --counts 1 --seconds 3000 2>&1";
+// Everything `stagger ARGS` prints (stdout and stderr) when `signal` reaches it after 2 s, then
+// `rc=` and its exit code.
+std::string output_when_signalled(const std::string& args, const char* signal) {
+  const std::string run = std::string("\"") + STAGGER_EXE + "\" " + args + " 2>&1";
   const std::string command =
-      "sh -c '" + bench + " & pid=$!; sleep 2; kill -TERM $pid; wait $pid; echo rc=$?'";
+      "sh -c '" + run + " & pid=$!; sleep 2; kill -" + signal + " $pid; wait $pid; echo rc=$?'";
   FILE* pipe = ::popen(command.c_str(), "r");
-  ASSERT_NE(pipe, nullptr);
+  if (pipe == nullptr) {
+    ADD_FAILURE() << "cannot start: " << command;
+    return {};
+  }
   std::string out;
   char buffer[256];
   while (std::fgets(buffer, sizeof(buffer), pipe) != nullptr) out += buffer;
   ::pclose(pipe);
+  return out;
+}
+
+TEST(HostileCli, AnInterruptedBenchPrintsWhatItMeasured) {
+  const std::string out = output_when_signalled("bench --counts 1 --seconds 3000", "TERM");
   EXPECT_NE(out.find("interrupted; 0 of 1 counts were measured"), std::string::npos) << out;
   EXPECT_NE(out.find("rc=130"), std::string::npos) << out;
 }
 
 TEST(HostileCli, AnInterruptedTerrainCoursePrintsTheWorldsThatFinished) {
-  const std::string bench =
-      std::string("\"") + STAGGER_EXE + "\" bench --terrain --crossings 100000 2>&1";
-  const std::string command =
-      "sh -c '" + bench + " & pid=$!; sleep 2; kill -INT $pid; wait $pid; echo rc=$?'";
-  FILE* pipe = ::popen(command.c_str(), "r");
-  ASSERT_NE(pipe, nullptr);
-  std::string out;
-  char buffer[256];
-  while (std::fgets(buffer, sizeof(buffer), pipe) != nullptr) out += buffer;
-  ::pclose(pipe);
+  const std::string out = output_when_signalled("bench --terrain --crossings 100000", "INT");
   EXPECT_NE(out.find("interrupted, not counted"), std::string::npos) << out;
   EXPECT_NE(out.find("interrupted: the figures are of the worlds that finished"), std::string::npos)
       << out;

@@ -4,13 +4,16 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <nlohmann/json.hpp>
 #include <string_view>
 
+#include "stagger/core/enum_table.h"
 #include "stagger/core/random.h"
 #include "stagger/physics/locomotion.h"
 #include "stagger/physics/ragdoll.h"
 #include "stagger/physics/ragdoll_settings.h"
 #include "stagger/sim/recording.h"
+#include "stagger/sim/report.h"
 
 namespace stagger::bench {
 namespace {
@@ -332,18 +335,9 @@ bool run_world(const TerrainFeature& feature, std::uint64_t seed, int first, int
   return !stopped;
 }
 
-const char* outcome_name(CrossingOutcome o) {
-  switch (o) {
-    case CrossingOutcome::arrived:
-      return "arrived";
-    case CrossingOutcome::fell:
-      return "fell";
-    case CrossingOutcome::stuck:
-      return "stuck";
-    case CrossingOutcome::strayed:
-      return "strayed";
-  }
-  return "?";
+std::string_view outcome_name(CrossingOutcome outcome) {
+  static constexpr std::string_view kNames[] = {"arrived", "fell", "stuck", "strayed"};
+  return enum_name<CrossingOutcome::strayed>(kNames, outcome);
 }
 
 }  // namespace
@@ -412,21 +406,24 @@ std::string terrain_table(const TerrainResult& r) {
   std::snprintf(line, sizeof(line), "%-28s %9s %6s %6s %10s %16s\n", "feature", "crossings",
                 "falls", "stuck", "falls/100", "median time [s]");
   out += line;
+  const auto row = [&](const std::string& name, int crossings, int falls, int stuck,
+                       const char* median) {
+    const double per_100 = crossings > 0 ? 100.0 * falls / crossings : 0.0;
+    std::snprintf(line, sizeof(line), "%-28s %9d %6d %6d %10.1f %16s\n", name.c_str(), crossings,
+                  falls, stuck, per_100, median);
+    out += line;
+  };
   int crossings = 0, falls = 0, stuck = 0;
   for (const TerrainFeatureResult& f : r.features) {
     char median_text[32] = "-";
     if (f.crossings > f.falls + f.stuck)
       std::snprintf(median_text, sizeof(median_text), "%.2f", f.median_time_s);
-    std::snprintf(line, sizeof(line), "%-28s %9d %6d %6d %10.1f %16s\n", f.feature.name.c_str(),
-                  f.crossings, f.falls, f.stuck, f.falls_per_100(), median_text);
-    out += line;
+    row(f.feature.name, f.crossings, f.falls, f.stuck, median_text);
     crossings += f.crossings;
     falls += f.falls;
     stuck += f.stuck;
   }
-  std::snprintf(line, sizeof(line), "%-28s %9d %6d %6d %10.1f %16s\n", "total", crossings, falls,
-                stuck, crossings > 0 ? 100.0 * falls / crossings : 0.0, "-");
-  out += line;
+  row("total", crossings, falls, stuck, "-");
   std::snprintf(line, sizeof(line), "%.1f s wall\n", r.wall_s);
   out += line;
   if (r.interrupted) out += "interrupted: the figures are of the worlds that finished\n";
@@ -434,40 +431,36 @@ std::string terrain_table(const TerrainResult& r) {
 }
 
 std::string terrain_report_json(const TerrainResult& r) {
-  std::string out;
-  char text[256];
-  std::snprintf(text, sizeof(text),
-                "{\n  \"crossings_per_feature\": %d,\n  \"seed\": %llu,\n  \"physics_hz\": %.6g,\n"
-                "  \"walk_speed_mps\": %.6g,\n  \"wall_s\": %.6g,\n  \"state_hash\": "
-                "\"%016llx\",\n  \"interrupted\": %s,\n  \"features\": [",
-                r.crossings_per_feature, static_cast<unsigned long long>(r.seed),
-                static_cast<double>(r.physics_hz), static_cast<double>(kWalkSpeed), r.wall_s,
-                static_cast<unsigned long long>(r.state_hash), r.interrupted ? "true" : "false");
-  out += text;
-  for (std::size_t i = 0; i < r.features.size(); ++i) {
-    const TerrainFeatureResult& f = r.features[i];
-    // Names are the course's own (letters, digits, '.', '/', spaces): nothing to escape.
-    std::snprintf(text, sizeof(text),
-                  "%s\n    {\"name\": \"%s\", \"crossings\": %d, \"falls\": %d, \"stuck\": %d, "
-                  "\"falls_per_100\": %.6g, \"median_time_s\": %.6g, \"max_aside_m\": %.6g,\n"
-                  "     \"failures\": [",
-                  i ? "," : "", f.feature.name.c_str(), f.crossings, f.falls, f.stuck,
-                  f.falls_per_100(), f.median_time_s, static_cast<double>(f.max_aside_m));
-    out += text;
-    for (std::size_t k = 0; k < f.failures.size(); ++k) {
-      const CrossingFailure& c = f.failures[k];
-      std::snprintf(text, sizeof(text),
-                    "%s\n       {\"crossing\": %d, \"outcome\": \"%s\", \"time_s\": %.6g, "
-                    "\"along_m\": %.6g, \"feature_z_m\": %.6g, \"aside_m\": %.6g}",
-                    k ? "," : "", c.crossing, outcome_name(c.outcome), c.time_s,
-                    static_cast<double>(c.along_m), static_cast<double>(c.feature_z_m),
-                    static_cast<double>(c.aside_m));
-      out += text;
+  nlohmann::ordered_json j;
+  j["crossings_per_feature"] = r.crossings_per_feature;
+  j["seed"] = r.seed;
+  j["physics_hz"] = r.physics_hz;
+  j["walk_speed_mps"] = kWalkSpeed;
+  j["wall_s"] = r.wall_s;
+  j["state_hash"] = sim::state_hash_hex(r.state_hash);
+  j["interrupted"] = r.interrupted;
+  auto& features = j["features"] = nlohmann::ordered_json::array();
+  for (const TerrainFeatureResult& f : r.features) {
+    nlohmann::ordered_json o;
+    o["name"] = f.feature.name;
+    o["crossings"] = f.crossings;
+    o["falls"] = f.falls;
+    o["stuck"] = f.stuck;
+    o["falls_per_100"] = f.falls_per_100();
+    o["median_time_s"] = f.median_time_s;
+    o["max_aside_m"] = f.max_aside_m;
+    auto& failures = o["failures"] = nlohmann::ordered_json::array();
+    for (const CrossingFailure& c : f.failures) {
+      failures.push_back({{"crossing", c.crossing},
+                          {"outcome", outcome_name(c.outcome)},
+                          {"time_s", c.time_s},
+                          {"along_m", c.along_m},
+                          {"feature_z_m", c.feature_z_m},
+                          {"aside_m", c.aside_m}});
     }
-    out += f.failures.empty() ? "]}" : "\n     ]}";
+    features.push_back(std::move(o));
   }
-  out += "\n  ]\n}\n";
-  return out;
+  return j.dump(2) + "\n";
 }
 
 }  // namespace stagger::bench

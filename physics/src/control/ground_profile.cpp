@@ -50,7 +50,7 @@ float GroundProfile::locate_edge(const RagdollRig& rig, float on_s, const Sample
 void GroundProfile::build(const RagdollRig& rig, Vec3 origin, Vec3 direction, float from_s,
                           float to_s) {
   const StepSettings& settings = rig.settings().step;
-  origin_ = horizontal(origin) + Vec3{0, origin.y, 0};
+  origin_ = origin;
   direction_ = normalized(horizontal(direction));
   from_s_ = from_s;
   to_s_ = to_s;
@@ -126,15 +126,18 @@ float GroundProfile::steepest(float from_s, float to_s) const {
   return most;
 }
 
+float GroundProfile::rise_before(std::size_t i) const {
+  const GroundSegment& before = segments_[i - 1];
+  const GroundSegment& after = segments_[i];
+  if (before.to_s < after.from_s) return std::numeric_limits<float>::infinity();  // a gap
+  return after.height - before.height_at(before.to_s);
+}
+
 int GroundProfile::edges_between(float from_s, float to_s) const {
   int edges = 0;
   for (std::size_t i = 1; i < segments_.size(); ++i) {
-    const GroundSegment& before = segments_[i - 1];
-    const GroundSegment& after = segments_[i];
-    if (after.from_s < from_s || after.from_s > to_s) continue;
-    const bool adjacent = before.to_s >= after.from_s;
-    const float jump = std::fabs(after.height - before.height_at(before.to_s));
-    if (!adjacent || jump > edge_rise_m_) ++edges;
+    const float at = segments_[i].from_s;
+    if (at >= from_s && at <= to_s && std::fabs(rise_before(i)) > edge_rise_m_) ++edges;
   }
   return edges;
 }
@@ -142,12 +145,10 @@ int GroundProfile::edges_between(float from_s, float to_s) const {
 GroundProfile::Riser GroundProfile::highest_riser(float from_s, float to_s) const {
   Riser riser;
   for (std::size_t i = 1; i < segments_.size(); ++i) {
-    const GroundSegment& before = segments_[i - 1];
     const GroundSegment& after = segments_[i];
     if (after.from_s < from_s || after.from_s > to_s) continue;
-    const bool adjacent = before.to_s >= after.from_s;
-    const float rise = adjacent ? after.height - before.height_at(before.to_s) : after.height;
-    if (!adjacent || rise <= edge_rise_m_) continue;
+    const float rise = rise_before(i);
+    if (std::isinf(rise) || rise <= edge_rise_m_) continue;
     if (!riser.found || after.height > riser.top) riser = {true, after.from_s, after.height};
   }
   return riser;

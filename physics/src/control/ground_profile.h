@@ -77,6 +77,8 @@ class GroundProfile {
   /// Whether `next` (at `step` metres on) continues the plane of `last`.
   bool continues(const Sample& last, const Sample& next, float step) const;
   float locate_edge(const RagdollRig& rig, float on_s, const Sample& on, float off_s) const;
+  /// [m] how far segment `i` starts above where segment `i - 1` ends (infinity over a gap).
+  float rise_before(std::size_t i) const;
 
   bool built_ = false;
   Vec3 origin_;

@@ -56,7 +56,6 @@ class StepController {
   struct Counts {
     int recovery_steps = 0;  ///< balance steps
     int steps_taken = 0;     ///< every step: balance, gait and closing
-    int profile_builds = 0;  ///< ground profiles built for gait footholds
   };
 
   StepController(RagdollRig& rig, const BodySense& sense, StanceController& stance)

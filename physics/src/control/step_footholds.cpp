@@ -26,7 +26,6 @@ Vec3 StepController::gait_foothold(Vec3 target, Vec3 forward, Vec3* normal) {
     const float stance_s = dot(horizontal(stance - target), forward);
     profile.build(rig_, target, forward, stance_s - s.profile_behind_m,
                   stance_s + std::max(reach + s.profile_ahead_m, s.stairs_lookahead_m));
-    ++counts_.profile_builds;
   }
   const float aim_s = profile.along(target);
   const float stance_s = profile.along(stance);
