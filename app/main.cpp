@@ -19,6 +19,7 @@
 
 #include "cli_checks.h"
 #include "stagger/bench/bench.h"
+#include "stagger/bench/knock_down_course.h"
 #include "stagger/bench/patrol_bench.h"
 #include "stagger/bench/soak.h"
 #include "stagger/bench/terrain_course.h"
@@ -560,6 +561,25 @@ int run_terrain(stagger::bench::TerrainOptions options, const std::string& repor
   return r.interrupted ? kExitInterrupted : 0;
 }
 
+int run_knock_downs(stagger::bench::KnockDownOptions options, const std::string& report) {
+  if (!outputs_writable("stagger bench", {{"report", &report}})) return kExitWrongInput;
+  std::cerr << "stagger bench: " << options.knock_downs << " knock-downs on "
+            << stagger::bench::name_of(options.ground) << " ground, seed " << options.seed
+            << "...\n";
+  stagger::app::catch_interrupts();
+  options.stop = kStopOnInterrupt;
+  options.progress = [](int done, int total) {
+    std::fprintf(stderr, "stagger bench: %d/%d knock-downs\n", done, total);
+  };
+  const stagger::bench::KnockDownResult r = stagger::bench::run_knock_downs(options);
+  if (report != "-") std::cout << stagger::bench::knock_down_table(r);
+  if (!report.empty() && !write_text(report, stagger::bench::knock_down_report_json(r))) {
+    std::cerr << "stagger bench: cannot write the report to " << report << "\n";
+    return kExitWrongInput;
+  }
+  return r.interrupted ? kExitInterrupted : 0;
+}
+
 struct PlayOptions {
   std::string level;
   std::string mode = "auto";
@@ -825,6 +845,33 @@ int main(int argc, char** argv) {
                  "of each feature)")
       ->excludes("--patrol")
       ->excludes("--soak");
+  stagger::bench::KnockDownOptions knock_down_bench;
+  std::string knock_down_ground = "flat";
+  bench_cmd
+      ->add_option("--knock-downs", knock_down_bench.knock_downs,
+                   "Instead: this many standing enemies knocked down (150 N*s at the chest, random "
+                   "directions) and timed until they stand again")
+      ->check(integer_in("--knock-downs", "knock-downs", 1, 100000))
+      ->excludes("--patrol")
+      ->excludes("--soak")
+      ->excludes("--terrain");
+  bench_cmd
+      ->add_option("--ground", knock_down_ground,
+                   "With --knock-downs: flat, slope (12 deg) or stairs (0.17 m risers, 0.28 m "
+                   "treads)")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"flat", "slope", "stairs"}));
+  std::string knock_down_part = "chest";
+  bench_cmd
+      ->add_option("--part", knock_down_part,
+                   "With --knock-downs: the body part struck (pelvis, chest, head, upper_arm_l, "
+                   "lower_arm_l, thigh_l, shin_l, foot_l, ... _r)")
+      ->capture_default_str();
+  bench_cmd
+      ->add_option("--impulse", knock_down_bench.impulse_ns,
+                   "With --knock-downs: the blow [N*s], horizontal")
+      ->capture_default_str()
+      ->check(finite_in("--impulse", "newton-seconds", "N*s", stagger::app::kBlowRange));
   bench_cmd
       ->add_option("--crossings", terrain_bench.crossings,
                    "With --terrain: crossings of each feature")
@@ -832,11 +879,12 @@ int main(int argc, char** argv) {
       ->check(integer_in("--crossings", "crossings", 1, 100000));
   bench_cmd
       ->add_option("--seed", terrain_bench.seed,
-                   "With --terrain: the seed the spawns' nudges follow from")
+                   "With --terrain or --knock-downs: the seed the spawns (and blows) follow from")
       ->capture_default_str()
       ->check(integer_in("--seed", "", 0, 4294967295));
   bench_cmd->add_option("--report", terrain_report,
-                        "With --terrain: write the results as JSON here ('-' for stdout)");
+                        "With --terrain or --knock-downs: write the results as JSON here ('-' "
+                        "for stdout)");
 
   PlayOptions play;
   CLI::App* play_cmd =
@@ -933,6 +981,24 @@ int main(int argc, char** argv) {
   if (export_cmd->parsed()) return run_export(export_file, export_out, export_rate, export_quiet);
   if (preview_cmd->parsed()) return run_preview(preview_level, preview_out, preview_size);
   if (bench_cmd->parsed()) {
+    const bool knock_downs = bench_cmd->count("--knock-downs") > 0;
+    if (knock_downs) {
+      for (const char* other :
+           {"--counts", "--seconds", "--repetitions", "--walking", "--enemies", "--crossings"}) {
+        if (bench_cmd->count(other) > 0)
+          return usage(std::string("stagger bench: ") + other + " does not apply to --knock-downs");
+      }
+      knock_down_bench.seed = terrain_bench.seed;
+      const auto part = stagger::physics::body_part_from_name(knock_down_part);
+      if (!part) return usage("stagger bench: --part " + knock_down_part + " is no body part");
+      knock_down_bench.part = *part;
+      stagger::bench::parse_knock_down_ground(knock_down_ground, knock_down_bench.ground);
+      return run_knock_downs(knock_down_bench, terrain_report);
+    }
+    for (const char* option : {"--ground", "--part", "--impulse"}) {
+      if (bench_cmd->count(option) > 0)
+        return usage(std::string("stagger bench: ") + option + " applies to --knock-downs only");
+    }
     const bool terrain_options = bench_cmd->count("--crossings") > 0 ||
                                  bench_cmd->count("--seed") > 0 || bench_cmd->count("--report") > 0;
     if (terrain) {
@@ -944,7 +1010,9 @@ int main(int argc, char** argv) {
       return run_terrain(terrain_bench, terrain_report);
     }
     if (terrain_options)
-      return usage("stagger bench: --crossings, --seed and --report apply to --terrain only");
+      return usage(
+          "stagger bench: --crossings applies to --terrain only; --seed and --report to "
+          "--terrain and --knock-downs");
     if (!soak_level.empty()) {
       stagger::bench::SoakOptions soak;
       soak.enemies = bench_cmd->count("--enemies") > 0 ? patrol_bench.enemies : 64;

@@ -110,7 +110,8 @@ std::vector<BadCall> bad_calls() {
       {"terrain_with_patrol", "bench --terrain --patrol courtyard", "", 2,
        "stagger bench: --patrol excludes --terrain"},
       {"crossings_without_terrain", "bench --crossings 5", "", 2,
-       "stagger bench: --crossings, --seed and --report apply to --terrain only"},
+       "stagger bench: --crossings applies to --terrain only; --seed and --report to --terrain "
+       "and --knock-downs"},
       {"terrain_with_counts", "bench --terrain --counts 8", "", 2,
        "stagger bench: --counts does not apply to --terrain"},
       {"terrain_report_unwritable", "bench --terrain --report /nonexistent/dir/t.json", "", 1,

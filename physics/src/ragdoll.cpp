@@ -50,7 +50,13 @@ std::string_view name_of(FallCause cause) {
 }
 
 void Ragdoll::apply_impulse(BodyPart part, Vec3 impulse) {
-  rig_.apply_impulse(part, impulse);
+  // The struck part takes what it can, up to max_blow_speed_change; the rest moves the whole
+  // body, as the blow would through the joints had they been rigid.
+  const float own_ns = blueprint().bodies[slot(part)].mass * settings().max_blow_speed_change;
+  const float size = length(impulse);
+  const Vec3 own = size > own_ns ? impulse * (own_ns / size) : impulse;
+  rig_.apply_impulse(part, own);
+  if (size > own_ns) rig_.apply_impulse_to_all(impulse - own);
   witness_->note_push();
   react(part, impulse);
 }
@@ -224,11 +230,13 @@ void Ragdoll::after_step(float dt) {
       update_fallen(dt);
       break;
     case LocomotionState::dead:
+      get_up_->settle_on_impact();
       break;
   }
 }
 
 void Ragdoll::update_fallen(float dt) {
+  get_up_->settle_on_impact();
   const bool still = get_up_->lain_still(dt);
   if (state_ == LocomotionState::falling && still) {
     state_ = LocomotionState::down;

@@ -184,6 +184,13 @@ void RagdollRig::apply_impulse(BodyPart part, Vec3 impulse) {
   world_.apply_impulse(body(part), impulse);
 }
 
+void RagdollRig::apply_impulse_to_all(Vec3 impulse) {
+  for (int b = 0; b < kBodyPartCount; ++b) {
+    const BodyPart part = body_part_at(b);
+    world_.apply_impulse(body(part), impulse * (blueprint_.bodies[slot(part)].mass / mass()));
+  }
+}
+
 void RagdollRig::drive_joint(JointName joint, Quat target, float strength) {
   DrivenJoint& j = world_.impl().joint(joints_[slot(joint)]);
   j.set_target(target);
@@ -202,6 +209,7 @@ void RagdollRig::set_drives_active(bool active) {
   impl.set_self_collision(owner_, active ? SelfCollision::off : SelfCollision::limp);
   for (BodyId b : bodies_) {
     btRigidBody& rigid = impl.rigid(b);
+    rigid.setDamping(0, 0);
     if (active) {
       rigid.forceActivationState(DISABLE_DEACTIVATION);
     } else {
@@ -210,6 +218,17 @@ void RagdollRig::set_drives_active(bool active) {
       rigid.setDeactivationTime(0);
     }
   }
+}
+
+void RagdollRig::set_limp_friction(float strength) {
+  if (drives_active_) return;
+  World::Impl& impl = world_.impl();
+  for (JointId j : joints_) impl.joint(j).set_strength(strength);
+}
+
+void RagdollRig::set_damping(float linear, float angular) {
+  World::Impl& impl = world_.impl();
+  for (BodyId b : bodies_) impl.rigid(b).setDamping(linear, angular);
 }
 
 void RagdollRig::set_joint_iterations(int iterations) {

@@ -43,6 +43,24 @@ void GetUpController::on_fall() {
   state_.still_s = 0;
   state_.assist_fade_s = 0;
   state_.rising = false;
+  state_.settling = false;
+}
+
+void GetUpController::settle_on_impact() {
+  if (state_.settling) return;
+  const GetUpSettings& g = rig_.settings().get_up;
+  const float standing = rig_.blueprint().bodies[slot(BodyPart::pelvis)].center.y;
+  const float sole = sense_.balance.com.y - sense_.balance.com_height_m;
+  bool landed = rig_.body_state(BodyPart::pelvis).position.y - rig_.lowest_point(sole) <
+                g.settle_pelvis_ratio * standing;
+  for (int b = 0; b < kBodyPartCount && !landed; ++b) {
+    const BodyPart part = body_part_at(b);
+    landed = part != BodyPart::foot_l && part != BodyPart::foot_r && rig_.touching(part);
+  }
+  if (!landed) return;
+  state_.settling = true;
+  rig_.set_limp_friction(g.settle_strength);
+  rig_.set_damping(g.settle_linear_damping, g.settle_angular_damping);
 }
 
 bool GetUpController::lain_still(float dt) {

@@ -19,6 +19,7 @@ class GetUpController {
     Vec3 anchor;                  ///< [m] pelvis position when the rise began
     bool prone = false;           ///< the attempt started lying face down
     bool rising = false;          ///< past the tuck
+    bool settling = false;        ///< fallen: has hit the ground, tensed and damped
     float assist_fade_s = 0;      ///< [s] the assistance still letting go after standing
     int failed_attempts = 0;      ///< failures since the last success
   };
@@ -37,6 +38,9 @@ class GetUpController {
 
   /// The drives let go: forget the attempt in progress.
   void on_fall();
+  /// Falling or dead: once the body has hit the ground, tenses it and damps it so that it comes
+  /// to rest instead of rolling on.
+  void settle_on_impact();
   /// Lying: true once every body has been still long enough (falling -> down).
   bool lain_still(float dt);
   bool stays_down() const;

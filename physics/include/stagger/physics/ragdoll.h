@@ -46,7 +46,8 @@ class Ragdoll {
   JointId joint(JointName j) const { return rig_.joint(j); }
   BodyState body_state(BodyPart part) const { return rig_.body_state(part); }
 
-  /// Applies an impulse [N·s] at the part's centre of mass and starts its hit reaction.
+  /// Applies an impulse [N·s] at the part's centre of mass and starts its hit reaction. The part
+  /// gains at most RagdollSettings::max_blow_speed_change; the rest moves the whole body.
   void apply_impulse(BodyPart part, Vec3 impulse);
   /// Starts the hit reaction to a blow that contact has already delivered (a hand's shove).
   void react_to_hit(BodyPart part, Vec3 impulse);

@@ -72,12 +72,20 @@ class RagdollRig {
   // --- Driving the body ---
   /// An impulse [N·s] at the part's centre of mass.
   void apply_impulse(BodyPart part, Vec3 impulse);
+  /// An impulse [N·s] shared by every body in proportion to its mass: the whole body gains
+  /// `impulse` / mass of velocity and no spin.
+  void apply_impulse_to_all(Vec3 impulse);
   /// The joint's target rotation and its strength (a multiplier of its torque cap) this step.
   void drive_joint(JointName joint, Quat target, float strength);
   /// Drives on (upright) or released to joint friction (limp): the uprighting drive follows, the
   /// pelvis pull lets go, and a limp body may fall asleep and collides with itself where a fall
   /// can bring two parts together.
   void set_drives_active(bool active);
+  /// While limp: the joints' friction, as a fraction of each drive's torque cap.
+  void set_limp_friction(float strength);
+  /// Every body's velocity damping, Bullet's: the share of its linear and angular velocity lost
+  /// per second [1/s] (0 while the drives are on).
+  void set_damping(float linear, float angular);
   /// Solver iterations of every joint's rows (0: as the world decides near limits).
   void set_joint_iterations(int iterations);
   /// The world's full solver iteration count.

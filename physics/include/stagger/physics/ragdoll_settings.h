@@ -25,13 +25,19 @@ struct UprightSettings {
 
 /// Getting up after a fall: lie still, tuck, rise with capped assistance, stand.
 struct GetUpSettings {
-  float still_speed = 0.25f;   ///< [m/s] every body slower than this counts as lying still
-  float still_time_s = 0.5f;   ///< [s] lying still this long before getting up
-  float down_time_s = 0.4f;    ///< [s] pause on the ground before the attempt starts
-  float tuck_s = 0.6f;         ///< [s] blend from the lying pose into the tuck
-  float rise_s = 1.4f;         ///< [s] rise from the tuck to standing
-  float timeout_s = 4.5f;      ///< [s] an attempt that has not stood by then failed
-  int max_attempts = 3;        ///< failures in a row before the enemy stays down
+  // Once a falling body has hit the ground (a part other than the feet touches it, or the pelvis
+  // is this low) its muscles tense and it settles instead of rolling and sliding on.
+  float settle_pelvis_ratio = 0.5f;     ///< [-] pelvis height over its standing height
+  float settle_strength = 0.2f;         ///< [-] joint friction then, as a fraction of each cap
+  float settle_linear_damping = 0.6f;   ///< [1/s] share of every body's velocity lost per second
+  float settle_angular_damping = 0.6f;  ///< [1/s] the same for spin
+  float still_speed = 0.25f;            ///< [m/s] every body slower than this counts as lying still
+  float still_time_s = 0.2f;            ///< [s] lying still this long: `down`
+  float down_time_s = 0.4f;             ///< [s] pause on the ground before the attempt starts
+  float tuck_s = 0.6f;                  ///< [s] blend from the lying pose into the tuck
+  float rise_s = 1.4f;                  ///< [s] rise from the tuck to standing
+  float timeout_s = 4.5f;               ///< [s] an attempt that has not stood by then failed
+  int max_attempts = 3;                 ///< failures in a row before the enemy stays down
   float lift_ratio = 0.9f;     ///< [-] cap of the pelvis lift, as a fraction of body weight
   float hold_ratio = 0.7f;     ///< [-] cap of the horizontal hold, as a fraction of body weight
   float upright_boost = 4.0f;  ///< [-] uprighting cap multiplier while rising
@@ -86,6 +92,10 @@ struct RagdollSettings {
   /// planted (Bullet's friction lets a loaded foot creep: 4 cm a minute when standing).
   float stance_grip_n = 40.0f;  ///< [N] per foot at 75 kg, scaled with mass
   float stance_slip_m = 0.02f;  ///< [m] a foot pushed farther than this is re-planted where it is
+  /// [m/s] the most velocity a blow (apply_impulse) gives the part it strikes; the rest of the
+  /// impulse goes to the whole body by mass. A 400 N·s blow would give a 2.6 kg forearm 157 m/s,
+  /// which the joints cannot pass on to the body within a step: they tore open by 25 cm.
+  float max_blow_speed_change = 6.0f;
   float max_linear_speed = 12.0f;   ///< [m/s] clamp applied on state changes
   float max_angular_speed = 40.0f;  ///< [rad/s] clamp applied on state changes
 
