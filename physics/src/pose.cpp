@@ -47,7 +47,13 @@ void set_legs(Pose& pose, float hip, float knee, float ankle) {
 
 Pose tuck_pose(bool prone) {
   Pose pose;
-  set_legs(pose, prone ? -90.0f : -100.0f, prone ? 110.0f : 120.0f, -30.0f);
+  // Face down: on the knees, the shins on the ground and the toes tucked under. Face up: the
+  // knees raised and the feet flat by the seat. Either way the feet stay on the ground.
+  if (prone) {
+    set_legs(pose, -25.0f, 15.0f, 20.0f);
+  } else {
+    set_legs(pose, -55.0f, 125.0f, -15.0f);
+  }
   pose[JointName::lumbar] = about_x(-50.0f);
   const float shoulder = prone ? -60.0f : -70.0f;
   const float elbow = prone ? -100.0f : -30.0f;
@@ -63,6 +69,15 @@ Pose crouch_pose() {
   pose[JointName::lumbar] = about_x(-15.0f);
   pose[JointName::shoulder_l] = pose[JointName::shoulder_r] = about_x(-40.0f);
   pose[JointName::elbow_l] = pose[JointName::elbow_r] = about_x(-30.0f);
+  return pose;
+}
+
+Pose pike_pose() {
+  Pose pose;
+  set_legs(pose, -95.0f, 20.0f, -25.0f);
+  pose[JointName::lumbar] = about_x(-20.0f);
+  pose[JointName::shoulder_l] = pose[JointName::shoulder_r] = about_x(-80.0f);
+  pose[JointName::elbow_l] = pose[JointName::elbow_r] = about_x(-10.0f);
   return pose;
 }
 

@@ -221,7 +221,7 @@ void Ragdoll::after_step(float dt) {
     case LocomotionState::getting_up:
       if (get_up_->stood(state_time_s_)) {
         finish_get_up(true);
-      } else if (get_up_->timed_out(state_time_s_)) {
+      } else if (get_up_->timed_out(state_time_s_) || get_up_->failing()) {
         finish_get_up(false);
       }
       break;

@@ -83,21 +83,25 @@ void GetUpController::start(PoseBlend& pose) {
   const Vec3 facing = state_.prone ? head_direction : -head_direction;
   state_.facing_yaw = yaw_of(facing);
   state_.rising = false;
+  state_.lagging_s = 0;
   rig_.set_upright_strength(0.0f);
   pose.target = rig_.current_pose();
   pose.start(tuck_pose(state_.prone), rig_.settings().get_up.tuck_s);
 }
 
 void GetUpController::update(float t, PoseBlend& pose) {
-  // Stages: 1. tuck (blend from the lying pose); 2. rise: the joints blend to a crouch, then to
-  // standing, while a capped lift carries the pelvis to standing height and the uprighting drive,
-  // boosted, turns it upright; 3. `stood` declares success once up, `timed_out` failure.
+  // Stages: 1. tuck (blend from the lying pose); 2. rise: the joints blend to a crouch (face
+  // down: bent over the straight legs), then to standing, while a capped lift carries the pelvis to
+  // standing height and the uprighting drive, boosted, turns it upright; 3. `stood` declares
+  // success once up, `failing` or `timed_out` failure.
   const GetUpSettings& g = rig_.settings().get_up;
   if (t < g.tuck_s) return;
   if (!state_.rising) {
     state_.rising = true;
     state_.anchor = rig_.body_state(BodyPart::pelvis).position;
-    pose.start(crouch_pose(), 0.5f * g.rise_s);
+    state_.last_update_s = t;
+    state_.lagging_s = 0;
+    pose.start(state_.prone ? pike_pose() : crouch_pose(), 0.5f * g.rise_s);
   }
   const float u = std::clamp((t - g.tuck_s) / g.rise_s, 0.0f, 1.0f);
   if (u >= 0.5f && max_angle_between(pose.to, standing_pose()) > 1e-4f) {
@@ -106,8 +110,10 @@ void GetUpController::update(float t, PoseBlend& pose) {
   const BalanceReadout& balance = sense_.balance;
   const Vec3 anchor = state_.anchor;
   const float standing = rig_.blueprint().bodies[slot(BodyPart::pelvis)].center.y;
-  const float sole = balance.com.y - balance.com_height_m;
-  const float height = anchor.y + (sole + standing - anchor.y) * smoothstep(u);
+  // Standing height (less a margin, so the lift never carries the pelvis past it) over the ground.
+  const float goal = ground_under_feet() + standing - g.lift_below_standing_m;
+  const float height = anchor.y + (goal - anchor.y) * smoothstep(u);
+  track_progress(t, height);
   // In the second half of the rise the hold moves the pelvis over the feet, which the legs have
   // drawn under the body by then.
   const float over_feet = smoothstep(2.0f * u - 1.0f);
@@ -119,6 +125,40 @@ void GetUpController::update(float t, PoseBlend& pose) {
                    {g.hold_ratio * weight, g.lift_ratio * weight * ramp, g.hold_ratio * weight},
                    g.lift_time_constant_s, g.lift_max_speed);
   rig_.set_upright_strength(g.upright_boost * std::min(1.0f, 2.0f * u));
+}
+
+void GetUpController::track_progress(float t, float planned_height) {
+  // A rise that has run its course with the pelvis still `fail_lag_m` short of its goal for
+  // `fail_hold_s` has failed: it is given up then (and tried again from the ground) rather than
+  // left to run to the timeout. (Judged earlier, in the second half of the rise, it cut short
+  // attempts on stairs that would have stood.)
+  const GetUpSettings& g = rig_.settings().get_up;
+  const float dt = t - state_.last_update_s;
+  state_.last_update_s = t;
+  const float pelvis = rig_.body_state(BodyPart::pelvis).position.y;
+  const bool late = pelvis < planned_height - g.fail_lag_m && t >= g.tuck_s + g.rise_s;
+  state_.lagging_s = late ? state_.lagging_s + dt : 0.0f;
+}
+
+bool GetUpController::failing() const {
+  return state_.lagging_s >= rig_.settings().get_up.fail_hold_s;
+}
+
+float GetUpController::ground_under_feet() const {
+  // The ground under the lower foot, probed every step (on stairs the feet move between treads),
+  // not the soles: a height goal that followed a sole rose with a foot that left the ground and
+  // lifted the body off it.
+  const GetUpSettings& g = rig_.settings().get_up;
+  float lowest = 1e9f;
+  float sole = 1e9f;
+  for (BodyPart foot : {BodyPart::foot_l, BodyPart::foot_r}) {
+    const BodyState s = rig_.body_state(foot);
+    const GroundHit ground = rig_.probe_ground(s.position, g.ground_probe_m, g.ground_probe_m);
+    if (ground.hit) lowest = std::min(lowest, ground.point.y);
+    sole = std::min(sole, s.position.y);
+  }
+  return lowest < 1e9f ? lowest
+                       : sole - rig_.blueprint().bodies[slot(BodyPart::foot_l)].half_extents.y;
 }
 
 bool GetUpController::stood(float t) const {

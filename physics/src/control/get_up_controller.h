@@ -22,6 +22,8 @@ class GetUpController {
     bool settling = false;        ///< fallen: has hit the ground, tensed and damped
     float assist_fade_s = 0;      ///< [s] the assistance still letting go after standing
     int failed_attempts = 0;      ///< failures since the last success
+    float lagging_s = 0;          ///< [s] rising: how long the pelvis has lagged its plan
+    float last_update_s = 0;      ///< [s] into the attempt, at the last update
   };
 
   GetUpController(RagdollRig& rig, const BodySense& sense) : rig_(rig), sense_(sense) {}
@@ -48,6 +50,11 @@ class GetUpController {
   void start(PoseBlend& pose);
   /// The rise: `t` [s] into the attempt.
   void update(float t, PoseBlend& pose);
+  /// [m] the height of the ground under the lower foot.
+  float ground_under_feet() const;
+  void track_progress(float t, float planned_height);
+  /// Whether the rise has lagged its plan long enough to be given up.
+  bool failing() const;
   /// Whether the attempt has stood, `t` [s] into it.
   bool stood(float t) const;
   bool timed_out(float t) const { return t > rig_.settings().get_up.timeout_s; }

@@ -30,6 +30,9 @@ Pose tuck_pose(bool prone);
 
 /// A deep crouch with the feet under the hips, the middle of getting up.
 Pose crouch_pose();
+/// Bent over from the hips with the legs nearly straight and the hands reaching down: a body
+/// that lay face down rises through it, pivoting up over its feet, which stay on the ground.
+Pose pike_pose();
 
 /// The pose the drives track, blending (per-joint slerp, eased) from one pose to another.
 struct PoseBlend {

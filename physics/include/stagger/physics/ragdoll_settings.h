@@ -33,17 +33,22 @@ struct GetUpSettings {
   float settle_angular_damping = 0.6f;  ///< [1/s] the same for spin
   float still_speed = 0.25f;            ///< [m/s] every body slower than this counts as lying still
   float still_time_s = 0.2f;            ///< [s] lying still this long: `down`
-  float down_time_s = 0.4f;             ///< [s] pause on the ground before the attempt starts
+  float down_time_s = 0.2f;             ///< [s] pause on the ground before the attempt starts
   float tuck_s = 0.6f;                  ///< [s] blend from the lying pose into the tuck
   float rise_s = 1.4f;                  ///< [s] rise from the tuck to standing
-  float timeout_s = 4.5f;               ///< [s] an attempt that has not stood by then failed
-  int max_attempts = 3;                 ///< failures in a row before the enemy stays down
-  float lift_ratio = 0.9f;     ///< [-] cap of the pelvis lift, as a fraction of body weight
-  float hold_ratio = 0.7f;     ///< [-] cap of the horizontal hold, as a fraction of body weight
-  float upright_boost = 4.0f;  ///< [-] uprighting cap multiplier while rising
-  float knockdown_ns = 60.0f;  ///< [N·s] a blow this strong ends an attempt (a fall)
-  float resistance_s = 1.5f;   ///< [s] after standing up, falling takes `resistance` times ...
-  float resistance = 2.0f;     ///< [-] ... the usual balance error and tilt
+  /// [m] the lift's goal: this far under the pelvis's standing height over the footholds
+  float lift_below_standing_m = 0.02f;
+  float ground_probe_m = 0.3f;  ///< [m] the rise's ground: probed this far around the body
+  float timeout_s = 4.5f;       ///< [s] an attempt that has not stood by then failed
+  float fail_lag_m = 0.3f;      ///< [m] a pelvis this far under the rise's plan ...
+  float fail_hold_s = 0.5f;     ///< [s] ... for this long: the attempt has failed
+  int max_attempts = 3;         ///< failures in a row before the enemy stays down
+  float lift_ratio = 0.9f;      ///< [-] cap of the pelvis lift, as a fraction of body weight
+  float hold_ratio = 0.7f;      ///< [-] cap of the horizontal hold, as a fraction of body weight
+  float upright_boost = 4.0f;   ///< [-] uprighting cap multiplier while rising
+  float knockdown_ns = 60.0f;   ///< [N·s] a blow this strong ends an attempt (a fall)
+  float resistance_s = 1.5f;    ///< [s] after standing up, falling takes `resistance` times ...
+  float resistance = 2.0f;      ///< [-] ... the usual balance error and tilt
   float max_resisting_tilt_rad = deg_to_rad(80.0f);  ///< [rad] cap on that raised fall tilt
   // An attempt has stood once the rise has run and the pelvis is this high, this upright and
   // this well balanced, with a foot on the ground.
