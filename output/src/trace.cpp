@@ -32,7 +32,8 @@ void put(std::string& row, Vec3 v) {
 
 TraceWriter::TraceWriter(std::ostream& out) : out_(out) {
   out_ << "time_s,enemy,state,brain,com_x_m,com_y_m,com_z_m,support_x_m,support_y_m,support_z_m,"
-          "balance_error_m,pelvis_height_m,agent_x_m,agent_y_m,agent_z_m,fall_cause\n";
+          "balance_error_m,pelvis_height_m,agent_x_m,agent_y_m,agent_z_m,fall_cause,"
+          "balance_com_x_m,balance_com_y_m,balance_com_z_m\n";
 }
 
 void TraceWriter::write(const sim::Simulation& simulation) {
@@ -49,7 +50,7 @@ void TraceWriter::write(const sim::Simulation& simulation) {
     rows += ',' + csv_field(scene.enemies()[i].name) + ',' +
             std::string(physics::name_of(body.state())) + ',';
     if (mind) rows += ai::name_of(squad->brain(static_cast<int>(i)).state());
-    put(rows, balance.com);
+    put(rows, body.center_of_mass().position);
     put(rows, balance.support_mid);
     put(rows, balance.error_m);
     put(rows, body.pelvis_height());
@@ -63,6 +64,7 @@ void TraceWriter::write(const sim::Simulation& simulation) {
     const physics::LocomotionState state = body.state();
     if (!physics::is_upright(state) && state != physics::LocomotionState::dead)
       rows += physics::name_of(body.last_fall_cause());
+    put(rows, balance.com);
     rows += '\n';
   }
   out_ << rows;

@@ -76,8 +76,11 @@ class Ragdoll {
   /// The commanded horizontal velocity in effect [m/s] (zero when idle or not upright).
   Vec3 commanded_velocity() const;
 
-  /// Balance measured after the last step.
+  /// Balance measured after the last step. Its `com` is the point balance is judged by: the
+  /// centre of mass less the swing leg while a step is under way (center_of_mass has it all).
   const BalanceReadout& balance() const;
+  /// The whole body's centre of mass [m] and its velocity [m/s], now.
+  MassCenter center_of_mass() const { return rig_.mass_center(-1); }
   LocomotionState state() const { return state_; }
   /// Releases the drives (the fall response); the ragdoll collapses, lies still, then gets up.
   void fall();
