@@ -207,4 +207,26 @@ float DrivenJoint::separation() const {
   return (a - b).length();
 }
 
+void DrivenJoint::close_gap(float max_gap) {
+  auto& c = *constraint_;
+  btRigidBody& parent = c.getRigidBodyA();
+  btRigidBody& child = c.getRigidBodyB();
+  const btVector3 a = parent.getCenterOfMassTransform() * c.getFrameOffsetA().getOrigin();
+  const btVector3 b = child.getCenterOfMassTransform() * c.getFrameOffsetB().getOrigin();
+  const btVector3 gap = a - b;
+  const btScalar length = gap.length();
+  if (length <= max_gap) return;
+  const btVector3 direction = gap / length;
+  btTransform moved = child.getCenterOfMassTransform();
+  moved.setOrigin(moved.getOrigin() + direction * (length - max_gap));
+  child.setCenterOfMassTransform(moved);
+  child.setInterpolationWorldTransform(moved);
+  // Velocity of the child's anchor away from the parent's, along the gap, is removed.
+  const btVector3 apart = (child.getVelocityInLocalPoint(b - child.getCenterOfMassPosition()) -
+                           parent.getVelocityInLocalPoint(a - parent.getCenterOfMassPosition()))
+                              .dot(-direction) *
+                          -direction;
+  if (apart.dot(-direction) > 0) child.setLinearVelocity(child.getLinearVelocity() - apart);
+}
+
 }  // namespace stagger::physics

@@ -59,6 +59,10 @@ class DrivenJoint {
 
   Vec3 angles() const;
   float separation() const;
+  /// Moves the child so that its anchor lies at most `max_gap` [m] from the parent's, and takes
+  /// away the child's velocity apart from it along the gap: a position-level repair that adds no
+  /// energy (the solver turns a joint's error into velocity instead).
+  void close_gap(float max_gap);
   bool anchored_to_world() const { return anchored_to_world_; }
 
  private:

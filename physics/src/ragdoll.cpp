@@ -129,8 +129,9 @@ void Ragdoll::update_joint_iterations() {
   // Extra joint iterations keep joints together when a limp body hits the ground, but while
   // standing they would outrun the contacts and make the feet creep. Getting up, and until its
   // extra resistance runs out, every joint has the world's full count (with fewer in mid-range,
-  // 18 of 20 knock-downs stood and stayed up, against 19); otherwise a driven joint far from its
-  // limits has WorldSettings::free_joint_iterations.
+  // 18 of 20 knock-downs stood and stayed up, against 19; with the limp count, on stairs more
+  // stood but on flat ground fewer); otherwise a driven joint far from its limits has
+  // WorldSettings::free_joint_iterations.
   int iterations = 0;
   if (!rig_.drives_active()) {
     iterations = settings().limp_solver_iterations;
@@ -207,6 +208,7 @@ void Ragdoll::before_step(float dt) {
 }
 
 void Ragdoll::after_step(float dt) {
+  rig_.close_joint_gaps(settings().max_joint_gap_m);
   measure(dt);
   witness_->observe(dt, is_upright(state_), rig_, *sense_, steps_->swing());
   switch (state_) {

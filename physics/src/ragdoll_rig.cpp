@@ -231,6 +231,11 @@ void RagdollRig::set_damping(float linear, float angular) {
   for (BodyId b : bodies_) impl.rigid(b).setDamping(linear, angular);
 }
 
+void RagdollRig::close_joint_gaps(float max_gap) {
+  // joints_ runs from the trunk out (lumbar, neck, shoulders, elbows, hips, knees, ankles).
+  for (JointId j : joints_) world_.impl().joint(j).close_gap(max_gap);
+}
+
 void RagdollRig::set_joint_iterations(int iterations) {
   World::Impl& impl = world_.impl();
   for (JointId j : joints_) impl.joint(j).set_solver_iterations(iterations);

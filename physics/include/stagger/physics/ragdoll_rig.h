@@ -86,6 +86,9 @@ class RagdollRig {
   /// Every body's velocity damping, Bullet's: the share of its linear and angular velocity lost
   /// per second [1/s] (0 while the drives are on).
   void set_damping(float linear, float angular);
+  /// Every joint opened wider than `max_gap` [m] has its child moved back (parents first, so a
+  /// repair carries down the limb).
+  void close_joint_gaps(float max_gap);
   /// Solver iterations of every joint's rows (0: as the world decides near limits).
   void set_joint_iterations(int iterations);
   /// The world's full solver iteration count.

@@ -91,6 +91,10 @@ struct RagdollSettings {
   /// joints by up to 22 mm at the world's 10 iterations and 8 mm at 20. Not used while standing:
   /// joint rows iterated more often than the contacts make the feet creep (1.4 m in 60 s).
   int limp_solver_iterations = 20;
+  /// [m] after each step a joint opened wider than this has its child moved back to it: the last
+  /// line of defence where contacts pin a limb (a foot caught in a stair's nosing while the
+  /// get-up's lift pulls, a tumble down a flight) and the solver lets the joint open by 10 cm.
+  float max_joint_gap_m = 0.015f;
   float body_friction = 0.6f;  ///< [-]
   float foot_friction = 1.0f;  ///< [-] rough soles stop skating
   /// Static friction for planted feet: a capped horizontal pull back to where the foot was
