@@ -215,9 +215,12 @@ void Ragdoll::after_step(float dt) {
     case LocomotionState::standing:
     case LocomotionState::stepping:
     case LocomotionState::walking: {
-      const bool walking = state_ == LocomotionState::walking &&
-                           hits_->since_hit_s() > settings().balance.walk_fall_hit_window_s;
-      if (get_up_->gives_up(get_up_->fall_thresholds(commanded_velocity()), !walking, dt)) fall();
+      // A blow is judged at once; otherwise the error must stay past the threshold a moment
+      // (its measure jumps when a step begins or lands: standing bodies that had recovered from
+      // a shove fell on the measure of their second or third step).
+      const bool hit_recently = hits_->since_hit_s() <= settings().balance.walk_fall_hit_window_s;
+      if (get_up_->gives_up(get_up_->fall_thresholds(commanded_velocity()), hit_recently, dt))
+        fall();
       break;
     }
     case LocomotionState::getting_up:

@@ -31,8 +31,8 @@ class GetUpController {
   /// The fall thresholds of an upright body walking at `commanded` [m/s]: raised just after a
   /// get-up, and widened by the half step the gait's capture point runs ahead.
   BalanceSettings fall_thresholds(Vec3 commanded) const;
-  /// Whether an upright body gives up (falls) this step. `judged_at_once`: not walking, or hit
-  /// recently (a shove is judged at once; the gait's next step may still catch a walker).
+  /// Whether an upright body gives up (falls) this step. `judged_at_once`: hit recently (a shove
+  /// is judged at once; otherwise the next step may still catch the body).
   bool gives_up(const BalanceSettings& thresholds, bool judged_at_once, float dt);
   /// Counts down the resistance after a get-up; true in the step it runs out.
   bool resistance_ran_out(float dt);

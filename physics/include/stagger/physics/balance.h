@@ -21,11 +21,13 @@ struct BalanceSettings {
       0.08f;  ///< [m] capture-point error above which the state is out_of_balance
   float fall_error_m =
       0.32f;  ///< [m] capture-point error at which the ragdoll gives up (goes limp)
-  /// [s] walking (and not hit within the last second), the error must stay past `fall_error_m`
-  /// this long before the ragdoll gives up, unless it passes `walk_fall_error_at_once` × it. The
-  /// gait's own capture point swings by a step's length, and its measure jumps at each touchdown
-  /// (the swing leg counts again, at its real place instead of its target): two in three of the
-  /// patrol bench's falls were declared on such an excursion of an upright body.
+  /// [s] not hit within the last second, walking or standing, the error must stay past
+  /// `fall_error_m` this long before the ragdoll gives up, unless it passes
+  /// `walk_fall_error_at_once` × it. The gait's own capture point swings by a step's length, and
+  /// its measure jumps when a step begins or lands (the swing leg counts again, at its real place
+  /// instead of its target): two in three of the patrol bench's falls were declared on such an
+  /// excursion of an upright body, and standing bodies that had recovered from a shove fell on
+  /// the measure of a later step.
   float walk_fall_hold_s = 0.1f;
   float walk_fall_error_at_once = 1.5f;  ///< [-]
   float walk_fall_hit_window_s = 1.0f;   ///< [s] a body hit within this long is judged at once
