@@ -62,6 +62,24 @@ TEST(GetUp, NineteenOfTwentyKnockDownsStandAgainWithinSixSecondsAndStayUp) {
   EXPECT_LT(prone, 20);
 }
 
+TEST(GetUp, TheReportTimesEachFallFromTheDecisionToLyingStill) {
+  sim::Simulation s(sim::builtin_scene(1),
+                    test::push_script("dummy", physics::BodyPart::chest, {0, 0, 150}, 1.0));
+  double fell_at = -1;
+  double down_at = -1;
+  const physics::Ragdoll& r = *s.scene().enemies()[0].ragdoll;
+  test::run_steps(s, 240 * 4, [&] {
+    const double t = s.scene().world().time();
+    if (fell_at < 0 && r.state() == LocomotionState::falling) fell_at = t;
+    if (down_at < 0 && r.state() == LocomotionState::down) down_at = t;
+  });
+  const sim::EnemyStats e = s.result().enemies[0];
+  ASSERT_EQ(e.fall_to_down_s.size(), 1u);
+  EXPECT_NEAR(e.fall_to_down_s[0], down_at - fell_at, 1e-9);
+  EXPECT_GT(e.fall_to_down_s[0], 0.3);  // it has to reach the ground first
+  EXPECT_LT(e.fall_to_down_s[0], 3.0);
+}
+
 TEST(GetUp, KilledRagdollStaysDownAndSleeps) {
   sim::InputScript script = test::push_script("dummy", physics::BodyPart::chest, {0, 0, 40}, 1.0);
   script.kills.push_back({1.0, "dummy", 1});

@@ -188,36 +188,6 @@ bool run_world(const KnockDownOptions& options, int first, int count, std::vecto
       if (lane.done) continue;
       physics::Ragdoll& r = world.ragdoll(static_cast<std::size_t>(i));
       watch(lane, r, options.ground, t);
-      if (std::getenv("KD_TRACE") && lane.run.index == std::atoi(std::getenv("KD_TRACE")) &&
-          (s % 12) == 0) {
-        std::fprintf(
-            stderr,
-            "%.2f %-10s lift %.3f %.3f pelvis %+.3f speed %.2f ph %.2f prone %d py %.2f pz %.2f "
-            "sep %.3f\n",
-            t, std::string(physics::name_of(r.state())).c_str(),
-            static_cast<double>(foot_lift(r, BodyPart::foot_l, options.ground)),
-            static_cast<double>(foot_lift(r, BodyPart::foot_r, options.ground)),
-            static_cast<double>(pelvis_over_standing(r, options.ground)),
-            static_cast<double>(r.rig().max_body_speed()), static_cast<double>(r.pelvis_height()),
-            r.got_up_from_prone() ? 1 : 0,
-            static_cast<double>(r.body_state(BodyPart::pelvis).rotation.rotate({0, 1, 0}).y),
-            static_cast<double>(r.body_state(BodyPart::pelvis).rotation.rotate({0, 0, 1}).y),
-            static_cast<double>(r.max_joint_separation()));
-      }
-      if (std::getenv("KD_TRACE") && lane.run.index == std::atoi(std::getenv("KD_TRACE")) &&
-          (s % 12) == 0) {
-        std::fprintf(
-            stderr,
-            "%.2f %-10s lift %.3f %.3f pelvis %+.3f speed %.2f ph %.2f prone %d py %.2f pz %.2f\n",
-            t, std::string(physics::name_of(r.state())).c_str(),
-            static_cast<double>(foot_lift(r, BodyPart::foot_l, options.ground)),
-            static_cast<double>(foot_lift(r, BodyPart::foot_r, options.ground)),
-            static_cast<double>(pelvis_over_standing(r, options.ground)),
-            static_cast<double>(r.rig().max_body_speed()), static_cast<double>(r.pelvis_height()),
-            r.got_up_from_prone() ? 1 : 0,
-            static_cast<double>(r.body_state(BodyPart::pelvis).rotation.rotate({0, 1, 0}).y),
-            static_cast<double>(r.body_state(BodyPart::pelvis).rotation.rotate({0, 0, 1}).y));
-      }
       if (!lane.done) continue;
       --watching;
       r.kill();  // limp, it comes to rest and sleeps: a finished lane costs next to nothing

@@ -31,6 +31,7 @@ std::string report_json(const SimulationResult& r) {
     o["name"] = e.name;
     o["falls"] = e.falls;
     o["fall_causes"] = e.fall_causes;
+    o["fall_to_down_s"] = e.fall_to_down_s;
     o["self_falls"] = e.self_falls;
     o["max_foot_slip_m"] = e.max_foot_slip_m;
     o["get_ups"] = e.get_ups;

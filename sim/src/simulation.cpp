@@ -34,6 +34,7 @@ Simulation::Simulation(const SceneDescription& scene, InputScript script)
     stats_.push_back(s);
   }
   was_fallen_.assign(stats_.size(), false);
+  fall_began_s_.assign(stats_.size(), 0.0);
   for (const auto& e : scene_.enemies()) last_com_.push_back(e.ragdoll->balance().com);
   scripted_pushes_.resize(stats_.size());
   start_minds();
@@ -273,6 +274,12 @@ void Simulation::record_stats() {
       const physics::FallCause cause = r.last_fall_cause();
       s.fall_causes.emplace_back(physics::name_of(cause));
       if (physics::is_self_fall(cause)) ++s.self_falls;
+      s.fall_to_down_s.push_back(-1.0);
+      fall_began_s_[i] = scene_.world().time();
+    }
+    if (state == physics::LocomotionState::down && !s.fall_to_down_s.empty() &&
+        s.fall_to_down_s.back() < 0) {
+      s.fall_to_down_s.back() = scene_.world().time() - fall_began_s_[i];
     }
     s.max_foot_slip_m = r.max_foot_slip_m();
     was_fallen_[i] = falling;

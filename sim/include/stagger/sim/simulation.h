@@ -21,6 +21,9 @@ struct EnemyStats {
   std::string name;
   int falls = 0;                         ///< times the ragdoll went down (drives released)
   std::vector<std::string> fall_causes;  ///< each fall's cause (physics::FallCause), in order
+  /// [s] each fall's time from the decision (drives let go) to `down` (lying still), in order;
+  /// -1 for a fall that had not come to rest (the run ended, or it was killed, first)
+  std::vector<double> fall_to_down_s;
   int self_falls = 0;         ///< falls neither pushed nor hit (by a push or hand within 2 s)
   float max_foot_slip_m = 0;  ///< [m] largest slide of a planted foot within one stance phase
   int get_ups = 0;            ///< times it stood up again
@@ -128,6 +131,7 @@ class Simulation {
   std::size_t next_player_ = 0;
   std::vector<EnemyStats> stats_;
   std::vector<bool> was_fallen_;
+  std::vector<double> fall_began_s_;  ///< [s] per enemy: when its latest fall was decided
   // The enemies' minds (only in scenes with navigation settings, that is levels) and the player
   // they look for: absent until a `player` event places them.
   std::unique_ptr<ai::Squad> squad_;

@@ -1,0 +1,106 @@
+// Knock-downs (`stagger bench --knock-downs`): standing enemies knocked down in seeded random
+// directions stand again, and no blow, fall or get-up opens a joint. The figures of every run
+// are recorded as test properties; docs/physics.md (Falls and get-ups) gives the full
+// distributions and the command for each.
+
+#include "stagger/bench/knock_down_course.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+namespace stagger {
+namespace {
+
+constexpr float kJointGapBoundM = 0.02f;  // [m] no joint opens wider, whatever the blow
+
+bench::KnockDownResult knock_downs(bench::KnockDownGround ground, int count, std::uint64_t seed,
+                                   float impulse_ns = 150.0f,
+                                   physics::BodyPart part = physics::BodyPart::chest) {
+  bench::KnockDownOptions options;
+  options.ground = ground;
+  options.knock_downs = count;
+  options.seed = seed;
+  options.impulse_ns = impulse_ns;
+  options.part = part;
+  return bench::run_knock_downs(options);
+}
+
+float worst_separation(const bench::KnockDownResult& r) {
+  float worst = 0;
+  for (const bench::KnockDown& k : r.runs) worst = std::max(worst, k.max_joint_separation_m);
+  return worst;
+}
+
+TEST(KnockDowns, OnFlatGroundAllTwoHundredStandWithinEightSecondsWithJointsTogether) {
+  int within_5_s = 0;
+  for (std::uint64_t seed : {1u, 2u}) {
+    const bench::KnockDownResult r = knock_downs(bench::KnockDownGround::flat, 100, seed);
+    ASSERT_EQ(r.runs.size(), 100u);
+    for (const bench::KnockDown& k : r.runs) {
+      EXPECT_GE(k.fell_s, 0.0) << "a 150 N·s blow always fells the body (run " << k.index << ")";
+      EXPECT_GE(k.stood_s, 0.0) << "run " << k.index << " never stood";
+      EXPECT_LE(k.stood_s, 8.0) << "run " << k.index;
+    }
+    EXPECT_EQ(r.stood_within(8.0), 100);
+    EXPECT_LE(worst_separation(r), kJointGapBoundM);
+    within_5_s += r.stood_within(5.0);
+  }
+  RecordProperty("stood_within_5_s_of_200", within_5_s);
+}
+
+TEST(KnockDowns, FallsComeToRestWithinThreeSecondsOnFlatGround) {
+  const bench::KnockDownResult r = knock_downs(bench::KnockDownGround::flat, 50, 3);
+  for (const bench::KnockDown& k : r.runs) {
+    EXPECT_GE(k.fall_to_down_s(), 0.0) << "run " << k.index;
+    EXPECT_LE(k.fall_to_down_s(), 3.0) << "run " << k.index;
+  }
+  std::vector<double> times;
+  for (const bench::KnockDown& k : r.runs) times.push_back(k.fall_to_down_s());
+  EXPECT_LE(bench::percentile(times, 50), 1.5) << "[s] median from the fall to lying still";
+}
+
+TEST(KnockDowns, FourHundredNewtonSecondsOnAnyBodyPartOpenNoJoint) {
+  for (int p = 0; p < physics::kBodyPartCount; ++p) {
+    const physics::BodyPart part = physics::body_part_at(p);
+    const bench::KnockDownResult r =
+        knock_downs(bench::KnockDownGround::flat, 8, 10 + static_cast<std::uint64_t>(p), 400.0f,
+                    part);
+    EXPECT_LE(worst_separation(r), kJointGapBoundM) << physics::name_of(part);
+  }
+}
+
+TEST(KnockDowns, TumblesDownStairsOpenNoJoint) {
+  const bench::KnockDownResult r = knock_downs(bench::KnockDownGround::stairs, 25, 4);
+  EXPECT_LE(worst_separation(r), kJointGapBoundM);
+  RecordProperty("stood_within_6_s_of_25", r.stood_within(6.0));
+}
+
+TEST(KnockDowns, SameOptionsSameRunsBitForBit) {
+  const bench::KnockDownResult a = knock_downs(bench::KnockDownGround::slope, 5, 7);
+  const bench::KnockDownResult b = knock_downs(bench::KnockDownGround::slope, 5, 7);
+  EXPECT_EQ(a.state_hash, b.state_hash);
+  ASSERT_EQ(a.runs.size(), b.runs.size());
+  for (std::size_t i = 0; i < a.runs.size(); ++i) EXPECT_EQ(a.runs[i].stood_s, b.runs[i].stood_s);
+}
+
+TEST(KnockDowns, GroundHeightsMatchTheSurfaces) {
+  using bench::KnockDownGround;
+  EXPECT_EQ(bench::knock_down_ground_height(KnockDownGround::flat, 3.0f), 0.0f);
+  EXPECT_NEAR(bench::knock_down_ground_height(KnockDownGround::slope, 1.0f),
+              std::tan(deg_to_rad(bench::kKnockDownSlopeDeg)), 1e-6f);
+  // Tread k (1-based) runs from (k - 1) treads to k treads, its top k risers up.
+  EXPECT_NEAR(bench::knock_down_ground_height(KnockDownGround::stairs, 0.1f),
+              bench::kKnockDownRiserM, 1e-6f);
+  EXPECT_NEAR(bench::knock_down_ground_height(KnockDownGround::stairs,
+                                              2.5f * bench::kKnockDownTreadM),
+              3.0f * bench::kKnockDownRiserM, 1e-6f);
+  EXPECT_EQ(bench::knock_down_ground_height(KnockDownGround::stairs, -0.5f), 0.0f);
+  bench::KnockDownGround parsed = KnockDownGround::flat;
+  EXPECT_TRUE(bench::parse_knock_down_ground("stairs", parsed));
+  EXPECT_EQ(parsed, KnockDownGround::stairs);
+  EXPECT_FALSE(bench::parse_knock_down_ground("ice", parsed));
+}
+
+}  // namespace
+}  // namespace stagger
