@@ -3,11 +3,11 @@
 // are recorded as test properties; docs/physics.md (Falls and get-ups) gives the full
 // distributions and the command for each.
 
-#include "stagger/bench/knock_down_course.h"
-
 #include <gtest/gtest.h>
 
 #include <algorithm>
+
+#include "stagger/bench/knock_down_course.h"
 
 namespace stagger {
 namespace {
@@ -63,9 +63,8 @@ TEST(KnockDowns, FallsComeToRestWithinThreeSecondsOnFlatGround) {
 TEST(KnockDowns, FourHundredNewtonSecondsOnAnyBodyPartOpenNoJoint) {
   for (int p = 0; p < physics::kBodyPartCount; ++p) {
     const physics::BodyPart part = physics::body_part_at(p);
-    const bench::KnockDownResult r =
-        knock_downs(bench::KnockDownGround::flat, 8, 10 + static_cast<std::uint64_t>(p), 400.0f,
-                    part);
+    const bench::KnockDownResult r = knock_downs(bench::KnockDownGround::flat, 8,
+                                                 10 + static_cast<std::uint64_t>(p), 400.0f, part);
     EXPECT_LE(worst_separation(r), kJointGapBoundM) << physics::name_of(part);
   }
 }
@@ -92,9 +91,9 @@ TEST(KnockDowns, GroundHeightsMatchTheSurfaces) {
   // Tread k (1-based) runs from (k - 1) treads to k treads, its top k risers up.
   EXPECT_NEAR(bench::knock_down_ground_height(KnockDownGround::stairs, 0.1f),
               bench::kKnockDownRiserM, 1e-6f);
-  EXPECT_NEAR(bench::knock_down_ground_height(KnockDownGround::stairs,
-                                              2.5f * bench::kKnockDownTreadM),
-              3.0f * bench::kKnockDownRiserM, 1e-6f);
+  EXPECT_NEAR(
+      bench::knock_down_ground_height(KnockDownGround::stairs, 2.5f * bench::kKnockDownTreadM),
+      3.0f * bench::kKnockDownRiserM, 1e-6f);
   EXPECT_EQ(bench::knock_down_ground_height(KnockDownGround::stairs, -0.5f), 0.0f);
   bench::KnockDownGround parsed = KnockDownGround::flat;
   EXPECT_TRUE(bench::parse_knock_down_ground("stairs", parsed));
