@@ -1,6 +1,7 @@
 #include "get_up_controller.h"
 
 #include <algorithm>
+#include <cmath>
 
 namespace stagger::physics {
 
@@ -80,13 +81,34 @@ void GetUpController::start(PoseBlend& pose) {
   state_.prone = pelvis.rotate({0, 0, 1}).y < 0;
   Vec3 head_direction = horizontal(pelvis.rotate({0, 1, 0}));
   if (length(head_direction) < 1e-3f) head_direction = horizontal(pelvis.rotate({0, 0, 1}));
-  const Vec3 facing = state_.prone ? head_direction : -head_direction;
+  Vec3 facing = state_.prone ? head_direction : -head_direction;
+  facing = along_fall_line(facing);
   state_.facing_yaw = yaw_of(facing);
   state_.rising = false;
   state_.lagging_s = 0;
   rig_.set_upright_strength(0.0f);
   pose.target = rig_.current_pose();
   pose.start(tuck_pose(state_.prone), rig_.settings().get_up.tuck_s);
+}
+
+Vec3 GetUpController::along_fall_line(Vec3 facing) const {
+  // On steep ground (stairs, a steep slope) a body standing across the fall line has its feet at
+  // different heights and leans: it stands up facing up or down the slope instead, whichever is
+  // nearer the way it would have faced.
+  const GetUpSettings& g = rig_.settings().get_up;
+  const Vec3 at = rig_.body_state(BodyPart::pelvis).position;
+  const float r = g.fall_line_probe_m;
+  float h[4];
+  const Vec3 offsets[4] = {{r, 0, 0}, {-r, 0, 0}, {0, 0, r}, {0, 0, -r}};
+  for (int i = 0; i < 4; ++i) {
+    const GroundHit hit = rig_.probe_ground(at + offsets[i], g.ground_probe_m + 1.0f, 2.0f);
+    if (!hit.hit) return facing;
+    h[i] = hit.point.y;
+  }
+  const Vec3 uphill{(h[0] - h[1]) / (2.0f * r), 0.0f, (h[2] - h[3]) / (2.0f * r)};
+  if (length(uphill) < std::tan(deg_to_rad(g.fall_line_slope_deg))) return facing;
+  const Vec3 up = normalized(uphill);
+  return dot(up, facing) >= 0 ? up : -up;
 }
 
 void GetUpController::update(float t, PoseBlend& pose) {

@@ -50,6 +50,8 @@ class GetUpController {
   void start(PoseBlend& pose);
   /// The rise: `t` [s] into the attempt.
   void update(float t, PoseBlend& pose);
+  /// `facing` turned up or down the fall line where the ground is steep.
+  Vec3 along_fall_line(Vec3 facing) const;
   /// [m] the height of the ground under the lower foot.
   float ground_under_feet() const;
   void track_progress(float t, float planned_height);

@@ -38,6 +38,10 @@ struct GetUpSettings {
   float rise_s = 1.4f;                  ///< [s] rise from the tuck to standing
   /// [m] the lift's goal: this far under the pelvis's standing height over the footholds
   float lift_below_standing_m = 0.02f;
+  /// On ground steeper than this [deg] the body stands up facing up or down the fall line,
+  /// measured by probes this far [m] each side of the pelvis.
+  float fall_line_slope_deg = 20.0f;
+  float fall_line_probe_m = 0.35f;
   float ground_probe_m = 0.3f;  ///< [m] the rise's ground: probed this far around the body
   float timeout_s = 4.5f;       ///< [s] an attempt that has not stood by then failed
   float fail_lag_m = 0.3f;      ///< [m] a pelvis this far under the rise's plan ...
