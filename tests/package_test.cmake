@@ -1,0 +1,72 @@
+# The installed-package test (ctest: package.install_and_build_examples), run with cmake -P:
+#   1. cmake --install STAGGER_BUILD_DIR into WORK_DIR/prefix (emptied first);
+#   2. examples/hello_enemy, a separate project (find_package(Stagger REQUIRED COMPONENTS
+#      physics)), configured against that prefix alone, built, and run: it exits 0 when its enemy
+#      stands again after two shoves;
+#   3. tests/package (find_package(Stagger REQUIRED COMPONENTS physics sim), and vr with WITH_VR)
+#      the same way: it runs the built-in scene for a second through stagger::sim.
+# Any step that fails fails the test. Inputs (-D): STAGGER_BUILD_DIR, STAGGER_SOURCE_DIR, WORK_DIR,
+# CONFIG, GENERATOR, MAKE_PROGRAM, CXX_COMPILER, CXX_FLAGS, WITH_VR.
+cmake_minimum_required(VERSION 3.25)
+
+foreach(input STAGGER_BUILD_DIR STAGGER_SOURCE_DIR WORK_DIR GENERATOR CXX_COMPILER)
+  if(NOT DEFINED ${input} OR "${${input}}" STREQUAL "")
+    message(FATAL_ERROR "package_test.cmake: -D${input}=... is required")
+  endif()
+endforeach()
+if("${CONFIG}" STREQUAL "")
+  set(CONFIG Release)
+endif()
+
+# run(STEP command...): runs a command and fails the test when it fails, printing its output
+# then (the install's file list is long); a program's own output (the "run" steps) is printed.
+function(run step)
+  message(STATUS "package test: ${step}: ${ARGN}")
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE result OUTPUT_VARIABLE output ERROR_VARIABLE output)
+  if(NOT result EQUAL 0)
+    message("${output}")
+    message(FATAL_ERROR "package test: ${step} failed (${result})")
+  endif()
+  if(step MATCHES ": run$")
+    message("${output}")
+  endif()
+endfunction()
+
+set(prefix ${WORK_DIR}/prefix)
+file(REMOVE_RECURSE ${WORK_DIR})
+file(MAKE_DIRECTORY ${WORK_DIR})
+
+run("install" ${CMAKE_COMMAND} --install ${STAGGER_BUILD_DIR} --prefix ${prefix} --config ${CONFIG})
+
+# consumer(NAME SOURCE_DIR [cmake -D options...]): configure, build and run one consumer project.
+function(consumer name source_dir)
+  set(build ${WORK_DIR}/${name})
+  set(configure_args -S ${source_dir} -B ${build} -G ${GENERATOR}
+      -DCMAKE_BUILD_TYPE=${CONFIG}
+      -DCMAKE_CXX_COMPILER=${CXX_COMPILER}
+      "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}"
+      -DCMAKE_PREFIX_PATH=${prefix}
+      # Only this prefix: no package registry, no Stagger found elsewhere first.
+      -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF
+      -DStagger_ROOT=${prefix}
+      ${ARGN})
+  if(MAKE_PROGRAM)
+    list(APPEND configure_args -DCMAKE_MAKE_PROGRAM=${MAKE_PROGRAM})
+  endif()
+  run("${name}: configure" ${CMAKE_COMMAND} ${configure_args})
+  # The package found must be the one just installed.
+  file(STRINGS ${build}/CMakeCache.txt stagger_dir REGEX "^Stagger_DIR:")
+  string(REGEX REPLACE "^Stagger_DIR:[A-Z]+=" "" stagger_dir "${stagger_dir}")
+  file(REAL_PATH "${stagger_dir}" stagger_dir)
+  file(REAL_PATH "${prefix}" real_prefix)
+  string(FIND "${stagger_dir}" "${real_prefix}/" at)
+  if(NOT at EQUAL 0)
+    message(FATAL_ERROR "package test: ${name} found Stagger in '${stagger_dir}', not under ${real_prefix}")
+  endif()
+  run("${name}: build" ${CMAKE_COMMAND} --build ${build} --config ${CONFIG})
+  run("${name}: run" ${build}/${name})
+endfunction()
+
+consumer(hello_enemy ${STAGGER_SOURCE_DIR}/examples/hello_enemy)
+consumer(stagger_package_check ${STAGGER_SOURCE_DIR}/tests/package -DWITH_VR=${WITH_VR})
+message(STATUS "package test: passed")
