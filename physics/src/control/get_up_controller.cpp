@@ -4,6 +4,15 @@
 #include <cmath>
 
 namespace stagger::physics {
+namespace {
+
+// [m] the fall line's probes reach this much farther up than the rise's ground probes (a body
+// lying on a flight has treads up to a metre above its pelvis within reach) ...
+constexpr float kFallLineAboveM = 1.0f;
+// [m] ... and this far down (treads as far below).
+constexpr float kFallLineBelowM = 2.0f;
+
+}  // namespace
 
 BalanceSettings GetUpController::fall_thresholds(Vec3 commanded) const {
   const RagdollSettings& settings = rig_.settings();
@@ -101,7 +110,8 @@ Vec3 GetUpController::along_fall_line(Vec3 facing) const {
   float h[4];
   const Vec3 offsets[4] = {{r, 0, 0}, {-r, 0, 0}, {0, 0, r}, {0, 0, -r}};
   for (int i = 0; i < 4; ++i) {
-    const GroundHit hit = rig_.probe_ground(at + offsets[i], g.ground_probe_m + 1.0f, 2.0f);
+    const GroundHit hit =
+        rig_.probe_ground(at + offsets[i], g.ground_probe_m + kFallLineAboveM, kFallLineBelowM);
     if (!hit.hit) return facing;
     h[i] = hit.point.y;
   }
