@@ -1,10 +1,10 @@
 // The application's fixed-step accumulator.
 
-#include "stagger/sim/step_clock.h"
+#include "stagger/core/step_clock.h"
 
 #include <gtest/gtest.h>
 
-namespace stagger::sim {
+namespace stagger {
 namespace {
 
 TEST(StepClock, NinetyHertzDisplayRunsEightStepsPerThreeFrames) {
@@ -28,4 +28,4 @@ TEST(StepClock, CatchUpIsClamped) {
 }
 
 }  // namespace
-}  // namespace stagger::sim
+}  // namespace stagger

@@ -129,9 +129,15 @@ Vec3 Crowd::pull_back(int agent, Vec3 toward) {
   return position(agent);
 }
 
+void Crowd::remove_agent(int agent) {
+  impl_->crowd->removeAgent(agent);
+  impl_->targets[static_cast<std::size_t>(agent)].reset();
+}
+
 bool Crowd::reseat(int agent, Vec3 position) {
-  // Upstream's advice for a teleport: remove the agent and add it again. The
-  // freed slot is the lowest free one, so the agent keeps its index.
+  // Upstream's advice for a teleport: remove the agent and add it again. dtCrowd::addAgent takes
+  // the lowest free slot, so slots below it that removed agents left free are filled for the
+  // moment: the agent gets its own index back.
   const dtCrowdAgentParams params = impl_->agent(agent).params;
   const dtNavMeshQuery* query = impl_->crowd->getNavMeshQuery();
   dtPolyRef ref = 0;
@@ -141,7 +147,13 @@ bool Crowd::reseat(int agent, Vec3 position) {
   if (ref == 0) return false;
   const std::optional<Vec3> target = impl_->targets[static_cast<std::size_t>(agent)];
   impl_->crowd->removeAgent(agent);
+  std::vector<int> fillers;
+  for (int i = 0; i < agent; ++i) {
+    if (!impl_->crowd->getAgent(i)->active)
+      fillers.push_back(impl_->crowd->addAgent(point, &params));
+  }
   const int index = impl_->crowd->addAgent(point, &params);
+  for (int filler : fillers) impl_->crowd->removeAgent(filler);
   STAGGER_ASSERT(index == agent);
   if (target) set_target(agent, *target);
   return true;

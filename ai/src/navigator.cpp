@@ -37,6 +37,24 @@ int Navigator::add(Vec3 feet) {
   return static_cast<int>(enemies_.size()) - 1;
 }
 
+void Navigator::remove(int enemy) {
+  Enemy& e = enemies_[static_cast<std::size_t>(enemy)];
+  if (e.agent < 0) return;
+  crowd_.remove_agent(e.agent);
+  e.agent = -1;
+}
+
+bool Navigator::teleport(int enemy, Vec3 feet) {
+  Enemy& e = enemies_[static_cast<std::size_t>(enemy)];
+  const Navmesh::Nearest at = navmesh_->nearest(feet, kColumnHalfExtents);
+  if (e.agent < 0 || !at.found || !crowd_.reseat(e.agent, at.point)) return false;
+  e.com = feet + Vec3{0, kColumnCentreBelowCom, 0};
+  e.follow.feet = e.follow.agent = e.follow.aim = at.point;
+  e.follow.on_navmesh = true;
+  e.held = true;  // progress counts afresh from the new place
+  return true;
+}
+
 void Navigator::set_goal(int enemy, std::optional<Vec3> goal, float speed) {
   Enemy& e = enemies_[static_cast<std::size_t>(enemy)];
   e.speed = speed;
@@ -129,6 +147,7 @@ void Navigator::watch_progress(Enemy& e, float dt) {
 
 void Navigator::tick(float dt) {
   for (Enemy& e : enemies_) {
+    if (e.agent < 0) continue;
     project(e);
     if (!e.upright || !e.follow.on_navmesh) {
       // Down, getting up, or off the navmesh: the agent waits.
@@ -146,6 +165,7 @@ void Navigator::tick(float dt) {
   }
   crowd_.update(dt);
   for (Enemy& e : enemies_) {
+    if (e.agent < 0) continue;
     e.follow.valid = crowd_.valid(e.agent);
     if (!e.follow.valid) {
       ++e.follow.invalid_ticks;

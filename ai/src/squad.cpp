@@ -38,29 +38,45 @@ float heading_of(const physics::Ragdoll& body) {
 
 Squad::Squad(std::shared_ptr<const Navmesh> navmesh, const NavigationSettings& navmesh_settings,
              const physics::World& world, const std::vector<SquadMember>& members,
-             SquadSettings settings)
+             SquadSettings settings, int capacity)
     : world_(world),
       navmesh_(navmesh),
       settings_(settings),
-      navigator_(navmesh, static_cast<int>(members.size()), navmesh_settings.agent_radius,
-                 navmesh_settings.agent_height, settings.leash) {
-  std::uint64_t stream = settings_.seed;
-  for (const SquadMember& sm : members) {
-    STAGGER_ASSERT(sm.body != nullptr);
-    Member m;
-    m.body = sm.body;
-    m.eyes = Perception(settings_.perception);
-    stream = stream * 6364136223846793005ull + 1442695040888963407ull;
-    m.handle = navigator_.add(sm.spawn);
-    if (m.handle >= 0) {
-      std::vector<PatrolPoint> route = sm.route;
-      if (route.empty()) route.push_back({sm.spawn, 0.0f});
-      Patrol patrol(std::move(route), sm.mode, sm.yaw_rad, settings_.patrol);
-      patrol.resume_from(sm.spawn);  // start at the nearest point of the route
-      m.brain.emplace(std::move(patrol), stream, settings_.brain);
-    }
-    members_.push_back(std::move(m));
+      navigator_(navmesh, std::max(capacity, static_cast<int>(members.size())),
+                 navmesh_settings.agent_radius, navmesh_settings.agent_height, settings.leash),
+      stream_(settings.seed) {
+  for (const SquadMember& sm : members) add(sm);
+}
+
+int Squad::add(const SquadMember& sm) {
+  STAGGER_ASSERT(sm.body != nullptr);
+  Member m;
+  m.body = sm.body;
+  m.eyes = Perception(settings_.perception);
+  stream_ = stream_ * 6364136223846793005ull + 1442695040888963407ull;
+  m.handle = navigator_.add(sm.spawn);
+  if (m.handle >= 0) {
+    std::vector<PatrolPoint> route = sm.route;
+    if (route.empty()) route.push_back({sm.spawn, 0.0f});
+    Patrol patrol(std::move(route), sm.mode, sm.yaw_rad, settings_.patrol);
+    patrol.resume_from(sm.spawn);  // start at the nearest point of the route
+    m.brain.emplace(std::move(patrol), stream_, settings_.brain);
   }
+  members_.push_back(std::move(m));
+  return static_cast<int>(members_.size()) - 1;
+}
+
+void Squad::remove(int member) {
+  Member& m = members_[static_cast<std::size_t>(member)];
+  if (m.handle >= 0) navigator_.remove(m.handle);
+  m.handle = -1;
+  m.body = nullptr;
+}
+
+bool Squad::teleport(int member, Vec3 feet) {
+  Member& m = members_[static_cast<std::size_t>(member)];
+  m.walking = false;
+  return m.handle >= 0 && navigator_.teleport(m.handle, feet);
 }
 
 const Navigator::Follow& Squad::follow(int member) const {

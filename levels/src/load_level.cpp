@@ -414,8 +414,10 @@ void LevelReader::read_enemies(const JsonValue& list, Level& level) {
     read_float(item, "yaw_deg", enemy.yaw_deg, -3600, 3600, "between -3600 and 3600");
     if (read_string(item, "route", enemy.route))
       enemy_routes_.emplace_back(enemy.route, item.find("route")->at);
-    read_float(item, "height_m", enemy.height_m, 1.0, 2.5, "between 1 and 2.5 m");
-    read_float(item, "mass_kg", enemy.mass_kg, 30.0, 200.0, "between 30 and 200 kg");
+    read_float(item, "height_m", enemy.height_m, static_cast<double>(kMinEnemyHeightM),
+               static_cast<double>(kMaxEnemyHeightM), "between 1 and 2.5 m");
+    read_float(item, "mass_kg", enemy.mass_kg, static_cast<double>(kMinEnemyMassKg),
+               static_cast<double>(kMaxEnemyMassKg), "between 30 and 200 kg");
     level.enemies.push_back(enemy);
   });
 }

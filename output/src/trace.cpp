@@ -43,19 +43,21 @@ void TraceWriter::write(const sim::Simulation& simulation) {
   std::snprintf(time, sizeof(time), "%.6f", scene.world().time());
   std::string rows;
   for (std::size_t i = 0; i < scene.enemies().size(); ++i) {
+    if (scene.enemies()[i].removed()) continue;
     const physics::Ragdoll& body = *scene.enemies()[i].ragdoll;
     const physics::BalanceReadout& balance = body.balance();
-    const bool mind = squad != nullptr && squad->active(static_cast<int>(i));
+    const int member = simulation.mind_of(i);
+    const bool mind = member >= 0;
     rows += time;
     rows += ',' + csv_field(scene.enemies()[i].name) + ',' +
             std::string(physics::name_of(body.state())) + ',';
-    if (mind) rows += ai::name_of(squad->brain(static_cast<int>(i)).state());
+    if (mind) rows += ai::name_of(squad->brain(member).state());
     put(rows, body.center_of_mass().position);
     put(rows, balance.support_mid);
     put(rows, balance.error_m);
     put(rows, body.pelvis_height());
     if (mind) {
-      put(rows, squad->follow(static_cast<int>(i)).agent);
+      put(rows, squad->follow(member).agent);
     } else {
       rows += ",,,";
     }

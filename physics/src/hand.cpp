@@ -134,6 +134,10 @@ void Hand::close_episodes(float dt) {
   for (std::size_t r = 0; r < episodes_.size(); ++r) {
     Episode& e = episodes_[r];
     if (!e.active) continue;
+    if (!world_.has_ragdoll(r)) {  // removed mid-shove
+      e.active = false;
+      continue;
+    }
     if (touched_now_[r]) {
       e.touching_s += dt;
       e.apart_s = 0;

@@ -26,6 +26,11 @@ std::string_view name_of(LocomotionState state) {
   return enum_name<LocomotionState::dead>(kNames, state);
 }
 
+std::string_view name_of(RagdollEventKind kind) {
+  static constexpr std::string_view kNames[] = {"shoved", "fell", "got_up", "died"};
+  return enum_name<RagdollEventKind::died>(kNames, kind);
+}
+
 Ragdoll::Ragdoll(World& world, const RagdollSettings& settings, Vec3 feet_position, float yaw_rad)
     : rig_(world, settings, feet_position, yaw_rad),
       sense_(std::make_unique<BodySense>()),
@@ -67,6 +72,11 @@ void Ragdoll::react_to_hit(BodyPart part, Vec3 impulse) {
 }
 
 void Ragdoll::react(BodyPart part, Vec3 impulse) {
+  RagdollEvent shove;
+  shove.kind = RagdollEventKind::shoved;
+  shove.part = part;
+  shove.impulse = impulse;
+  post(shove);
   hits_->react(part, impulse, sense_->yaw);
   if (state_ == LocomotionState::getting_up && length(impulse) >= settings().get_up.knockdown_ns) {
     finish_get_up(false);
@@ -163,6 +173,7 @@ void Ragdoll::fall() {
   state_time_s_ = 0;
   set_drives_active(false);
   clamp_velocities();
+  post_state_change();
 }
 
 void Ragdoll::kill() {
@@ -173,6 +184,7 @@ void Ragdoll::kill() {
   state_time_s_ = 0;
   get_up_->on_fall();
   set_drives_active(false);
+  post_state_change();
 }
 
 void Ragdoll::reset() {
@@ -192,6 +204,41 @@ void Ragdoll::reset() {
   pose_.set(standing_pose());
   rig_.set_joint_targets(pose_.target, true);
   measure(0.0f);
+  posted_state_ = state_;  // a reset is no get-up
+}
+
+void Ragdoll::teleport(Vec3 feet_position, float yaw_rad) {
+  rig_.move_spawn(feet_position, yaw_rad);
+  reset();
+}
+
+void Ragdoll::post(RagdollEvent event) {
+  event.time_s = rig_.world_time();
+  if (events_.size() >= kMaxPendingEvents) events_.erase(events_.begin());
+  events_.push_back(event);
+}
+
+void Ragdoll::post_state_change() {
+  const LocomotionState was = posted_state_;
+  posted_state_ = state_;
+  if (state_ == was) return;
+  RagdollEvent event;
+  if (state_ == LocomotionState::falling) {
+    event.kind = RagdollEventKind::fell;
+    event.cause = last_fall_cause_;
+  } else if (state_ == LocomotionState::dead) {
+    event.kind = RagdollEventKind::died;
+  } else if (was == LocomotionState::getting_up && is_upright(state_)) {
+    event.kind = RagdollEventKind::got_up;
+  } else {
+    return;
+  }
+  post(event);
+}
+
+void Ragdoll::take_events(std::vector<RagdollEvent>& out) {
+  out.clear();
+  out.swap(events_);
 }
 
 void Ragdoll::before_step(float dt) {
@@ -238,6 +285,7 @@ void Ragdoll::after_step(float dt) {
       get_up_->settle_on_impact();
       break;
   }
+  post_state_change();
 }
 
 void Ragdoll::update_fallen(float dt) {

@@ -151,7 +151,7 @@ void World::Impl::set_self_collision(int owner, SelfCollision mode) {
   for (const auto& [a, b] : dropped) cache.removeOverlappingPair(a, b, &dispatcher);
   std::vector<const BodyRecord*> own;
   for (const BodyRecord& r : bodies) {
-    if (r.owner == owner) own.push_back(&r);
+    if (r.owner == owner && r.body) own.push_back(&r);
   }
   for (std::size_t i = 0; i < own.size(); ++i) {
     for (std::size_t j = i + 1; j < own.size(); ++j) {
@@ -166,16 +166,17 @@ void World::Impl::set_self_collision(int owner, SelfCollision mode) {
 }
 
 World::Impl::~Impl() {
+  // (Removed ragdolls left empty records behind.)
   for (auto it = pulls.rbegin(); it != pulls.rend(); ++it)
-    dynamics.removeConstraint(&(*it)->constraint());
+    if (*it) dynamics.removeConstraint(&(*it)->constraint());
   for (auto it = foot_anchors.rbegin(); it != foot_anchors.rend(); ++it) {
-    dynamics.removeConstraint(&(*it)->constraint());
+    if (*it) dynamics.removeConstraint(&(*it)->constraint());
   }
   for (auto it = joints.rbegin(); it != joints.rend(); ++it) {
-    dynamics.removeConstraint(&(*it)->constraint());
+    if (*it) dynamics.removeConstraint(&(*it)->constraint());
   }
   for (auto it = bodies.rbegin(); it != bodies.rend(); ++it)
-    dynamics.removeRigidBody(it->body.get());
+    if (it->body) dynamics.removeRigidBody(it->body.get());
   for (auto& b : static_bodies) dynamics.removeRigidBody(b.get());
   for (auto& o : ground_objects) ground.removeCollisionObject(o.get());
 }
@@ -237,6 +238,44 @@ std::size_t World::Impl::add_pull(BodyId body) {
   pulls.push_back(std::make_unique<WorldPull>(rigid(body)));
   dynamics.addConstraint(&pulls.back()->constraint(), false);
   return pulls.size() - 1;
+}
+
+bool World::Impl::holds_owner(const btTypedConstraint& constraint, int owner) const {
+  const auto owned = [&](const btRigidBody& body) {
+    const BodyRecord* record = record_of(body);
+    return record != nullptr && record->owner == owner;
+  };
+  return owned(constraint.getRigidBodyA()) || owned(constraint.getRigidBodyB());
+}
+
+namespace {
+
+// Takes the constraints of `records` that hold a body of `owner` out of the dynamics world and
+// frees them, leaving their slots empty.
+template <typename Record>
+void remove_owned_constraints(World::Impl& impl, std::vector<std::unique_ptr<Record>>& records,
+                              int owner) {
+  for (auto& record : records) {
+    if (!record || !impl.holds_owner(record->constraint(), owner)) continue;
+    impl.dynamics.removeConstraint(&record->constraint());
+    record.reset();
+  }
+}
+
+}  // namespace
+
+void World::Impl::remove_owner(int owner) {
+  remove_owned_constraints(*this, pulls, owner);
+  remove_owned_constraints(*this, foot_anchors, owner);
+  std::erase_if(controlled_joints,
+                [&](const DrivenJoint* j) { return holds_owner(j->constraint(), owner); });
+  remove_owned_constraints(*this, joints, owner);
+  for (BodyRecord& record : bodies) {
+    if (record.owner != owner || !record.body) continue;
+    dynamics.removeRigidBody(record.body.get());
+    record.body.reset();
+    record.shape.reset();
+  }
 }
 
 void World::Impl::scan_contacts() {
@@ -350,6 +389,17 @@ Ragdoll& World::add_ragdoll(const RagdollSettings& settings, Vec3 feet_position,
   return *impl_->ragdolls.back();
 }
 
+void World::remove_ragdoll(std::size_t index) {
+  STAGGER_ASSERT(has_ragdoll(index));
+  const int owner = impl_->ragdolls[index]->rig().owner();
+  impl_->ragdolls[index].reset();
+  impl_->remove_owner(owner);
+}
+
+bool World::has_ragdoll(std::size_t index) const {
+  return index < impl_->ragdolls.size() && impl_->ragdolls[index] != nullptr;
+}
+
 std::size_t World::ragdoll_count() const {
   return impl_->ragdolls.size();
 }
@@ -359,16 +409,19 @@ Hand& World::add_hand(const HandSettings& settings, Vec3 position, Quat rotation
   return *impl_->hands.back();
 }
 Ragdoll& World::ragdoll(std::size_t index) {
-  return *impl_->ragdolls.at(index);
+  STAGGER_ASSERT(has_ragdoll(index));
+  return *impl_->ragdolls[index];
 }
 const Ragdoll& World::ragdoll(std::size_t index) const {
-  return *impl_->ragdolls.at(index);
+  STAGGER_ASSERT(has_ragdoll(index));
+  return *impl_->ragdolls[index];
 }
 
 void World::step() {
   const float dt = impl_->dt;
   // 1. Controllers: balance, uprighting and hit reactions set joint targets.
-  for (auto& r : impl_->ragdolls) r->before_step(dt);
+  for (auto& r : impl_->ragdolls)
+    if (r) r->before_step(dt);
   for (auto& h : impl_->hands) h->before_step(dt);
   // 2. Drives: every joint turns its target into motor velocities for this step.
   for (DrivenJoint* j : impl_->controlled_joints) j->update_motors(dt, impl_->settings);
@@ -378,7 +431,8 @@ void World::step() {
   // 4. Contacts and balance readouts for the next step.
   impl_->scan_contacts();
   for (auto& h : impl_->hands) h->after_step(dt);
-  for (auto& r : impl_->ragdolls) r->after_step(dt);
+  for (auto& r : impl_->ragdolls)
+    if (r) r->after_step(dt);
 }
 
 BodyState World::body_state(BodyId body) const {
@@ -390,6 +444,11 @@ BodyState World::body_state(BodyId body) const {
 
 std::size_t World::body_count() const {
   return impl_->bodies.size();
+}
+
+bool World::has_body(BodyId body) const {
+  const auto i = static_cast<std::size_t>(body);
+  return i < impl_->bodies.size() && impl_->bodies[i].body != nullptr;
 }
 
 void World::apply_impulse(BodyId body, Vec3 impulse) {
@@ -470,8 +529,9 @@ void World::contact_impulses(BodyId body, std::vector<ContactImpulse>& out) cons
 }
 
 std::optional<RagdollPart> World::ragdoll_part(BodyId body) const {
+  if (!has_body(body)) return std::nullopt;
   const int owner = impl_->bodies[static_cast<std::size_t>(body)].owner;
-  if (owner < 0 || static_cast<std::size_t>(owner) >= impl_->ragdolls.size()) return std::nullopt;
+  if (owner < 0 || !has_ragdoll(static_cast<std::size_t>(owner))) return std::nullopt;
   const auto ragdoll = static_cast<std::size_t>(owner);
   const auto part = impl_->ragdolls[ragdoll]->part_of(body);
   if (!part) return std::nullopt;
@@ -548,7 +608,7 @@ float World::joint_separation(JointId joint) const {
 float World::max_joint_separation() const {
   float worst = 0;
   for (const auto& j : impl_->joints) {
-    if (!j->anchored_to_world()) worst = std::max(worst, j->separation());
+    if (j && !j->anchored_to_world()) worst = std::max(worst, j->separation());
   }
   return worst;
 }
@@ -587,6 +647,7 @@ SolverLoad World::solver_load() const {
 std::uint64_t World::state_hash() const {
   std::uint64_t h = 14695981039346656037ull;
   for (const auto& record : impl_->bodies) {
+    if (!record.body) continue;  // a removed ragdoll's
     const btRigidBody& b = *record.body;
     const btTransform& t = b.getCenterOfMassTransform();
     hash_vector(h, t.getOrigin());
@@ -622,7 +683,7 @@ std::optional<std::string> body_runaway(const btRigidBody& b) {
 
 bool World::all_finite() const {
   for (const auto& record : impl_->bodies) {
-    if (!body_finite(*record.body)) return false;
+    if (record.body && !body_finite(*record.body)) return false;
   }
   return true;
 }

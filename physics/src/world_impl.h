@@ -14,6 +14,7 @@
 #include "bullet_ext/dynamics_world.h"
 #include "bullet_ext/impulse_solver.h"
 #include "driven_joint.h"
+#include "stagger/core/assert.h"
 #include "stagger/physics/ragdoll.h"
 #include "stagger/physics/world.h"
 #include "world_pull.h"
@@ -52,10 +53,19 @@ struct World::Impl {
   explicit Impl(const WorldSettings& s);
   ~Impl();
 
-  btRigidBody& rigid(BodyId id) { return *bodies[static_cast<std::size_t>(id)].body; }
-  const btRigidBody& rigid(BodyId id) const { return *bodies[static_cast<std::size_t>(id)].body; }
-  DrivenJoint& joint(JointId id) { return *joints[static_cast<std::size_t>(id)]; }
-  const DrivenJoint& joint(JointId id) const { return *joints[static_cast<std::size_t>(id)]; }
+  // A body or joint of a removed ragdoll, or an id never given out, is a programmer's error.
+  btRigidBody& rigid(BodyId id) {
+    const auto i = static_cast<std::size_t>(id);
+    STAGGER_ASSERT(i < bodies.size() && bodies[i].body != nullptr);
+    return *bodies[i].body;
+  }
+  const btRigidBody& rigid(BodyId id) const { return const_cast<Impl*>(this)->rigid(id); }
+  DrivenJoint& joint(JointId id) {
+    const auto i = static_cast<std::size_t>(id);
+    STAGGER_ASSERT(i < joints.size() && joints[i] != nullptr);
+    return *joints[i];
+  }
+  const DrivenJoint& joint(JointId id) const { return const_cast<Impl*>(this)->joint(id); }
 
   BodyId add_body(const BodySettings& body, int owner, int part = -1);
   /// `controlled` joints get their motors set by our drive law every step; the others keep
@@ -63,6 +73,11 @@ struct World::Impl {
   JointId add_joint(const JointSettings& joint, bool disable_linked_collisions,
                     bool controlled = true);
   void scan_contacts();
+  /// Removes the bodies of ragdoll group `owner` and every constraint on them from the dynamics
+  /// world and frees them; their records stay, empty, so that other ids keep their meaning.
+  void remove_owner(int owner);
+  /// Whether the constraint holds a body of group `owner`.
+  bool holds_owner(const btTypedConstraint& constraint, int owner) const;
   /// Switches the self-collision of ragdoll `owner`, adding or removing its pairs at once.
   void set_self_collision(int owner, SelfCollision mode);
   /// Whether bodies `a` and `b` of one ragdoll may collide under `mode`.

@@ -91,19 +91,34 @@ Scene::Scene(const SceneDescription& description)
     : description_(description), world_(std::make_unique<physics::World>(description.world)) {
   for (const auto& box : description_.boxes) world_->add_static_box(box);
   for (const auto& mesh : description_.meshes) world_->add_static_mesh(mesh);
-  for (const auto& spawn : description_.enemies) {
-    physics::RagdollSettings settings;
-    settings.height_m = spawn.height_m;
-    settings.mass_kg = spawn.mass_kg;
-    const Vec3 feet = spawn.position + Vec3{0, description_.spawn_height_m, 0};
-    enemies_.push_back(
-        {spawn.name, &world_->add_ragdoll(settings, feet, deg_to_rad(spawn.yaw_deg))});
-  }
+  for (const auto& spawn : description_.enemies) spawn_enemy(spawn);
+}
+
+void Scene::spawn_enemy(const levels::EnemySpawn& spawn) {
+  physics::RagdollSettings settings;
+  settings.height_m = spawn.height_m;
+  settings.mass_kg = spawn.mass_kg;
+  const Vec3 feet = spawn.position + Vec3{0, description_.spawn_height_m, 0};
+  physics::Ragdoll& ragdoll = world_->add_ragdoll(settings, feet, deg_to_rad(spawn.yaw_deg));
+  enemies_.push_back({spawn.name, &ragdoll, world_->ragdoll_count() - 1});
+}
+
+std::size_t Scene::add_enemy(const levels::EnemySpawn& spawn) {
+  description_.enemies.push_back(spawn);
+  spawn_enemy(spawn);
+  return enemies_.size() - 1;
+}
+
+void Scene::remove_enemy(std::size_t index) {
+  Enemy& enemy = enemies_.at(index);
+  if (enemy.removed()) return;
+  world_->remove_ragdoll(enemy.world_index);
+  enemy.ragdoll = nullptr;
 }
 
 Enemy* Scene::find_enemy(const std::string& name) {
   for (auto& e : enemies_) {
-    if (e.name == name) return &e;
+    if (e.name == name && !e.removed()) return &e;
   }
   return nullptr;
 }

@@ -105,6 +105,7 @@ std::vector<ShapedBody> shaped_bodies(const Simulation& simulation) {
   std::vector<ShapedBody> bodies;
   const auto& enemies = simulation.scene().enemies();
   for (std::size_t e = 0; e < enemies.size(); ++e) {
+    if (enemies[e].removed()) continue;
     for (const physics::BodyBlueprint& b : enemies[e].ragdoll->blueprint().bodies) {
       ShapedBody body;
       body.name = enemies[e].name + "/" + std::string(physics::name_of(b.part));

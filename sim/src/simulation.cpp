@@ -5,65 +5,76 @@
 #include <cmath>
 
 #include "stagger/core/cpu_clock.h"
+#include "stagger/core/enum_table.h"
+#include "stagger/core/step_clock.h"
 #include "stagger/sim/scene.h"
-#include "stagger/sim/step_clock.h"
 
 namespace stagger::sim {
 
-StepClock::StepClock(double step_s, double max_catch_up_s)
-    : step_s_(step_s), max_catch_up_s_(max_catch_up_s) {}
-
-int StepClock::advance(double frame_s) {
-  accumulator_ += frame_s;
-  if (accumulator_ > max_catch_up_s_) {
-    dropped_s_ += accumulator_ - max_catch_up_s_;
-    accumulator_ = max_catch_up_s_;
-  }
-  // A tolerance of a millionth of a step keeps 240 Hz physics under a 90 Hz display at exactly
-  // 8 steps per 3 frames despite rounding.
-  const int steps = static_cast<int>(std::floor(accumulator_ / step_s_ + 1e-6));
-  accumulator_ = std::max(0.0, accumulator_ - steps * step_s_);
-  return steps;
-}
+namespace {
+constexpr float kDefaultAiHz = 90.0f;  // [Hz] how often the minds think unless told otherwise
+}  // namespace
 
 Simulation::Simulation(const SceneDescription& scene, InputScript script)
-    : scene_(scene), script_(std::move(script)) {
-  for (const auto& e : scene_.enemies()) {
-    EnemyStats s;
-    s.name = e.name;
-    stats_.push_back(s);
-  }
-  was_fallen_.assign(stats_.size(), false);
-  fall_began_s_.assign(stats_.size(), 0.0);
-  for (const auto& e : scene_.enemies()) last_com_.push_back(e.ragdoll->balance().com);
-  scripted_pushes_.resize(stats_.size());
+    : scene_(scene),
+      script_(std::move(script)),
+      max_present_(std::max<std::ptrdiff_t>(scene.max_enemies,
+                                            static_cast<std::ptrdiff_t>(scene.enemies.size()))) {
+  for (std::size_t i = 0; i < scene_.enemies().size(); ++i) start_enemy_stats(i);
   start_minds();
   start_hands();
   record_stats();
 }
 
+void Simulation::start_enemy_stats(std::size_t index) {
+  const Enemy& enemy = scene_.enemies()[index];
+  EnemyStats s;
+  s.name = enemy.name;
+  stats_.push_back(s);
+  was_fallen_.push_back(false);
+  fall_began_s_.push_back(0.0);
+  last_com_.push_back(enemy.ragdoll->balance().com);
+  scripted_pushes_.emplace_back();
+  squad_index_.push_back(-1);
+  punches_seen_.push_back(0);
+  punch_landed_of_.push_back(0);
+}
+
+ai::SquadMember Simulation::member_for(std::size_t index) {
+  const levels::EnemySpawn& e = scene_.description().enemies[index];
+  SpawnRoute route = route_of(scene_.description(), e);
+  return {scene_.enemies()[index].ragdoll, e.position, deg_to_rad(e.yaw_deg),
+          std::move(route.points), route.mode};
+}
+
 void Simulation::start_minds() {
+  // The minds think at about 90 Hz (every third step at 240 Hz): the legs, not the plans, need
+  // the physics rate.
+  ai_every_steps_ = std::max(
+      1, static_cast<int>(std::lround(scene_.description().world.physics_hz / kDefaultAiHz)));
+  if (!scene_.description().enemies.empty()) ensure_squad();
+}
+
+void Simulation::ensure_squad() {
   const SceneDescription& scene = scene_.description();
-  if (!scene.navigation || scene.enemies.empty()) return;
+  if (squad_ || !scene.navigation) return;
   auto built = build_navmesh(scene);
   if (!built) return;  // `stagger check` reports why; without a navmesh the enemies just stand
   std::vector<ai::SquadMember> members;
-  for (std::size_t i = 0; i < scene.enemies.size(); ++i) {
-    const levels::EnemySpawn& e = scene.enemies[i];
-    SpawnRoute route = route_of(scene, e);
-    members.push_back({scene_.enemies()[i].ragdoll, e.position, deg_to_rad(e.yaw_deg),
-                       std::move(route.points), route.mode});
+  for (std::size_t i = 0; i < scene_.enemies().size(); ++i) {
+    if (scene_.enemies()[i].removed()) continue;
+    squad_index_[i] = static_cast<int>(members.size());
+    members.push_back(member_for(i));
   }
-  squad_ = std::make_unique<ai::Squad>(built.value(), *scene.navigation, scene_.world(), members);
-  // The minds think at about 90 Hz (every third step at 240 Hz): the legs, not the plans, need
-  // the physics rate.
-  ai_every_steps_ = std::max(1, static_cast<int>(std::lround(scene.world.physics_hz / 90.0f)));
+  squad_ = std::make_unique<ai::Squad>(built.value(), *scene.navigation, scene_.world(), members,
+                                       ai::SquadSettings{}, scene.max_enemies);
 }
 
 void Simulation::guard_finite() {
   // A non-finite transform or velocity (a solver blow-up), or a runaway body, is named, and that
   // enemy starts again at its spawn, before anything reads it: nothing downstream ever sees a NaN.
   for (std::size_t i = 0; i < scene_.enemies().size(); ++i) {
+    if (scene_.enemies()[i].removed()) continue;
     physics::Ragdoll& body = *scene_.enemies()[i].ragdoll;
     const auto warn = [&](physics::BodyPart part, const std::string& what) {
       guard_warnings_.push_back(scene_.enemies()[i].name + ": body " +
@@ -202,8 +213,9 @@ void Simulation::apply_due_events() {
   while (next_walk_ < script_.walks.size() && script_.walks[next_walk_].t <= now + half_step) {
     const WalkEvent& walk = script_.walks[next_walk_++];
     for (std::size_t i = 0; i < scene_.enemies().size(); ++i) {
-      if (scene_.enemies()[i].name != walk.enemy) continue;
-      if (squad_) squad_->release(static_cast<int>(i));  // the script drives its legs from now on
+      if (scene_.enemies()[i].name != walk.enemy || scene_.enemies()[i].removed()) continue;
+      // The script drives its legs from now on.
+      if (squad_ && squad_index_[i] >= 0) squad_->release(squad_index_[i]);
       scene_.enemies()[i].ragdoll->set_intent(walk.intent);
     }
   }
@@ -215,7 +227,7 @@ void Simulation::apply_due_events() {
     const PushEvent& push = script_.pushes[next_push_++];
     for (std::size_t i = 0; i < scene_.enemies().size(); ++i) {
       Enemy& enemy = scene_.enemies()[i];
-      if (enemy.name != push.enemy) continue;
+      if (enemy.name != push.enemy || enemy.removed()) continue;
       enemy.ragdoll->apply_impulse(push.body, push.impulse);
       scripted_pushes_[i].emplace_back(now, length(push.impulse));
     }
@@ -224,6 +236,7 @@ void Simulation::apply_due_events() {
 
 void Simulation::step() {
   const auto start = std::chrono::steady_clock::now();
+  events_.clear();
   apply_due_events();
   if (squad_ && scene_.world().step_count() % static_cast<std::uint64_t>(ai_every_steps_) == 0) {
     const double ai_start = thread_cpu_ms();
@@ -236,6 +249,7 @@ void Simulation::step() {
   scene_.world().step();
   guard_finite();
   record_stats();
+  collect_events();
   wall_ms_ +=
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   for (const auto& observer : on_step_) observer(*this);
@@ -264,6 +278,7 @@ void Simulation::run(double seconds, double display_hz, const std::function<void
 void Simulation::record_stats() {
   const float dt = scene_.world().dt();
   for (std::size_t i = 0; i < scene_.enemies().size(); ++i) {
+    if (scene_.enemies()[i].removed()) continue;
     const physics::Ragdoll& r = *scene_.enemies()[i].ragdoll;
     EnemyStats& s = stats_[i];
     const auto& balance = r.balance();
@@ -298,6 +313,238 @@ void Simulation::record_stats() {
   }
 }
 
+namespace {
+
+constexpr std::string_view kEventNames[] = {"shoved",       "fell",         "got_up",
+                                            "punch_thrown", "punch_landed", "died"};
+constexpr std::string_view kPlayerPartNames[] = {"head", "torso"};
+
+EventKind event_kind(physics::RagdollEventKind kind) {
+  switch (kind) {
+    case physics::RagdollEventKind::shoved:
+      return EventKind::shoved;
+    case physics::RagdollEventKind::fell:
+      return EventKind::fell;
+    case physics::RagdollEventKind::got_up:
+      return EventKind::got_up;
+    case physics::RagdollEventKind::died:
+      return EventKind::died;
+  }
+  return EventKind::shoved;
+}
+
+bool finite(Vec3 v) {
+  return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+}
+
+// The end of a capsule body farther from `from` [m] (a forearm's fist, away from the elbow).
+Vec3 far_end(const physics::BodyState& body, const physics::BodyBlueprint& shape, Vec3 from) {
+  const Vec3 axis = shape.shape == physics::ShapeKind::capsule_x ? Vec3{1, 0, 0} : Vec3{0, 1, 0};
+  const Vec3 half = body.rotation.rotate(axis * shape.half_length);
+  const Vec3 a = body.position + half;
+  const Vec3 b = body.position - half;
+  return length(a - from) > length(b - from) ? a : b;
+}
+
+// [m] distance from `p` to the segment from `a` to `b`.
+float distance_to_segment(Vec3 p, Vec3 a, Vec3 b) {
+  const Vec3 ab = b - a;
+  const float span = dot(ab, ab);
+  const float t = span > 0 ? std::clamp(dot(p - a, ab) / span, 0.0f, 1.0f) : 0.0f;
+  return length(p - (a + ab * t));
+}
+
+}  // namespace
+
+std::string_view name_of(EventKind kind) {
+  return enum_name<EventKind::died>(kEventNames, kind);
+}
+
+std::string_view name_of(PlayerPart part) {
+  return enum_name<PlayerPart::torso>(kPlayerPartNames, part);
+}
+
+Result<std::size_t> Simulation::present_index(EnemyId enemy) const {
+  const auto i = static_cast<std::size_t>(enemy);
+  if (i >= scene_.enemies().size()) {
+    return Error{"no enemy has id " + std::to_string(i) + " (this run has " +
+                 std::to_string(scene_.enemies().size()) + ")"};
+  }
+  if (scene_.enemies()[i].removed()) {
+    return Error{"enemy " + std::to_string(i) + " (" + scene_.enemies()[i].name + ") was removed"};
+  }
+  return i;
+}
+
+bool Simulation::has_enemy(EnemyId enemy) const {
+  return present_index(enemy).ok();
+}
+
+const physics::Ragdoll* Simulation::enemy_body(EnemyId enemy) const {
+  const Result<std::size_t> i = present_index(enemy);
+  return i ? scene_.enemies()[i.value()].ragdoll : nullptr;
+}
+
+std::optional<EnemyId> Simulation::find_enemy(const std::string& name) const {
+  for (std::size_t i = 0; i < scene_.enemies().size(); ++i) {
+    const Enemy& e = scene_.enemies()[i];
+    if (e.name == name && !e.removed()) return static_cast<EnemyId>(i);
+  }
+  return std::nullopt;
+}
+
+Result<EnemyId> Simulation::add_enemy(const levels::EnemySpawn& spawn) {
+  if (spawn.name.empty()) return Error{"an enemy needs a name"};
+  if (find_enemy(spawn.name)) return Error{"an enemy named '" + spawn.name + "' is already here"};
+  if (!finite(spawn.position) || !std::isfinite(spawn.yaw_deg)) {
+    return Error{"enemy '" + spawn.name + "': its position and yaw must be finite numbers"};
+  }
+  if (!(spawn.height_m >= levels::kMinEnemyHeightM && spawn.height_m <= levels::kMaxEnemyHeightM) ||
+      !(spawn.mass_kg >= levels::kMinEnemyMassKg && spawn.mass_kg <= levels::kMaxEnemyMassKg)) {
+    return Error{"enemy '" + spawn.name + "': height_m must be within [" +
+                 std::to_string(levels::kMinEnemyHeightM) + ", " +
+                 std::to_string(levels::kMaxEnemyHeightM) + "] and mass_kg within [" +
+                 std::to_string(levels::kMinEnemyMassKg) + ", " +
+                 std::to_string(levels::kMaxEnemyMassKg) + "]"};
+  }
+  const auto& routes = scene_.description().routes;
+  if (!spawn.route.empty() &&
+      std::none_of(routes.begin(), routes.end(),
+                   [&](const levels::Route& r) { return r.name == spawn.route; })) {
+    return Error{"enemy '" + spawn.name + "': no route is named '" + spawn.route + "'"};
+  }
+  const auto present = std::count_if(scene_.enemies().begin(), scene_.enemies().end(),
+                                     [](const Enemy& e) { return !e.removed(); });
+  if (present >= max_present_) {
+    return Error{"enemy '" + spawn.name + "': the scene holds at most " +
+                 std::to_string(max_present_) +
+                 " enemies at once (SceneDescription::max_enemies sizes the crowd for more)"};
+  }
+  const std::size_t index = scene_.add_enemy(spawn);
+  start_enemy_stats(index);
+  if (squad_) {
+    squad_index_[index] = squad_->add(member_for(index));
+  } else {
+    ensure_squad();
+  }
+  return static_cast<EnemyId>(index);
+}
+
+Result<void> Simulation::remove_enemy(EnemyId enemy) {
+  const Result<std::size_t> i = present_index(enemy);
+  if (!i) return Error{i.error()};
+  if (squad_ && squad_index_[i.value()] >= 0) squad_->remove(squad_index_[i.value()]);
+  scene_.remove_enemy(i.value());
+  stats_[i.value()].removed = true;
+  return {};
+}
+
+Result<void> Simulation::teleport_enemy(EnemyId enemy, Vec3 feet, float yaw_rad) {
+  const Result<std::size_t> i = present_index(enemy);
+  if (!i) return Error{i.error()};
+  if (!finite(feet) || !std::isfinite(yaw_rad)) {
+    return Error{"teleport of enemy " + std::to_string(i.value()) +
+                 ": the position and yaw must be finite numbers"};
+  }
+  physics::Ragdoll& body = *scene_.enemies()[i.value()].ragdoll;
+  body.teleport(feet + Vec3{0, scene_.description().spawn_height_m, 0}, yaw_rad);
+  last_com_[i.value()] = body.balance().com;
+  if (squad_ && squad_index_[i.value()] >= 0) squad_->teleport(squad_index_[i.value()], feet);
+  return {};
+}
+
+Result<void> Simulation::push_enemy(EnemyId enemy, physics::BodyPart part, Vec3 impulse) {
+  const Result<std::size_t> i = present_index(enemy);
+  if (!i) return Error{i.error()};
+  if (static_cast<int>(part) >= physics::kBodyPartCount) return Error{"no such body part"};
+  if (!finite(impulse)) return Error{"a push's impulse must be finite"};
+  scene_.enemies()[i.value()].ragdoll->apply_impulse(part, impulse);
+  scripted_pushes_[i.value()].emplace_back(scene_.world().time(), length(impulse));
+  return {};
+}
+
+Result<void> Simulation::kill_enemy(EnemyId enemy) {
+  const Result<std::size_t> i = present_index(enemy);
+  if (!i) return Error{i.error()};
+  scene_.enemies()[i.value()].ragdoll->kill();
+  return {};
+}
+
+Result<float> Simulation::set_ai_rate_hz(float hz) {
+  if (!std::isfinite(hz) || hz <= 0) return Error{"the AI rate must be a positive number of Hz"};
+  ai_every_steps_ =
+      std::max(1, static_cast<int>(std::lround(scene_.description().world.physics_hz / hz)));
+  return ai_rate_hz();
+}
+
+float Simulation::ai_rate_hz() const {
+  return scene_.description().world.physics_hz / static_cast<float>(ai_every_steps_);
+}
+
+void Simulation::post(const EnemyEvent& event) {
+  events_.push_back(event);
+  for (const auto& listener : on_event_) listener(event);
+}
+
+void Simulation::collect_events() {
+  for (std::size_t i = 0; i < scene_.enemies().size(); ++i) {
+    physics::Ragdoll* body = scene_.enemies()[i].ragdoll;
+    if (body == nullptr) continue;
+    body->take_events(ragdoll_events_);
+    for (const physics::RagdollEvent& e : ragdoll_events_) {
+      EnemyEvent event;
+      event.enemy = static_cast<EnemyId>(i);
+      event.kind = event_kind(e.kind);
+      event.time_s = e.time_s;
+      event.part = e.part;
+      event.impulse = e.impulse;
+      event.cause = e.cause;
+      post(event);
+    }
+  }
+  watch_punches();
+}
+
+void Simulation::watch_punches() {
+  if (!squad_) return;
+  for (std::size_t i = 0; i < scene_.enemies().size(); ++i) {
+    const int member = squad_index_[i];
+    if (member < 0 || !squad_->present(member) || !squad_->active(member)) continue;
+    const ai::Brain& brain = squad_->brain(member);
+    EnemyEvent event;
+    event.enemy = static_cast<EnemyId>(i);
+    event.time_s = scene_.world().time();
+    if (brain.punches() > punches_seen_[i]) {
+      punches_seen_[i] = brain.punches();
+      event.kind = EventKind::punch_thrown;
+      post(event);
+    }
+    // One landing per punch: the fist's first touch of the player's head or torso.
+    if (!player_.present || brain.punches() == 0 || punch_landed_of_[i] == brain.punches() ||
+        !brain.punching()) {
+      continue;
+    }
+    const physics::Ragdoll& body = *scene_.enemies()[i].ragdoll;
+    const physics::BodyState arm = body.body_state(physics::BodyPart::lower_arm_r);
+    const physics::BodyBlueprint& shape =
+        body.blueprint().bodies[physics::slot(physics::BodyPart::lower_arm_r)];
+    const Vec3 fist = far_end(arm, shape, body.body_state(physics::BodyPart::upper_arm_r).position);
+    const PlayerVolumes& v = player_volumes_;
+    const Vec3 torso_top = player_.head - Vec3{0, v.torso_top_below_head_m, 0};
+    const Vec3 torso_bottom = player_.feet + Vec3{0, v.torso_bottom_above_feet_m, 0};
+    const bool head = length(fist - player_.head) <= v.head_radius_m + shape.radius;
+    const bool torso =
+        distance_to_segment(fist, torso_top, torso_bottom) <= v.torso_radius_m + shape.radius;
+    if (!head && !torso) continue;
+    punch_landed_of_[i] = brain.punches();
+    ++stats_[i].punches_landed;
+    event.kind = EventKind::punch_landed;
+    event.player_part = head ? PlayerPart::head : PlayerPart::torso;
+    event.impulse = arm.linear_velocity * shape.mass;
+    post(event);
+  }
+}
+
 SimulationResult Simulation::result() const {
   const physics::World& world = scene_.world();
   SimulationResult r;
@@ -315,6 +562,7 @@ SimulationResult Simulation::result() const {
   for (const EnemyStats& e : stats_) r.runaways += e.runaways;
   // The states at the end (named here, not after every step: two strings per enemy per step).
   for (std::size_t i = 0; i < r.enemies.size(); ++i) {
+    if (scene_.enemies()[i].removed()) continue;
     const physics::Ragdoll& ragdoll = *scene_.enemies()[i].ragdoll;
     r.enemies[i].balance_state = std::string(physics::name_of(ragdoll.balance().state));
     r.enemies[i].final_state = std::string(physics::name_of(ragdoll.state()));
@@ -325,7 +573,8 @@ SimulationResult Simulation::result() const {
     for (const physics::Hand* hand : hands_) {
       if (hand == nullptr) continue;
       for (const physics::HandShove& shove : hand->shoves()) {
-        if (shove.ragdoll == i) pushes.emplace_back(shove.start_s, length(shove.impulse));
+        if (shove.ragdoll == scene_.enemies()[i].world_index)
+          pushes.emplace_back(shove.start_s, length(shove.impulse));
       }
     }
     std::stable_sort(pushes.begin(), pushes.end(),
@@ -336,8 +585,10 @@ SimulationResult Simulation::result() const {
   r.warnings = guard_warnings_;
   r.navigation_tick_ms = navigation_tick_ms_;
   if (!squad_) return r;
-  for (int i = 0; i < squad_->size(); ++i) {
-    EnemyStats& s = r.enemies[static_cast<std::size_t>(i)];
+  for (std::size_t e = 0; e < r.enemies.size(); ++e) {
+    const int i = squad_index_[e];
+    EnemyStats& s = r.enemies[e];
+    if (i < 0 || !squad_->present(i)) continue;
     if (!squad_->active(i)) {
       r.warnings.push_back(s.name + ": its spawn is off the navmesh; it stands where it is");
       continue;

@@ -135,6 +135,7 @@ DrawFrame SceneGeometry::frame(const sim::Simulation& simulation, const BodyPose
 void SceneGeometry::add_overlay(const sim::Simulation& simulation, DrawFrame& frame) const {
   const auto& enemies = simulation.scene().enemies();
   for (std::size_t i = 0; i < enemies.size(); ++i) {
+    if (enemies[i].removed()) continue;
     const physics::BalanceReadout& b = enemies[i].ragdoll->balance();
     cross_mark(frame, b.com, 0.12f, {1, 1, 1});
     cross_mark(frame, b.support_mid, 0.1f, {0.1f, 0.9f, 0.2f});
@@ -142,15 +143,14 @@ void SceneGeometry::add_overlay(const sim::Simulation& simulation, DrawFrame& fr
     line(frame, b.support_mid, b.extrapolated_com, state);
     line(frame, b.com, {b.com.x, b.support_mid.y, b.com.z}, state);
     const ai::Squad* squad = simulation.squad();
-    if (squad != nullptr && static_cast<int>(i) < squad->size() &&
-        squad->active(static_cast<int>(i))) {
-      const ai::Navigator::Follow& f = squad->follow(static_cast<int>(i));
+    if (const int member = simulation.mind_of(i); member >= 0) {
+      const ai::Navigator::Follow& f = squad->follow(member);
       // The leash: body to crowd agent; the planned path: agent through its next corners.
       const Vec3 lift{0, 0.05f, 0};
       cross_mark(frame, f.agent + lift, 0.15f, {1.0f, 0.9f, 0.1f});
       line(frame, f.feet + lift, f.agent + lift, {1.0f, 0.9f, 0.1f});
       Vec3 from = f.agent;
-      for (Vec3 corner : squad->path_corners(static_cast<int>(i))) {
+      for (Vec3 corner : squad->path_corners(member)) {
         line(frame, from + lift, corner + lift, {1.0f, 0.55f, 0.0f});
         from = corner;
       }

@@ -11,8 +11,8 @@
 #include "draw_list.h"
 #include "frontend.h"
 #include "stagger/core/cpu_clock.h"
+#include "stagger/core/step_clock.h"
 #include "stagger/sim/report.h"
-#include "stagger/sim/step_clock.h"
 #include "xr_frontend.h"
 
 namespace stagger::vr {
@@ -122,7 +122,7 @@ class Game {
 
   // Runs the steps this frame's time allows, with the hands following the input, and returns
   // the impulse each hand gave enemies during them [N·s].
-  std::array<float, 2> advance(sim::StepClock& clock, const FrameInput& input) {
+  std::array<float, 2> advance(StepClock& clock, const FrameInput& input) {
     if (input.player_present) simulation_.set_player(input.player_feet, input.player_head);
     std::array<float, 2> impulse{};
     const int steps = clock.advance(input.frame_s);
@@ -199,7 +199,7 @@ Result<PlayReport> play(const sim::SceneDescription& scene, const PlaySettings& 
 
   try {
     sim::Simulation& simulation = game.simulation();
-    sim::StepClock clock(simulation.scene().world().dt(), 0.25);
+    StepClock clock(simulation.scene().world().dt(), 0.25);
     bool overlay = settings.overlay;
     std::array<double, 2> last_pulse{-1e9, -1e9};
     double game_s = 0;

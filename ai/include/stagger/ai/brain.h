@@ -80,6 +80,8 @@ class Brain {
   BrainState state() const { return state_; }
   const Patrol& patrol() const { return patrol_; }
   int punches() const { return punches_; }
+  /// Whether a punch is under way (from the wind-up until the arm has dropped back).
+  bool punching() const { return punch_s_ >= 0; }
   /// Route points given up after `stalls_to_skip` stalls on the leg to them, in order.
   const std::vector<std::size_t>& skipped_points() const { return skipped_; }
   /// The aim point of the last punch thrown [m].

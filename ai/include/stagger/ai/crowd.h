@@ -18,6 +18,8 @@ class Crowd {
 
   /// Returns the agent's index, or -1 when `position` is not on the navmesh or the crowd is full.
   int add_agent(Vec3 position, float radius, float height, float max_speed);
+  /// Frees the agent's slot (a later add_agent may take it).
+  void remove_agent(int agent);
   /// Plans a path to the navmesh point nearest `target`; false when there is none near it.
   bool set_target(int agent, Vec3 target);
   /// Stops the agent where it is (no target).

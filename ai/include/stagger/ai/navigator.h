@@ -33,11 +33,20 @@ class Navigator {
   /// Adds an enemy whose feet stand at `feet`; returns its handle (0, 1, ...) or -1 when the
   /// point is off the navmesh.
   int add(Vec3 feet);
+  /// Takes the enemy's agent out of the crowd; its handle stays taken and is skipped from then on.
+  void remove(int enemy);
+  /// Puts the enemy's agent at the navmesh under `feet` [m] (a teleported body), keeping its goal.
+  /// False when `feet` is off the navmesh: the agent stays where it was.
+  bool teleport(int enemy, Vec3 feet);
   int size() const { return static_cast<int>(enemies_.size()); }
 
   /// Where the enemy should go (nothing: stand) and how fast [m/s]. Replans only when the goal
   /// moved.
   void set_goal(int enemy, std::optional<Vec3> goal, float speed);
+  /// Whether the enemy's handle is in use (added and not removed).
+  bool has(int enemy) const {
+    return enemy >= 0 && enemy < size() && enemies_[static_cast<std::size_t>(enemy)].agent >= 0;
+  }
   /// The body's centre of mass this tick, and whether it is up (false: down or getting up; the
   /// agent then waits, and is brought back to the body when it stands).
   void set_body(int enemy, Vec3 com, bool upright);
@@ -67,7 +76,7 @@ class Navigator {
 
  private:
   struct Enemy {
-    int agent = -1;
+    int agent = -1;  // -1: removed
     Vec3 com;
     bool upright = true;
     bool held = false;

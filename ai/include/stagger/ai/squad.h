@@ -43,9 +43,25 @@ struct SquadSettings {
 
 class Squad {
  public:
+  /// `capacity`: how many members the squad can ever hold, those added later included (0: as
+  /// many as `members`).
   Squad(std::shared_ptr<const Navmesh> navmesh, const NavigationSettings& navmesh_settings,
         const physics::World& world, const std::vector<SquadMember>& members,
-        SquadSettings settings = {});
+        SquadSettings settings = {}, int capacity = 0);
+
+  /// Adds a member; returns its index. Its mind is off (`active` false) when its spawn is off the
+  /// navmesh or the squad is at its capacity.
+  int add(const SquadMember& member);
+  /// Forgets a member (its body is about to go): its agent leaves the crowd and its index stays
+  /// taken.
+  void remove(int member);
+  /// A member's body was teleported to `feet` [m]: its agent follows. False when `feet` is off
+  /// the navmesh (its agent then stays where it was).
+  bool teleport(int member, Vec3 feet);
+  /// False once a member was removed.
+  bool present(int member) const {
+    return members_[static_cast<std::size_t>(member)].body != nullptr;
+  }
 
   void set_player(const PlayerView& player) { player_ = player; }
   /// Hands a member's legs to someone else (an input script's walk events): its mind stops
@@ -90,6 +106,7 @@ class Squad {
   SquadSettings settings_;
   Navigator navigator_;
   std::vector<Member> members_;
+  std::uint64_t stream_;  // the punch-aim stream the next member's is drawn from
   PlayerView player_;
   std::vector<BrainOutput> outputs_;  // per member, this tick's
   double last_navigation_ms_ = 0;

@@ -1,6 +1,7 @@
 #pragma once
 // Result<T>: a value or an error message, for failures a user can cause (bad files, bad input).
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <variant>
@@ -41,6 +42,25 @@ class [[nodiscard]] Result {
 
  private:
   std::variant<T, Error> data_;
+};
+
+/// Success or an error message, for an operation that returns nothing else (`return {};` for
+/// success).
+template <>
+class [[nodiscard]] Result<void> {
+ public:
+  Result() = default;
+  Result(Error error) : error_(std::move(error)) {}  // NOLINT: implicit by design
+
+  bool ok() const { return !error_.has_value(); }
+  explicit operator bool() const { return ok(); }
+  const std::string& error() const {
+    STAGGER_ASSERT(!ok());
+    return error_->message;
+  }
+
+ private:
+  std::optional<Error> error_;
 };
 
 }  // namespace stagger

@@ -52,6 +52,12 @@ struct Route {
   bool operator==(const Route&) const = default;
 };
 
+/// The sizes of enemy the ragdoll is built and tuned for: a spawn's height [m] and mass [kg].
+inline constexpr float kMinEnemyHeightM = 1.0f;
+inline constexpr float kMaxEnemyHeightM = 2.5f;
+inline constexpr float kMinEnemyMassKg = 30.0f;
+inline constexpr float kMaxEnemyMassKg = 200.0f;
+
 struct EnemySpawn {
   std::string name;
   Vec3 position;      ///< [m] feet

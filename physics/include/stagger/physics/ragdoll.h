@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "stagger/physics/balance.h"
 #include "stagger/physics/hit_reaction.h"
@@ -28,6 +29,24 @@ class HitReactionController;
 class StanceController;
 class StepController;
 struct BodySense;
+
+/// Something that happened to a ragdoll, for a game to react to (a sound, a score, a blood
+/// decal). Ragdoll::take_events hands them over.
+enum class RagdollEventKind : std::uint8_t {
+  shoved,  ///< an impulse reached a body part: apply_impulse, or a blow delivered by contact
+  fell,    ///< the drives let go: it is falling (`cause` says why)
+  got_up,  ///< a get-up ended standing
+  died,    ///< kill(): limp for good
+};
+std::string_view name_of(RagdollEventKind kind);
+
+struct RagdollEvent {
+  RagdollEventKind kind = RagdollEventKind::shoved;
+  double time_s = 0;                          ///< [s] world time when it happened
+  BodyPart part = BodyPart::chest;            ///< shoved: the part struck
+  Vec3 impulse;                               ///< [N·s] shoved: the blow
+  FallCause cause = FallCause::lost_balance;  ///< fell: why
+};
 
 class Ragdoll {
  public:
@@ -94,6 +113,13 @@ class Ragdoll {
   /// controllers fresh (the counts of get-ups and steps are kept). The cure for a body that went
   /// non-finite.
   void reset();
+  /// Moves the spawn to `feet_position` [m] facing `yaw_rad` [rad] (0 = +Z) and resets there: a
+  /// teleport. Later resets return here.
+  void teleport(Vec3 feet_position, float yaw_rad);
+  /// Moves the events since the last call into `out` (cleared first), oldest first. At most
+  /// kMaxPendingEvents wait: a game that never asks loses the oldest, not memory.
+  void take_events(std::vector<RagdollEvent>& out);
+  static constexpr std::size_t kMaxPendingEvents = 64;
   /// The first body part whose transform or velocity is not finite, if any.
   std::optional<BodyPart> first_non_finite_part() const { return rig_.first_non_finite_part(); }
   /// The first body part beyond the world extent or faster than the speed limit
@@ -129,6 +155,9 @@ class Ragdoll {
   void set_drives_active(bool active);
   void update_joint_iterations();
   void clamp_velocities();
+  void post(RagdollEvent event);
+  /// Posts fell, got_up or died when the state has changed so since the last call.
+  void post_state_change();
 
   RagdollRig rig_;
   // Controllers hold references to the rig and the sense: both are declared first.
@@ -143,6 +172,8 @@ class Ragdoll {
   LocomotionState state_ = LocomotionState::standing;
   float state_time_s_ = 0;  // [s] in the current state
   FallCause last_fall_cause_ = FallCause::lost_balance;
+  LocomotionState posted_state_ = LocomotionState::standing;  // as the events last told it
+  std::vector<RagdollEvent> events_;                          // not yet taken
 };
 
 }  // namespace stagger::physics

@@ -113,6 +113,15 @@ class RagdollRig {
   void clamp_velocities(float max_linear, float max_angular);
   /// Every body back to the build pose at the spawn, at rest and awake.
   void reset_to_spawn();
+  /// Moves the spawn (feet [m], facing [rad], 0 = +Z) that reset_to_spawn returns to.
+  void move_spawn(Vec3 feet_position, float yaw_rad) {
+    spawn_feet_ = feet_position;
+    spawn_yaw_ = yaw_rad;
+  }
+  /// The world's group of this rig's bodies (its index among the world's ragdolls).
+  int owner() const { return owner_; }
+  /// [s] the world's time.
+  double world_time() const { return world_.time(); }
   /// Sets every joint's target at once; `forget_motion` drops the targets' velocity feed-forward
   /// (after a teleport).
   void set_joint_targets(const Pose& pose, bool forget_motion);

@@ -154,6 +154,13 @@ class World {
   /// Creates an active ragdoll with its soles at `feet_position`, facing yaw (0 = +Z).
   Ragdoll& add_ragdoll(const RagdollSettings& settings, Vec3 feet_position, float yaw_rad);
 
+  /// Takes ragdoll `index` out of the world and destroys it: its bodies, joints, foot grips and
+  /// pulls leave the simulation, and references to it and its BodyIds and JointIds are invalid
+  /// from then on. The other ragdolls keep their indices (this one's stays taken, empty).
+  void remove_ragdoll(std::size_t index);
+  /// Whether `index` names a ragdoll that was added and not removed.
+  bool has_ragdoll(std::size_t index) const;
+  /// Ragdolls added so far, removed ones included: indices run from 0 to this.
   std::size_t ragdoll_count() const;
   /// Creates a physics hand at `position`.
   Hand& add_hand(const HandSettings& settings, Vec3 position, Quat rotation);
@@ -164,7 +171,10 @@ class World {
   void step();
 
   BodyState body_state(BodyId body) const;
+  /// Bodies added so far, those of removed ragdolls included: ids run from 0 to this.
   std::size_t body_count() const;
+  /// Whether `body` names a body that was added and not removed with its ragdoll.
+  bool has_body(BodyId body) const;
   /// Applies an instantaneous impulse [N·s] at the body's centre of mass.
   void apply_impulse(BodyId body, Vec3 impulse);
   /// Applies a torque [N·m] to the body for the coming step.

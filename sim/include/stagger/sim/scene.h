@@ -30,7 +30,10 @@ struct SceneDescription {
   Vec3 player_position{0, 0, 3};            ///< [m] feet
   float player_yaw_rad = kPi;               ///< [rad] facing -Z, toward the origin
   float spawn_height_m = 0.02f;  ///< [m] enemies are dropped from this height above their spawn
-  physics::HandSettings hands;   ///< the physics hands that `hand` events move
+  /// The most enemies present at once, those added at run time (Simulation::add_enemy) included:
+  /// the crowd is sized for it. 0: as many as `enemies`.
+  int max_enemies = 0;
+  physics::HandSettings hands;  ///< the physics hands that `hand` events move
   /// Navmesh settings of a level; enemies with routes walk them on it. Unset: nobody patrols.
   std::optional<NavigationSettings> navigation;
   /// The seed vary_spawns nudged the spawns with; unset: the spawns are as the level has them.
@@ -75,7 +78,9 @@ SceneDescription scene_from_level(const levels::Level& level,
 
 struct Enemy {
   std::string name;
-  physics::Ragdoll* ragdoll = nullptr;
+  physics::Ragdoll* ragdoll = nullptr;  ///< nullptr once removed
+  std::size_t world_index = 0;          ///< its index among the world's ragdolls
+  bool removed() const { return ragdoll == nullptr; }
 };
 
 /// A running scene: the world and its enemies, in spawn order.
@@ -86,12 +91,20 @@ class Scene {
   const SceneDescription& description() const { return description_; }
   physics::World& world() { return *world_; }
   const physics::World& world() const { return *world_; }
+  /// Every enemy in spawn order, removed ones included (their `ragdoll` is null).
   std::vector<Enemy>& enemies() { return enemies_; }
   const std::vector<Enemy>& enemies() const { return enemies_; }
-  /// The enemy with this name, or nullptr.
+  /// The present enemy with this name, or nullptr.
   Enemy* find_enemy(const std::string& name);
+  /// Creates an enemy as the description's spawns are created, and appends its spawn to the
+  /// description; returns its index.
+  std::size_t add_enemy(const levels::EnemySpawn& spawn);
+  /// Removes an enemy's ragdoll from the world; the entry stays, with a null `ragdoll`.
+  void remove_enemy(std::size_t index);
 
  private:
+  void spawn_enemy(const levels::EnemySpawn& spawn);
+
   SceneDescription description_;
   std::unique_ptr<physics::World> world_;
   std::vector<Enemy> enemies_;

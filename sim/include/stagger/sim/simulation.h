@@ -11,7 +11,9 @@
 
 #include "stagger/ai/navmesh.h"
 #include "stagger/ai/squad.h"
+#include "stagger/core/result.h"
 #include "stagger/physics/hand.h"
+#include "stagger/sim/events.h"
 #include "stagger/sim/input_script.h"
 #include "stagger/sim/scene.h"
 
@@ -42,7 +44,9 @@ struct EnemyStats {
   int leash_reseats = 0;         ///< times the agent was removed and added again at the body
   int invalid_agent_ticks = 0;   ///< navigation ticks at which Detour had lost the agent
   bool saw_player = false;
+  bool removed = false;     ///< taken out of the run by Simulation::remove_enemy
   int punches = 0;          ///< punches thrown at the player
+  int punches_landed = 0;   ///< of which reached the player's head or torso
   int resets = 0;           ///< times a non-finite or runaway body made it start again at its spawn
   int runaways = 0;         ///< of which a body beyond the world or faster than the limit
   std::string brain_state;  ///< at the end (`patrol`, `chase`, ...; empty without a mind)
@@ -68,9 +72,50 @@ struct SimulationResult {
   std::vector<double> navigation_tick_ms;
 };
 
+/// A running scene with the enemies' minds, the physics hands and the player: what `stagger sim`
+/// runs headless, `stagger play` runs in VR, and a game drives through this interface. Single
+/// threaded: call everything from the thread that steps it.
 class Simulation {
  public:
-  Simulation(const SceneDescription& scene, InputScript script);
+  Simulation(const SceneDescription& scene, InputScript script = {});
+
+  /// Adds an enemy at run time, as a level spawns one (`route` names one of the scene's routes;
+  /// empty: it guards its spawn). Errors: a name already taken or empty, non-finite numbers, an
+  /// unknown route, a height or mass outside the ragdoll's range, or already
+  /// SceneDescription::max_enemies present.
+  Result<EnemyId> add_enemy(const levels::EnemySpawn& spawn);
+  /// Takes an enemy out of the run: its body leaves the world and its mind the squad. Its id
+  /// stays taken (its statistics stay in the result, marked `removed`).
+  Result<void> remove_enemy(EnemyId enemy);
+  /// Puts an enemy back on its feet in the standing pose at `feet` [m] facing `yaw_rad` [rad]
+  /// (0 = +Z), at rest: a teleport, and its new spawn. Its agent moves with it.
+  Result<void> teleport_enemy(EnemyId enemy, Vec3 feet, float yaw_rad);
+  /// Applies an impulse [N·s] to a body part, as a script's push does.
+  Result<void> push_enemy(EnemyId enemy, physics::BodyPart part, Vec3 impulse);
+  /// Kills an enemy: limp for good.
+  Result<void> kill_enemy(EnemyId enemy);
+  /// The id of the present enemy with this name, if any.
+  std::optional<EnemyId> find_enemy(const std::string& name) const;
+  /// Whether `enemy` names an enemy of this run that was not removed.
+  bool has_enemy(EnemyId enemy) const;
+  /// The body of a present enemy (nullptr for an unknown or removed id).
+  const physics::Ragdoll* enemy_body(EnemyId enemy) const;
+
+  /// The events of the last step (and of the calls made since the one before), in order.
+  const std::vector<EnemyEvent>& events() const { return events_; }
+  /// Calls `listener` with every event as the step that found it ends.
+  void on_event(std::function<void(const EnemyEvent&)> listener) {
+    on_event_.push_back(std::move(listener));
+  }
+  /// How often the enemies' minds (eyes, brains, navigation) think [Hz]: about 90 by default,
+  /// every third step at 240 Hz, since the legs, not the plans, need the physics rate. Rounded to
+  /// a whole number of physics steps, at least one; the rate in effect is returned. Error: not
+  /// finite or not positive.
+  Result<float> set_ai_rate_hz(float hz);
+  /// [Hz] the rate in effect.
+  float ai_rate_hz() const;
+  /// The player's volumes that enemies' punches land on.
+  void set_player_volumes(const PlayerVolumes& volumes) { player_volumes_ = volumes; }
 
   /// Runs exactly one physics step, applying the events due at its start.
   void step();
@@ -109,6 +154,12 @@ class Simulation {
   void set_player(Vec3 feet, Vec3 head);
   /// The enemies' minds; nullptr in a scene without navigation.
   const ai::Squad* squad() const { return squad_.get(); }
+  /// Enemy `index`'s member in squad(), or -1 when it has no mind there (no navigation, its
+  /// spawn off the navmesh, or removed).
+  int mind_of(std::size_t index) const {
+    const int m = index < squad_index_.size() ? squad_index_[index] : -1;
+    return m >= 0 && squad_->present(m) && squad_->active(m) ? m : -1;
+  }
   /// [ms] CPU time the enemies' minds (eyes, brains, navigation) have taken so far.
   double ai_cpu_ms() const { return ai_cpu_ms_; }
   const Scene& scene() const { return scene_; }
@@ -122,9 +173,17 @@ class Simulation {
   void start_hands();
   void move_hands();
   void move_player(const PlayerEvent& event);
+  void start_enemy_stats(std::size_t index);
+  void ensure_squad();
+  ai::SquadMember member_for(std::size_t index);
+  Result<std::size_t> present_index(EnemyId enemy) const;
+  void collect_events();
+  void watch_punches();
+  void post(const EnemyEvent& event);
 
   Scene scene_;
   InputScript script_;
+  std::ptrdiff_t max_present_;  // enemies present at once at most
   std::size_t next_push_ = 0;
   std::size_t next_kill_ = 0;
   std::size_t next_walk_ = 0;
@@ -136,7 +195,14 @@ class Simulation {
   // they look for: absent until a `player` event places them.
   std::unique_ptr<ai::Squad> squad_;
   int ai_every_steps_ = 1;
+  std::vector<int> squad_index_;  // per enemy: its member in the squad (-1: none)
   ai::PlayerView player_;
+  PlayerVolumes player_volumes_;
+  std::vector<int> punches_seen_;     // per enemy: punches thrown as of the last step
+  std::vector<int> punch_landed_of_;  // per enemy: the punch (count) that last landed
+  std::vector<EnemyEvent> events_;
+  std::vector<physics::RagdollEvent> ragdoll_events_;  // scratch
+  std::vector<std::function<void(const EnemyEvent&)>> on_event_;
   std::vector<double> navigation_tick_ms_;
   // The physics hands the script moves (only those it has events for: a hand is a body, and
   // bodies change every hash).
