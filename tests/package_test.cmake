@@ -3,8 +3,11 @@
 #   2. examples/hello_enemy, a separate project (find_package(Stagger REQUIRED COMPONENTS
 #      physics)), configured against that prefix alone, built, and run: it exits 0 when its enemy
 #      stands again after two shoves;
-#   3. tests/package (find_package(Stagger REQUIRED COMPONENTS physics sim), and vr with WITH_VR)
-#      the same way: it runs the built-in scene for a second through stagger::sim.
+#   3. examples/patrol_from_code (COMPONENTS ai) the same way: it exits 0 when each of its enemies
+#      went round its patrol loop in order, and its output must list each enemy's route points in
+#      that order, the whole loop and back to the first (check_patrol_order below);
+#   4. tests/package (find_package(Stagger REQUIRED COMPONENTS physics sim), and vr with WITH_VR)
+#      the same way: it runs the corridor level for a second through stagger::sim.
 # Any step that fails fails the test. Inputs (-D): STAGGER_BUILD_DIR, STAGGER_SOURCE_DIR, WORK_DIR,
 # CONFIG, GENERATOR, MAKE_PROGRAM, CXX_COMPILER, CXX_FLAGS, WITH_VR.
 cmake_minimum_required(VERSION 3.25)
@@ -20,6 +23,7 @@ endif()
 
 # run(STEP command...): runs a command and fails the test when it fails, printing its output
 # then (the install's file list is long); a program's own output (the "run" steps) is printed.
+# The output is left in run_output.
 function(run step)
   message(STATUS "package test: ${step}: ${ARGN}")
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE result OUTPUT_VARIABLE output ERROR_VARIABLE output)
@@ -30,6 +34,7 @@ function(run step)
   if(step MATCHES ": run$")
     message("${output}")
   endif()
+  set(run_output "${output}" PARENT_SCOPE)
 endfunction()
 
 set(prefix ${WORK_DIR}/prefix)
@@ -65,8 +70,49 @@ function(consumer name source_dir)
   endif()
   run("${name}: build" ${CMAKE_COMMAND} --build ${build} --config ${CONFIG})
   run("${name}: run" ${build}/${name})
+  set(${name}_output "${run_output}" PARENT_SCOPE)
+endfunction()
+
+# check_patrol_order(OUTPUT): patrol_from_code's output says "route: N points in a loop" and then
+# "NAME reached point I" at each arrival. Each enemy named must list at least N + 1 points, each
+# the one after the point before it (I + 1 modulo N).
+function(check_patrol_order output)
+  if(NOT output MATCHES "route: ([0-9]+) points in a loop")
+    message(FATAL_ERROR "package test: patrol_from_code printed no route line")
+  endif()
+  set(point_count ${CMAKE_MATCH_1})
+  string(REGEX MATCHALL "[a-z]+ reached point [0-9]+" arrivals "${output}")
+  set(names "")
+  foreach(arrival IN LISTS arrivals)
+    string(REGEX MATCH "^([a-z]+) reached point ([0-9]+)$" _ "${arrival}")
+    set(name ${CMAKE_MATCH_1})
+    set(point ${CMAKE_MATCH_2})
+    if(name IN_LIST names)
+      math(EXPR expected "(${last_${name}} + 1) % ${point_count}")
+      if(NOT point EQUAL expected)
+        message(FATAL_ERROR "package test: patrol_from_code: ${name} reached point ${point} after point ${last_${name}}")
+      endif()
+      math(EXPR count_${name} "${count_${name}} + 1")
+    else()
+      list(APPEND names ${name})
+      set(count_${name} 1)
+    endif()
+    set(last_${name} ${point})
+  endforeach()
+  if(names STREQUAL "")
+    message(FATAL_ERROR "package test: patrol_from_code listed no route point reached")
+  endif()
+  foreach(name IN LISTS names)
+    if(count_${name} LESS_EQUAL point_count)
+      message(FATAL_ERROR "package test: patrol_from_code: ${name} reached ${count_${name}} points, not the whole loop of ${point_count} and back")
+    endif()
+  endforeach()
+  list(JOIN names ", " names_text)
+  message(STATUS "package test: patrol_from_code: ${names_text} went round the ${point_count}-point loop in order")
 endfunction()
 
 consumer(hello_enemy ${STAGGER_SOURCE_DIR}/examples/hello_enemy)
+consumer(patrol_from_code ${STAGGER_SOURCE_DIR}/examples/patrol_from_code)
+check_patrol_order("${patrol_from_code_output}")
 consumer(stagger_package_check ${STAGGER_SOURCE_DIR}/tests/package -DWITH_VR=${WITH_VR})
 message(STATUS "package test: passed")
