@@ -29,6 +29,7 @@
 #include "stagger/output/gltf_export.h"
 #include "stagger/output/plot.h"
 #include "stagger/output/trace.h"
+#include "stagger/physics/bullet_version.h"
 #include "stagger/sim/input_script.h"
 #include "stagger/sim/reachability.h"
 #include "stagger/sim/recording.h"
@@ -36,6 +37,7 @@
 #include "stagger/sim/scene.h"
 #include "stagger/sim/simulation.h"
 #include "stagger/vr/offscreen.h"
+#include "stagger/vr/openxr_version.h"
 #include "stagger/vr/play.h"
 #include "stagger_version.h"
 
@@ -682,6 +684,14 @@ int run_bench(stagger::bench::BenchOptions options) {
   return 0;
 }
 
+// `stagger --version`: this build's version and those of the libraries it was built with, whose
+// exact builds decide the numbers (docs/design.md, Determinism and the state hash).
+std::string version_text() {
+  return std::string("stagger ") + STAGGER_VERSION + "\nbuilt with:\n  Bullet " +
+         stagger::physics::bullet_version() + "\n  Recast/Detour " + STAGGER_RECAST_VERSION +
+         "\n  OpenXR loader " + stagger::vr::openxr_version();
+}
+
 }  // namespace
 
 // Prints a parse error on one line, named by the subcommand it belongs to. Our validators' messages
@@ -703,7 +713,7 @@ int main(int argc, char** argv) {
   using stagger::app::integer_in;
   CLI::App app{"Stagger: physically simulated enemies for VR (active ragdolls in Bullet)",
                "stagger"};
-  app.set_version_flag("--version", std::string("stagger ") + STAGGER_VERSION);
+  app.set_version_flag("--version", version_text());
   app.require_subcommand(1);
   // --seconds of a headless run (sim, bench): its default shown, within a run's bounds.
   const auto add_seconds = [](CLI::App* command, double& seconds, const std::string& description) {

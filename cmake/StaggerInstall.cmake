@@ -1,5 +1,6 @@
 # `cmake --install`: the libraries, their public headers and the CMake package Stagger
-# (find_package(Stagger REQUIRED COMPONENTS physics sim), targets stagger::NAME). One export set
+# (find_package(Stagger REQUIRED COMPONENTS physics sim), targets stagger::NAME), and the licence
+# and the changelog. One export set
 # per component; StaggerConfig.cmake (from StaggerConfig.cmake.in) finds each component's
 # dependencies again, as cmake/StaggerDependencies.cmake and the modules' CMakeLists find them,
 # and loads the components asked for with those they need.
@@ -8,7 +9,9 @@ include(CMakePackageConfigHelpers)
 set(STAGGER_INSTALL_CMAKEDIR "${CMAKE_INSTALL_LIBDIR}/cmake/Stagger" CACHE STRING
     "Where the Stagger CMake package files are installed, under the prefix")
 
-# stagger_install_component(COMPONENT TARGETS targets... HEADERS module folders...)
+# stagger_install_component(COMPONENT TARGETS targets... HEADERS module folders...). Each folder's
+# include/ is installed; the folders are listed in the global property STAGGER_PUBLIC_HEADER_FOLDERS
+# for the API reference (docs/CMakeLists.txt) and its tests.
 function(stagger_install_component component)
   cmake_parse_arguments(PARSE_ARGV 1 arg "" "" "TARGETS;HEADERS")
   string(SUBSTRING ${component} 0 1 first)
@@ -21,6 +24,7 @@ function(stagger_install_component component)
           RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
   foreach(folder IN LISTS arg_HEADERS)
     install(DIRECTORY ${PROJECT_SOURCE_DIR}/${folder}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+    set_property(GLOBAL APPEND PROPERTY STAGGER_PUBLIC_HEADER_FOLDERS ${folder})
   endforeach()
   install(EXPORT ${export_name} NAMESPACE stagger:: DESTINATION ${STAGGER_INSTALL_CMAKEDIR})
 endfunction()
@@ -40,6 +44,9 @@ if(STAGGER_BUILD_APP)
   # The command line; the bench and output libraries are linked into it and not installed.
   install(TARGETS stagger RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
+
+# The licence (docs and binaries made from Stagger carry it) and the changelog, in share/doc/stagger.
+install(FILES ${PROJECT_SOURCE_DIR}/LICENSE ${PROJECT_SOURCE_DIR}/CHANGELOG.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/StaggerConfig.cmake.in
                               ${PROJECT_BINARY_DIR}/package/StaggerConfig.cmake

@@ -14,6 +14,8 @@ packages=(
   librecast-dev
   # tests and benchmarks
   libgtest-dev libgmock-dev libbenchmark-dev
+  # the API reference (the stagger_docs target and its test; HTML only, no graphviz)
+  doxygen
   # VR and rendering: OpenXR loader, Vulkan (Vulkan-Hpp headers, lavapipe), shaders, desktop window
   libopenxr-dev libopenxr-loader1 libvulkan-dev mesa-vulkan-drivers glslang-tools libglfw3-dev
   # VR and rendering tests: a display server, the OpenXR validation layer, hello_xr

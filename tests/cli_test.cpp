@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cctype>
 #include <filesystem>
 
 #include "process.h"
@@ -20,10 +22,40 @@ TEST(Cli, HelpAndVersion) {
   EXPECT_EQ(help.exit_code, 0);
   EXPECT_NE(help.out.find("sim"), std::string::npos);
   EXPECT_NE(help.out.find("bench"), std::string::npos);
+  EXPECT_EQ(test::run_stagger("sim --help").exit_code, 0);
+}
+
+// The rest of the line of `text` that starts with `label`; empty when no line does.
+std::string line_after(const std::string& text, const std::string& label) {
+  const std::size_t at = text.find("\n" + label);
+  if (at == std::string::npos) return {};
+  const std::size_t from = at + 1 + label.size();
+  return text.substr(from, text.find('\n', from) - from);
+}
+
+// A version such as 3.24 or 1.5.1+git20210215: it starts with a digit and has `dots` dots before
+// anything that is not a digit or a dot.
+bool looks_like_version(const std::string& text, int dots) {
+  if (text.empty() || std::isdigit(static_cast<unsigned char>(text[0])) == 0) return false;
+  const std::string number = text.substr(0, text.find_first_not_of("0123456789."));
+  return std::count(number.begin(), number.end(), '.') == dots;
+}
+
+TEST(Cli, VersionNamesStaggerAndTheLibrariesItWasBuiltWith) {
   const auto version = test::run_stagger("--version");
   EXPECT_EQ(version.exit_code, 0);
-  EXPECT_NE(version.out.find("stagger 0."), std::string::npos);
-  EXPECT_EQ(test::run_stagger("sim --help").exit_code, 0);
+  EXPECT_EQ(version.out.rfind("stagger 0.2.0\nbuilt with:\n", 0), 0u) << version.out;
+  // Bullet: the one version the physics module is written against
+  // (cmake/StaggerDependencies.cmake).
+  EXPECT_EQ(line_after(version.out, "  Bullet "), "3.24") << version.out;
+  // Recast/Detour from the package that installed it (Debian 12: 1.5.1+git20210215.e75adf8-1+b1),
+  // not "unknown".
+  const std::string recast = line_after(version.out, "  Recast/Detour ");
+  EXPECT_TRUE(looks_like_version(recast, 2)) << version.out;
+  // OpenXR: MAJOR.MINOR.PATCH of the SDK's openxr.h, 1.0.20 on Debian 12.
+  const std::string openxr = line_after(version.out, "  OpenXR loader ");
+  EXPECT_TRUE(looks_like_version(openxr, 2)) << version.out;
+  EXPECT_EQ(openxr.rfind("1.", 0), 0u) << version.out;
 }
 
 TEST(Cli, UsageErrorsExitWithTwo) {
@@ -88,6 +120,9 @@ TEST(Cli, SimWritesAReport) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.out.find("dummy-2"), std::string::npos) << r.out;
   const std::string json = test::read_file(report);
+  EXPECT_EQ(json.rfind("{\n  \"format_version\": 1,\n  \"level\": ", 0), 0u)
+      << "the format version first:\n"
+      << json.substr(0, 80);
   for (const char* field :
        {"\"level\"", "\"seconds\"", "\"physics_hz\"", "\"steps\": 240", "\"state_hash\"",
         "\"wall_ms\"", "\"ms_per_step\"", "\"falls\"", "\"pushes\"", "\"balance_state\"",

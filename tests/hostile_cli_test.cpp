@@ -271,7 +271,8 @@ TEST(HostileCli, AnInterruptedSimKeepsItsReportTraceAndRecording) {
   std::ifstream in(trace);
   int rows = 0;
   for (std::string line; std::getline(in, line);) ++rows;
-  EXPECT_EQ(rows, 1 + json["steps"].get<int>()) << "a header and a row per step run (one enemy)";
+  EXPECT_EQ(rows, 2 + json["steps"].get<int>())
+      << "the version line, the header and a row per step run (one enemy)";
   const auto replay = test::run_stagger("replay \"" + record.string() + "\" --quiet");
   EXPECT_EQ(replay.exit_code, 0) << replay.err;
   EXPECT_NE(replay.out.find(std::to_string(json["steps"].get<int>()) + " steps reproduced"),

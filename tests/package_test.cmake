@@ -1,5 +1,6 @@
 # The installed-package test (ctest: package.install_and_build_examples), run with cmake -P:
-#   1. cmake --install STAGGER_BUILD_DIR into WORK_DIR/prefix (emptied first);
+#   1. cmake --install STAGGER_BUILD_DIR into WORK_DIR/prefix (emptied first), which must hold
+#      the licence and the changelog in DOC_DIR;
 #   2. examples/hello_enemy, a separate project (find_package(Stagger REQUIRED COMPONENTS
 #      physics)), configured against that prefix alone, built, and run: it exits 0 when its enemy
 #      stands again after two shoves;
@@ -9,10 +10,11 @@
 #   4. tests/package (find_package(Stagger REQUIRED COMPONENTS physics sim), and vr with WITH_VR)
 #      the same way: it runs the corridor level for a second through stagger::sim.
 # Any step that fails fails the test. Inputs (-D): STAGGER_BUILD_DIR, STAGGER_SOURCE_DIR, WORK_DIR,
-# CONFIG, GENERATOR, MAKE_PROGRAM, CXX_COMPILER, CXX_FLAGS, WITH_VR.
+# CONFIG, GENERATOR, MAKE_PROGRAM, CXX_COMPILER, CXX_FLAGS, WITH_VR, DOC_DIR (where the licence and
+# the changelog install, under the prefix).
 cmake_minimum_required(VERSION 3.25)
 
-foreach(input STAGGER_BUILD_DIR STAGGER_SOURCE_DIR WORK_DIR GENERATOR CXX_COMPILER)
+foreach(input STAGGER_BUILD_DIR STAGGER_SOURCE_DIR WORK_DIR GENERATOR CXX_COMPILER DOC_DIR)
   if(NOT DEFINED ${input} OR "${${input}}" STREQUAL "")
     message(FATAL_ERROR "package_test.cmake: -D${input}=... is required")
   endif()
@@ -42,6 +44,11 @@ file(REMOVE_RECURSE ${WORK_DIR})
 file(MAKE_DIRECTORY ${WORK_DIR})
 
 run("install" ${CMAKE_COMMAND} --install ${STAGGER_BUILD_DIR} --prefix ${prefix} --config ${CONFIG})
+foreach(document LICENSE CHANGELOG.md)
+  if(NOT EXISTS ${prefix}/${DOC_DIR}/${document})
+    message(FATAL_ERROR "package test: the install has no ${DOC_DIR}/${document}")
+  endif()
+endforeach()
 
 # consumer(NAME SOURCE_DIR [cmake -D options...]): configure, build and run one consumer project.
 function(consumer name source_dir)

@@ -11,6 +11,7 @@
 
 #include "png_image.h"
 #include "process.h"
+#include "stagger/sim/report.h"
 #include "xvfb.h"
 
 namespace stagger {
@@ -69,6 +70,7 @@ TEST(Play, DesktopModeUnderXvfbDrawsTheLevelAndItsEnemies) {
   const PixelCounts all = count_pixels(image, 0, 720);
   EXPECT_GT(all.enemy, 300) << "the guards should be in view";
   const auto json = nlohmann::json::parse(test::read_file(report));
+  EXPECT_EQ(json["format_version"], sim::kReportFormatVersion) << "the simulation report's";
   EXPECT_EQ(json["play"]["mode"], "desktop");
   EXPECT_GE(json["play"]["frames"].get<int>(), 20);
   EXPECT_NEAR(json["play"]["game_seconds"].get<double>(), 5.0, 0.1);

@@ -73,6 +73,10 @@ TEST(Recording, RoundTrips) {
   EXPECT_EQ(r.input_name, "push.json");
   EXPECT_EQ(r.input_script, R"({ "events": [] })");
   EXPECT_EQ(r.step_hashes, sample().step_hashes);
+  EXPECT_EQ(text_of(bytes).substr(0, kVersionAt), "STAGREC\n");
+  EXPECT_EQ(std::uint32_t{bytes[kVersionAt]}, sim::Recording::kVersion)
+      << "the format version after the magic";
+  EXPECT_EQ(sim::Recording::kVersion, 3u);
   EXPECT_EQ(bytes.size(), 8u + 4 + 1 + (4 + 17) + 8 + 4 + 4 + 4 + 8 + 8 + (4 + 9) + (4 + 16) + 1 +
                               8 + 8 + 50 * 8 + 8);
 }

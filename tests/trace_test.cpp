@@ -35,6 +35,8 @@ TEST(Trace, OneRowPerEnemyPerStepWithTheBalanceOfThatStep) {
   std::istringstream lines(csv.str());
   std::string line;
   std::getline(lines, line);
+  EXPECT_EQ(line, "# stagger trace format 1");
+  std::getline(lines, line);
   EXPECT_EQ(line,
             "time_s,enemy,state,brain,com_x_m,com_y_m,com_z_m,support_x_m,support_y_m,support_z_m,"
             "balance_error_m,pelvis_height_m,agent_x_m,agent_y_m,agent_z_m,fall_cause,"
@@ -114,7 +116,7 @@ TEST(Cli, SimWritesTraceAndPlotFiles) {
   std::ifstream in(csv);
   int lines = 0;
   for (std::string line; std::getline(in, line);) ++lines;
-  EXPECT_EQ(lines, 1 + 480);
+  EXPECT_EQ(lines, 2 + 480) << "the version line, the header and a row per step";
   EXPECT_GT(std::filesystem::file_size(png), 1000u);
   const auto bad = test::run_stagger("sim --seconds 1 --trace /nonexistent/dir/trace.csv");
   EXPECT_EQ(bad.exit_code, 1);

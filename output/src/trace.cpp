@@ -31,6 +31,7 @@ void put(std::string& row, Vec3 v) {
 }  // namespace
 
 TraceWriter::TraceWriter(std::ostream& out) : out_(out) {
+  out_ << "# stagger trace format " << kTraceFormatVersion << "\n";
   out_ << "time_s,enemy,state,brain,com_x_m,com_y_m,com_z_m,support_x_m,support_y_m,support_z_m,"
           "balance_error_m,pelvis_height_m,agent_x_m,agent_y_m,agent_z_m,fall_cause,"
           "balance_com_x_m,balance_com_y_m,balance_com_z_m\n";

@@ -14,6 +14,7 @@ std::string state_hash_hex(std::uint64_t hash) {
 
 std::string report_json(const SimulationResult& r) {
   nlohmann::ordered_json j;
+  j["format_version"] = kReportFormatVersion;
   j["level"] = r.level;
   j["vary_seed"] = r.vary_seed ? nlohmann::ordered_json(*r.vary_seed) : nlohmann::ordered_json();
   j["seconds"] = r.seconds;

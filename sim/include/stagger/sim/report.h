@@ -8,6 +8,10 @@
 
 namespace stagger::sim {
 
+/// The report's `format_version`, its first key: raised when a key changes meaning or goes away
+/// (added keys keep it), so a reader can refuse a report it does not know.
+inline constexpr int kReportFormatVersion = 1;
+
 std::string state_hash_hex(std::uint64_t hash);
 /// The report as pretty-printed JSON.
 std::string report_json(const SimulationResult& result);
