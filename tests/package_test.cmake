@@ -7,7 +7,10 @@
 #   3. examples/patrol_from_code (COMPONENTS ai) the same way: it exits 0 when each of its enemies
 #      went round its patrol loop in order, and its output must list each enemy's route points in
 #      that order, the whole loop and back to the first (check_patrol_order below);
-#   4. tests/package (find_package(Stagger REQUIRED COMPONENTS physics sim), and vr with WITH_VR)
+#   4. examples/custom_game_loop (COMPONENTS sim) the same way: it exits 0 when its enemy was
+#      spawned, shoved, fell, got up, was teleported and removed, and the pose it drew between
+#      steps never jumped;
+#   5. tests/package (find_package(Stagger REQUIRED COMPONENTS physics sim), and vr with WITH_VR)
 #      the same way: it runs the corridor level for a second through stagger::sim.
 # Any step that fails fails the test. Inputs (-D): STAGGER_BUILD_DIR, STAGGER_SOURCE_DIR, WORK_DIR,
 # CONFIG, GENERATOR, MAKE_PROGRAM, CXX_COMPILER, CXX_FLAGS, WITH_VR, DOC_DIR (where the licence and
@@ -121,5 +124,6 @@ endfunction()
 consumer(hello_enemy ${STAGGER_SOURCE_DIR}/examples/hello_enemy)
 consumer(patrol_from_code ${STAGGER_SOURCE_DIR}/examples/patrol_from_code)
 check_patrol_order("${patrol_from_code_output}")
+consumer(custom_game_loop ${STAGGER_SOURCE_DIR}/examples/custom_game_loop)
 consumer(stagger_package_check ${STAGGER_SOURCE_DIR}/tests/package -DWITH_VR=${WITH_VR})
 message(STATUS "package test: passed")

@@ -87,7 +87,7 @@ int main() {
   ai::Squad squad(navmesh, navigation, world, members);
   std::printf("route: %zu points in a loop, %d enemies\n", route.size(), squad.size());
 
-  // The game's own fixed-step loop: physics every step, the minds at about 90 Hz (every third
+  // The game's own fixed-step loop: physics every step, the minds every third step (80 Hz,
   // 240 Hz step): the legs need the physics rate, the plans do not.
   const std::uint64_t ai_every_steps = 3;
   const double limit_s = 60.0;

@@ -107,10 +107,10 @@ class Simulation {
   void on_event(std::function<void(const EnemyEvent&)> listener) {
     on_event_.push_back(std::move(listener));
   }
-  /// How often the enemies' minds (eyes, brains, navigation) think [Hz]: about 90 by default,
-  /// every third step at 240 Hz, since the legs, not the plans, need the physics rate. Rounded to
-  /// a whole number of physics steps, at least one; the rate in effect is returned. Error: not
-  /// finite or not positive.
+  /// How often the enemies' minds (eyes, brains, navigation) think [Hz]. By default the whole
+  /// number of steps nearest 90 Hz (every third step, 80 Hz, at 240 Hz physics): the legs, not
+  /// the plans, need the physics rate. Rounded to a whole number of physics steps, at least one;
+  /// the rate in effect is returned. Error: not finite or not positive.
   Result<float> set_ai_rate_hz(float hz);
   /// [Hz] the rate in effect.
   float ai_rate_hz() const;
