@@ -10,7 +10,9 @@
 #   4. examples/custom_game_loop (COMPONENTS sim) the same way: it exits 0 when its enemy was
 #      spawned, shoved, fell, got up, was teleported and removed, and the pose it drew between
 #      steps never jumped;
-#   5. tests/package (find_package(Stagger REQUIRED COMPONENTS physics sim), and vr with WITH_VR)
+#   5. hello_enemy again with pkg-config seeing only Bullet and find_package barred from Vulkan,
+#      OpenXR and GLFW: a consumer of physics alone needs none of them;
+#   6. tests/package (find_package(Stagger REQUIRED COMPONENTS physics sim), and vr with WITH_VR)
 #      the same way: it runs the corridor level for a second through stagger::sim.
 # Any step that fails fails the test. Inputs (-D): STAGGER_BUILD_DIR, STAGGER_SOURCE_DIR, WORK_DIR,
 # CONFIG, GENERATOR, MAKE_PROGRAM, CXX_COMPILER, CXX_FLAGS, WITH_VR, DOC_DIR (where the licence and
@@ -125,5 +127,29 @@ consumer(hello_enemy ${STAGGER_SOURCE_DIR}/examples/hello_enemy)
 consumer(patrol_from_code ${STAGGER_SOURCE_DIR}/examples/patrol_from_code)
 check_patrol_order("${patrol_from_code_output}")
 consumer(custom_game_loop ${STAGGER_SOURCE_DIR}/examples/custom_game_loop)
+
+# A consumer of `physics` alone needs Bullet and nothing of VR: hello_enemy again, configured and
+# built with pkg-config seeing Bullet's file and no other, and find_package barred from Vulkan,
+# OpenXR and GLFW. Had the package looked for any of them, the configure would fail.
+set(pkg_only ${WORK_DIR}/pkgconfig-bullet-only)
+execute_process(COMMAND pkg-config --variable pcfiledir bullet OUTPUT_VARIABLE bullet_pc_dir
+                OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE pc_result)
+if(NOT pc_result EQUAL 0)
+  message(FATAL_ERROR "package test: pkg-config does not know bullet")
+endif()
+file(COPY ${bullet_pc_dir}/bullet.pc DESTINATION ${pkg_only})
+set(physics_only ${WORK_DIR}/hello_enemy_physics_only)
+set(physics_only_args -S ${STAGGER_SOURCE_DIR}/examples/hello_enemy -B ${physics_only}
+    -G ${GENERATOR} -DCMAKE_BUILD_TYPE=${CONFIG} -DCMAKE_CXX_COMPILER=${CXX_COMPILER}
+    "-DCMAKE_CXX_FLAGS=${CXX_FLAGS}" -DCMAKE_PREFIX_PATH=${prefix}
+    -DCMAKE_FIND_USE_PACKAGE_REGISTRY=OFF -DStagger_ROOT=${prefix}
+    -DCMAKE_DISABLE_FIND_PACKAGE_Vulkan=ON -DCMAKE_DISABLE_FIND_PACKAGE_OpenXR=ON
+    -DCMAKE_DISABLE_FIND_PACKAGE_glfw3=ON)
+if(MAKE_PROGRAM)
+  list(APPEND physics_only_args -DCMAKE_MAKE_PROGRAM=${MAKE_PROGRAM})
+endif()
+run("physics only: configure" ${CMAKE_COMMAND} -E env PKG_CONFIG_LIBDIR=${pkg_only}
+    PKG_CONFIG_PATH= ${CMAKE_COMMAND} ${physics_only_args})
+run("physics only: build" ${CMAKE_COMMAND} --build ${physics_only} --config ${CONFIG})
 consumer(stagger_package_check ${STAGGER_SOURCE_DIR}/tests/package -DWITH_VR=${WITH_VR})
 message(STATUS "package test: passed")
