@@ -1,4 +1,6 @@
 #pragma once
+// Altered from Bullet Physics (zlib licence, Copyright (c) 2003-2006 Erwin Coumans): see
+// BULLET_LICENSE in this folder.
 // Capsule against box: Bullet's convex-convex algorithm (GJK), less the pairs that are clearly
 // apart.
 //

@@ -1,4 +1,6 @@
 #pragma once
+// Altered from Bullet Physics (zlib licence, Copyright (c) 2003-2006 Erwin Coumans): see
+// BULLET_LICENSE in this folder.
 // The rows of a driven joint written without Bullet's generic 6Dof2 path, with Bullet's results
 // bit for bit (docs/physics.md, Bullet extensions: the claim and the StockBullet tests that check
 // it).

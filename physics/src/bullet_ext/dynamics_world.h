@@ -1,4 +1,6 @@
 #pragma once
+// Altered from Bullet Physics (zlib licence, Copyright (c) 2003-2006 Erwin Coumans): see
+// BULLET_LICENSE in this folder.
 // Bullet's dynamics world less three costs, and Bullet's island callback with a cursor. Both give
 // Bullet's results bit for bit (docs/physics.md, Bullet extensions: the claim and the StockBullet
 // tests that check it).

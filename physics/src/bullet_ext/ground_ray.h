@@ -1,4 +1,6 @@
 #pragma once
+// Altered from Bullet Physics (zlib licence, Copyright (c) 2003-2006 Erwin Coumans): see
+// BULLET_LICENSE in this folder.
 // Rays against static geometry (ground probes under the feet, lines of sight), with boxes tested
 // analytically. Bullet casts a point against a convex shape with GJK (btSubsimplexConvexCast):
 // for a box that was 3.3 % of 32 walking ragdolls' instructions, two probes per ragdoll per step.

@@ -1,3 +1,5 @@
+// Altered from Bullet Physics (zlib licence, Copyright (c) 2003-2006 Erwin Coumans): see
+// BULLET_LICENSE in this folder.
 #include "impulse_solver.h"
 
 #include <algorithm>

@@ -1,4 +1,6 @@
 #pragma once
+// Altered from Bullet Physics (zlib licence, Copyright (c) 2003-2006 Erwin Coumans): see
+// BULLET_LICENSE in this folder.
 // Bullet's sequential-impulse solver with its iteration loop inlined.
 //
 // Bullet solves every row of every iteration through a function pointer (its scalar reference:
