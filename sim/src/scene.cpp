@@ -51,11 +51,23 @@ SceneDescription scene_from_level(const levels::Level& level,
         {mesh_triangles[i].vertices, mesh_triangles[i].indices, level.meshes[i].friction});
   }
   scene.enemies = level.enemies;
+  std::vector<levels::Diagnostic> checked_by_stagger_check;
+  scene.profiles = read_profiles(level, "", checked_by_stagger_check);
   scene.routes = level.routes;
   scene.navigation = level.navigation;
   scene.player_position = level.player.position;
   scene.player_yaw_rad = deg_to_rad(level.player.yaw_deg);
   return scene;
+}
+
+EnemySettings settings_of(const SceneDescription& scene, const levels::EnemySpawn& spawn) {
+  EnemySettings settings = scene.enemy_settings;
+  for (const SettingsProfile& profile : scene.profiles) {
+    if (profile.name == spawn.profile) apply_settings(profile.values, settings);
+  }
+  if (spawn.height_m) settings.ragdoll.height_m = *spawn.height_m;
+  if (spawn.mass_kg) settings.ragdoll.mass_kg = *spawn.mass_kg;
+  return settings;
 }
 
 SpawnRoute route_of(const SceneDescription& scene, const levels::EnemySpawn& spawn) {
@@ -92,9 +104,7 @@ Scene::Scene(const SceneDescription& description)
   for (const auto& box : description_.boxes) world_->add_static_box(box);
   for (const auto& mesh : description_.meshes) world_->add_static_mesh(mesh);
   for (const auto& spawn : description_.enemies) {
-    physics::RagdollSettings settings;
-    settings.height_m = spawn.height_m;
-    settings.mass_kg = spawn.mass_kg;
+    const physics::RagdollSettings settings = settings_of(description_, spawn).ragdoll;
     const Vec3 feet = spawn.position + Vec3{0, description_.spawn_height_m, 0};
     enemies_.push_back(
         {spawn.name, &world_->add_ragdoll(settings, feet, deg_to_rad(spawn.yaw_deg))});

@@ -33,6 +33,7 @@ Simulation::Simulation(const SceneDescription& scene, InputScript script)
     s.name = e.name;
     stats_.push_back(s);
   }
+  for (std::size_t i = 0; i < stats_.size(); ++i) stats_[i].profile = scene.enemies[i].profile;
   was_fallen_.assign(stats_.size(), false);
   fall_began_s_.assign(stats_.size(), 0.0);
   for (const auto& e : scene_.enemies()) last_com_.push_back(e.ragdoll->balance().com);
@@ -51,8 +52,10 @@ void Simulation::start_minds() {
   for (std::size_t i = 0; i < scene.enemies.size(); ++i) {
     const levels::EnemySpawn& e = scene.enemies[i];
     SpawnRoute route = route_of(scene, e);
+    const EnemySettings tuned = settings_of(scene, e);
     members.push_back({scene_.enemies()[i].ragdoll, e.position, deg_to_rad(e.yaw_deg),
-                       std::move(route.points), route.mode});
+                       std::move(route.points), route.mode, tuned.brain, tuned.perception,
+                       tuned.patrol});
   }
   squad_ = std::make_unique<ai::Squad>(built.value(), *scene.navigation, scene_.world(), members);
   // The minds think at about 90 Hz (every third step at 240 Hz): the legs, not the plans, need
@@ -303,6 +306,8 @@ SimulationResult Simulation::result() const {
   SimulationResult r;
   r.level = scene_.description().name;
   r.vary_seed = scene_.description().vary_seed;
+  r.settings_file = scene_.description().settings_file;
+  r.settings_hash = settings_hash(scene_.description().enemy_settings);
   r.seconds = world.time();
   r.physics_hz = world.settings().physics_hz;
   r.steps = world.step_count();
