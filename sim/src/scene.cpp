@@ -51,8 +51,9 @@ SceneDescription scene_from_level(const levels::Level& level,
         {mesh_triangles[i].vertices, mesh_triangles[i].indices, level.meshes[i].friction});
   }
   scene.enemies = level.enemies;
-  std::vector<levels::Diagnostic> checked_by_stagger_check;
-  scene.profiles = read_profiles(level, "", checked_by_stagger_check);
+  // A profile's problems are `stagger check`'s to report (check_profiles); what is good is kept.
+  std::vector<levels::Diagnostic> reported_by_check;
+  scene.profiles = read_profiles(level, "", reported_by_check);
   scene.routes = level.routes;
   scene.navigation = level.navigation;
   scene.player_position = level.player.position;

@@ -38,9 +38,10 @@ std::string shortest(double value, bool whole) {
   return error == std::errc() ? std::string(text, end) : limits::number_text(value);
 }
 
-// The same as a JSON number that prints as that decimal.
-double shortest_double(double value, bool whole) {
-  return std::strtod(shortest(value, whole).c_str(), nullptr);
+// The same as a JSON number that prints as that decimal (a whole number without a fraction).
+nlohmann::ordered_json json_number(double value, bool whole) {
+  if (whole) return static_cast<long long>(value);
+  return std::strtod(shortest(value, false).c_str(), nullptr);
 }
 
 // "a number between 0.05 and 1 m", "a whole number between 1 and 100"
@@ -207,10 +208,10 @@ std::string settings_json(const EnemySettings& settings) {
   for (const SettingRow& row : setting_rows()) {
     nlohmann::ordered_json o;
     o["key"] = row.key;
-    o["default"] = shortest_double(row.get(settings), row.whole);
+    o["default"] = json_number(row.get(settings), row.whole);
     o["unit"] = row.unit;
-    o["min"] = shortest_double(row.min, row.whole);
-    o["max"] = shortest_double(row.max, row.whole);
+    o["min"] = json_number(row.min, row.whole);
+    o["max"] = json_number(row.max, row.whole);
     o["description"] = row.description;
     list.push_back(std::move(o));
   }
