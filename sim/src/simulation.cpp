@@ -30,6 +30,7 @@ void Simulation::start_enemy_stats(std::size_t index) {
   const Enemy& enemy = scene_.enemies()[index];
   EnemyStats s;
   s.name = enemy.name;
+  s.profile = scene_.description().enemies[index].profile;
   stats_.push_back(s);
   was_fallen_.push_back(false);
   fall_began_s_.push_back(0.0);
@@ -43,8 +44,15 @@ void Simulation::start_enemy_stats(std::size_t index) {
 ai::SquadMember Simulation::member_for(std::size_t index) {
   const levels::EnemySpawn& e = scene_.description().enemies[index];
   SpawnRoute route = route_of(scene_.description(), e);
-  return {scene_.enemies()[index].ragdoll, e.position, deg_to_rad(e.yaw_deg),
-          std::move(route.points), route.mode};
+  const EnemySettings tuned = settings_of(scene_.description(), e);
+  return {scene_.enemies()[index].ragdoll,
+          e.position,
+          deg_to_rad(e.yaw_deg),
+          std::move(route.points),
+          route.mode,
+          tuned.brain,
+          tuned.perception,
+          tuned.patrol};
 }
 
 void Simulation::start_minds() {
@@ -399,13 +407,22 @@ Result<EnemyId> Simulation::add_enemy(const levels::EnemySpawn& spawn) {
   if (!finite(spawn.position) || !std::isfinite(spawn.yaw_deg)) {
     return Error{"enemy '" + spawn.name + "': its position and yaw must be finite numbers"};
   }
-  if (!(spawn.height_m >= levels::kMinEnemyHeightM && spawn.height_m <= levels::kMaxEnemyHeightM) ||
-      !(spawn.mass_kg >= levels::kMinEnemyMassKg && spawn.mass_kg <= levels::kMaxEnemyMassKg)) {
+  const auto in = [](const std::optional<float>& v, float low, float high) {
+    return !v || (*v >= low && *v <= high);  // (false for NaN)
+  };
+  if (!in(spawn.height_m, levels::kMinEnemyHeightM, levels::kMaxEnemyHeightM) ||
+      !in(spawn.mass_kg, levels::kMinEnemyMassKg, levels::kMaxEnemyMassKg)) {
     return Error{"enemy '" + spawn.name + "': height_m must be within [" +
                  std::to_string(levels::kMinEnemyHeightM) + ", " +
                  std::to_string(levels::kMaxEnemyHeightM) + "] and mass_kg within [" +
                  std::to_string(levels::kMinEnemyMassKg) + ", " +
                  std::to_string(levels::kMaxEnemyMassKg) + "]"};
+  }
+  const auto& profiles = scene_.description().profiles;
+  if (!spawn.profile.empty() &&
+      std::none_of(profiles.begin(), profiles.end(),
+                   [&](const SettingsProfile& p) { return p.name == spawn.profile; })) {
+    return Error{"enemy '" + spawn.name + "': no profile is named '" + spawn.profile + "'"};
   }
   const auto& routes = scene_.description().routes;
   if (!spawn.route.empty() &&
@@ -550,6 +567,8 @@ SimulationResult Simulation::result() const {
   SimulationResult r;
   r.level = scene_.description().name;
   r.vary_seed = scene_.description().vary_seed;
+  r.settings_file = scene_.description().settings_file;
+  r.settings_hash = settings_hash(scene_.description().enemy_settings);
   r.seconds = world.time();
   r.physics_hz = world.settings().physics_hz;
   r.steps = world.step_count();

@@ -21,6 +21,7 @@ namespace stagger::sim {
 
 struct EnemyStats {
   std::string name;
+  std::string profile;                   ///< the level profile it was tuned by; empty: none
   int falls = 0;                         ///< times the ragdoll went down (drives released)
   std::vector<std::string> fall_causes;  ///< each fall's cause (physics::FallCause), in order
   /// [s] each fall's time from the decision (drives let go) to `down` (lying still), in order;
@@ -57,6 +58,8 @@ struct EnemyStats {
 struct SimulationResult {
   std::string level;
   std::optional<std::uint64_t> vary_seed;  ///< the seed the spawns were nudged with, if any
+  std::string settings_file;               ///< the `--settings` file; empty: the defaults
+  std::uint64_t settings_hash = 0;         ///< of the settings every enemy starts from (settings.h)
   double seconds = 0;
   float physics_hz = 0;
   std::uint64_t steps = 0;
