@@ -12,6 +12,8 @@
 namespace stagger::sim {
 
 namespace {
+// The punching arm's forearm, whose far end is the fist (the brain punches with the right).
+constexpr physics::BodyPart kFist = physics::BodyPart::lower_arm_r;
 constexpr float kDefaultAiHz = 90.0f;  // [Hz] how often the minds think unless told otherwise
 }  // namespace
 
@@ -38,7 +40,7 @@ void Simulation::start_enemy_stats(std::size_t index) {
   scripted_pushes_.emplace_back();
   squad_index_.push_back(-1);
   punches_seen_.push_back(0);
-  punch_landed_of_.push_back(0);
+  punch_ended_.push_back(0);
 }
 
 ai::SquadMember Simulation::member_for(std::size_t index) {
@@ -323,8 +325,9 @@ void Simulation::record_stats() {
 
 namespace {
 
-constexpr std::string_view kEventNames[] = {"shoved",       "fell",         "got_up",
-                                            "punch_thrown", "punch_landed", "died"};
+constexpr std::string_view kEventNames[] = {"shoved",        "fell",         "got_up",
+                                            "punch_thrown",  "punch_blocked", "punch_landed",
+                                            "died"};
 constexpr std::string_view kPlayerPartNames[] = {"head", "torso"};
 
 EventKind event_kind(physics::RagdollEventKind kind) {
@@ -536,30 +539,53 @@ void Simulation::watch_punches() {
       event.kind = EventKind::punch_thrown;
       post(event);
     }
-    // One landing per punch: the fist's first touch of the player's head or torso.
-    if (!player_.present || brain.punches() == 0 || punch_landed_of_[i] == brain.punches() ||
-        !brain.punching()) {
+    // Each punch ends at most once: blocked by a hand it met first, or landed on the player.
+    if (!brain.punching() || brain.punches() == 0 || punch_ended_[i] == brain.punches()) continue;
+    const physics::Ragdoll& body = *scene_.enemies()[i].ragdoll;
+    if (const std::optional<Vec3> blow = arm_blocked(body)) {
+      event.kind = EventKind::punch_blocked;
+      event.impulse = *blow;
+      ++stats_[i].punches_blocked;
+    } else if (const std::optional<PlayerPart> part = fist_on_player(body)) {
+      event.kind = EventKind::punch_landed;
+      event.player_part = *part;
+      const physics::BodyState arm = body.body_state(physics::BodyPart::lower_arm_r);
+      event.impulse = arm.linear_velocity * body.blueprint().bodies[physics::slot(kFist)].mass;
+      ++stats_[i].punches_landed;
+    } else {
       continue;
     }
-    const physics::Ragdoll& body = *scene_.enemies()[i].ragdoll;
-    const physics::BodyState arm = body.body_state(physics::BodyPart::lower_arm_r);
-    const physics::BodyBlueprint& shape =
-        body.blueprint().bodies[physics::slot(physics::BodyPart::lower_arm_r)];
-    const Vec3 fist = far_end(arm, shape, body.body_state(physics::BodyPart::upper_arm_r).position);
-    const PlayerVolumes& v = player_volumes_;
-    const Vec3 torso_top = player_.head - Vec3{0, v.torso_top_below_head_m, 0};
-    const Vec3 torso_bottom = player_.feet + Vec3{0, v.torso_bottom_above_feet_m, 0};
-    const bool head = length(fist - player_.head) <= v.head_radius_m + shape.radius;
-    const bool torso =
-        distance_to_segment(fist, torso_top, torso_bottom) <= v.torso_radius_m + shape.radius;
-    if (!head && !torso) continue;
-    punch_landed_of_[i] = brain.punches();
-    ++stats_[i].punches_landed;
-    event.kind = EventKind::punch_landed;
-    event.player_part = head ? PlayerPart::head : PlayerPart::torso;
-    event.impulse = arm.linear_velocity * shape.mass;
+    punch_ended_[i] = brain.punches();
     post(event);
   }
+}
+
+std::optional<Vec3> Simulation::arm_blocked(const physics::Ragdoll& body) {
+  // A solid physics hand in contact with the punching arm's forearm or upper arm.
+  const physics::BodyId forearm = body.body(kFist);
+  const physics::BodyId upper_arm = body.body(physics::BodyPart::upper_arm_r);
+  for (const physics::Hand* hand : hands_) {
+    if (hand == nullptr || hand->ghost()) continue;
+    scene_.world().contact_impulses(hand->body(), contacts_);
+    for (const physics::ContactImpulse& c : contacts_) {
+      if (c.other == forearm || c.other == upper_arm) return c.impulse;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<PlayerPart> Simulation::fist_on_player(const physics::Ragdoll& body) const {
+  if (!player_.present) return std::nullopt;
+  const physics::BodyState arm = body.body_state(kFist);
+  const physics::BodyBlueprint& shape = body.blueprint().bodies[physics::slot(kFist)];
+  const Vec3 fist = far_end(arm, shape, body.body_state(physics::BodyPart::upper_arm_r).position);
+  const PlayerVolumes& v = player_volumes_;
+  if (length(fist - player_.head) <= v.head_radius_m + shape.radius) return PlayerPart::head;
+  const Vec3 torso_top = player_.head - Vec3{0, v.torso_top_below_head_m, 0};
+  const Vec3 torso_bottom = player_.feet + Vec3{0, v.torso_bottom_above_feet_m, 0};
+  if (distance_to_segment(fist, torso_top, torso_bottom) <= v.torso_radius_m + shape.radius)
+    return PlayerPart::torso;
+  return std::nullopt;
 }
 
 SimulationResult Simulation::result() const {

@@ -48,6 +48,7 @@ struct EnemyStats {
   bool removed = false;     ///< taken out of the run by Simulation::remove_enemy
   int punches = 0;          ///< punches thrown at the player
   int punches_landed = 0;   ///< of which reached the player's head or torso
+  int punches_blocked = 0;  ///< of which met a physics hand first
   int resets = 0;           ///< times a non-finite or runaway body made it start again at its spawn
   int runaways = 0;         ///< of which a body beyond the world or faster than the limit
   std::string brain_state;  ///< at the end (`patrol`, `chase`, ...; empty without a mind)
@@ -182,6 +183,10 @@ class Simulation {
   Result<std::size_t> present_index(EnemyId enemy) const;
   void collect_events();
   void watch_punches();
+  /// The impulse of a solid hand's contact with a punching arm this step, if any.
+  std::optional<Vec3> arm_blocked(const physics::Ragdoll& body);
+  /// Which of the player's volumes the fist reaches, if any.
+  std::optional<PlayerPart> fist_on_player(const physics::Ragdoll& body) const;
   void post(const EnemyEvent& event);
 
   Scene scene_;
@@ -202,7 +207,8 @@ class Simulation {
   ai::PlayerView player_;
   PlayerVolumes player_volumes_;
   std::vector<int> punches_seen_;     // per enemy: punches thrown as of the last step
-  std::vector<int> punch_landed_of_;  // per enemy: the punch (count) that last landed
+  std::vector<int> punch_ended_;  // per enemy: the punch (count) last blocked or landed
+  std::vector<physics::ContactImpulse> contacts_;  // scratch
   std::vector<EnemyEvent> events_;
   std::vector<physics::RagdollEvent> ragdoll_events_;  // scratch
   std::vector<std::function<void(const EnemyEvent&)>> on_event_;
