@@ -17,13 +17,13 @@ namespace stagger::sim {
 enum class EnemyId : std::uint32_t {};
 
 enum class EventKind : std::uint8_t {
-  shoved,        ///< an impulse reached a body part (a push, a blow by a hand)
-  fell,          ///< the drives let go; `cause` says why
-  got_up,        ///< it stood up again
+  shoved,         ///< an impulse reached a body part (a push, a blow by a hand)
+  fell,           ///< the drives let go; `cause` says why
+  got_up,         ///< it stood up again
   punch_thrown,   ///< its brain started a punch at the player
-  punch_blocked,  ///< its punching arm met a solid physics hand first
+  punch_blocked,  ///< its forearm met a solid physics hand raised to guard first
   punch_landed,   ///< its fist reached the player's head or torso
-  died,          ///< killed: limp for good
+  died,           ///< killed: limp for good
 };
 std::string_view name_of(EventKind kind);
 

@@ -206,8 +206,8 @@ class Simulation {
   std::vector<int> squad_index_;  // per enemy: its member in the squad (-1: none)
   ai::PlayerView player_;
   PlayerVolumes player_volumes_;
-  std::vector<int> punches_seen_;     // per enemy: punches thrown as of the last step
-  std::vector<int> punch_ended_;  // per enemy: the punch (count) last blocked or landed
+  std::vector<int> punches_seen_;  // per enemy: punches thrown as of the last step
+  std::vector<int> punch_ended_;   // per enemy: the punch (count) last blocked or landed
   std::vector<physics::ContactImpulse> contacts_;  // scratch
   std::vector<EnemyEvent> events_;
   std::vector<physics::RagdollEvent> ragdoll_events_;  // scratch
