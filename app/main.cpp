@@ -637,6 +637,8 @@ struct PlayOptions {
   bool overlay = false;
   std::vector<int> size{1280, 720};
   std::string settings;
+  float snap_turn_deg = 30.0f;
+  bool move_along_hand = false;
 };
 
 int run_play(const PlayOptions& o) {
@@ -654,6 +656,8 @@ int run_play(const PlayOptions& o) {
   settings.overlay = o.overlay;
   settings.width = o.size[0];
   settings.height = o.size[1];
+  settings.snap_turn_deg = o.snap_turn_deg;
+  settings.move_along_hand = o.move_along_hand;
   settings.stop = kStopOnInterrupt;
   stagger::app::catch_interrupts();
   const auto report = stagger::vr::play(run->scene, settings, std::cout);
@@ -991,6 +995,13 @@ int main(int argc, char** argv) {
       ->check(stagger::app::existing_file("settings"));
   play_cmd->add_flag("--overlay", play.overlay,
                      "Start with the debug overlay on (F1 toggles it in the window)");
+  play_cmd
+      ->add_option("--snap-turn", play.snap_turn_deg,
+                   "Degrees per flick of the turn stick (Q and E in the window); 0 turns smoothly")
+      ->capture_default_str()
+      ->check(finite_in("--snap-turn", "degrees", "deg", stagger::app::kSnapTurnRange));
+  play_cmd->add_flag("--move-along-hand", play.move_along_hand,
+                     "The move stick walks where the left hand points, not where the head looks");
   play_cmd->add_option("--size", play.size, "Desktop window size in pixels, WIDTH HEIGHT")
       ->expected(2)
       ->capture_default_str()

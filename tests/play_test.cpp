@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -103,6 +105,44 @@ TEST(Play, InTheWindowTheLeftMouseButtonDrivesTheRightHand) {
   // never.
   EXPECT_GT(json["play"]["hands"]["right"]["tracked_frames"].get<int>(), 5);
   EXPECT_EQ(json["play"]["hands"]["left"]["tracked_frames"], 0);
+  std::filesystem::remove(report);
+}
+
+TEST(Play, InTheWindowWWalksTheBodyUpTheCorridorsRampAndNotThroughItsWalls) {
+  // The corridor: the player starts at z = -13 facing +Z down a 4 m wide corridor whose 10° ramp
+  // rises from z = 3 to a 1 m landing at z = 8.8 that ends at z = 15.2. xdotool holds W for
+  // 9.5 s (at 2.5 m/s about 23 m: up the ramp and onto the landing).
+  const test::Xvfb xvfb;
+  ASSERT_FALSE(xvfb.display().empty());
+  const auto png = test::temp_path("corridor.png");
+  const auto report = test::temp_path("walk.json");
+  std::thread user([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    const std::string walk =
+        "DISPLAY=" + xvfb.display() + " xdotool mousemove 640 400 keydown w sleep 9.5 keyup w";
+    EXPECT_EQ(std::system(walk.c_str()), 0) << "is xdotool installed?";
+  });
+  const auto r =
+      test::run_stagger("play corridor --mode desktop --seconds 14 --screenshot \"" + png.string() +
+                            "\" --report \"" + report.string() + "\"",
+                        "DISPLAY=" + xvfb.display() + " " + kLavapipe + " " + kNoRuntime);
+  user.join();
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto json = nlohmann::json::parse(test::read_file(report));
+  const auto& feet = json["play"]["player"]["feet"];
+  std::printf("player feet (%.2f, %.2f, %.2f), walked %.1f m\n", feet[0].get<double>(),
+              feet[1].get<double>(), feet[2].get<double>(),
+              json["play"]["player"]["walked_m"].get<double>());
+  EXPECT_NEAR(feet[1].get<double>(), 1.0, 0.05) << "on the landing";
+  EXPECT_GT(feet[2].get<double>(), 9.0);
+  EXPECT_LT(feet[2].get<double>(), 14.0);
+  EXPECT_LE(std::fabs(feet[0].get<double>()), 2.0 - 0.25 + 1e-3) << "between the walls";
+  // Looking along the landing from its floor: sky above, the landing and the walls' ends below.
+  const test::PngImage image = test::read_png(png.string());
+  ASSERT_EQ(image.width, 1280);
+  EXPECT_GT(count_pixels(image, 0, 100).sky, 1280 * 90);
+  EXPECT_LT(count_pixels(image, 620, 720).sky, 1280 * 100 / 2);
+  std::filesystem::remove(png);
   std::filesystem::remove(report);
 }
 

@@ -17,13 +17,13 @@ constexpr float kFeelInsetM = 0.02f;  // [m] ... this far in from the edge
 }  // namespace
 
 PlayerBody::PlayerBody(const World& world, const PlayerBodySettings& settings, Vec3 feet)
-    : world_(world), settings_(settings), feet_(feet) {
+    : world_(world), settings_(settings), feet_(feet + Vec3{0, settings.skin_m, 0}) {
   STAGGER_ASSERT(settings.radius_m > 0 && settings.height_m > 2.0f * settings.radius_m);
   STAGGER_ASSERT(settings.slide_iterations > 0);
 }
 
 void PlayerBody::teleport(Vec3 feet) {
-  feet_ = feet;
+  feet_ = feet + Vec3{0, settings_.skin_m, 0};  // (clear of the ground it is put on)
   velocity_ = {};
   fall_speed_ = 0;
   on_ground_ = false;
@@ -59,7 +59,7 @@ Vec3 PlayerBody::slide(Vec3 feet, Vec3 displacement) const {
 }
 
 void PlayerBody::move(Vec3 displacement, float dt) {
-  const Vec3 was = feet_;
+  const Vec3 was = feet();
   // 1. Up by a step (only from the ground: a falling body climbs nothing), then 2. across at that
   // height, then 3. down onto what is under it.
   float rise = 0;
@@ -69,7 +69,7 @@ void PlayerBody::move(Vec3 displacement, float dt) {
   }
   const Vec3 raised = slide(feet_ + Vec3{0, rise, 0}, displacement);
   settle(raised, rise, dt);
-  velocity_ = dt > 0 ? (feet_ - was) / dt : Vec3{};
+  velocity_ = dt > 0 ? (feet() - was) / dt : Vec3{};
 }
 
 bool PlayerBody::walkable_at(const SweepHit& hit, Vec3 hit_centre) const {

@@ -23,6 +23,8 @@ void remember_glfw_error(int /*code*/, const char* text) {
   g_glfw_error = text;
 }
 
+constexpr float kEyeHeightM = 1.6f;  // [m] the desktop player's eyes over its feet
+
 struct Camera {
   Vec3 position;
   float yaw = 0;    // [rad] about +Y; 0 looks along -Z
@@ -50,12 +52,11 @@ class Desktop final : public Frontend {
         gpu_->device, vk::CommandBufferAllocateInfo(*pool_, vk::CommandBufferLevel::ePrimary, 1));
     acquired_ = vk::raii::Semaphore(gpu_->device, vk::SemaphoreCreateInfo());
     done_ = vk::raii::Fence(gpu_->device, vk::FenceCreateInfo(vk::FenceCreateFlagBits::eSignaled));
-    // Start where the overview picture looks from.
-    const EyeView start = overview_camera(scene, aspect());
-    camera_.position = start.position;
-    const Vec3 forward = start.orientation.rotate({0, 0, -1});
-    camera_.yaw = std::atan2(-forward.x, -forward.z);
-    camera_.pitch = std::asin(forward.y);
+    // Start in the player's body at the level's player start, looking its way (a camera's yaw
+    // 0 looks along -Z, a level's along +Z).
+    camera_.position = scene.player_position + Vec3{0, kEyeHeightM, 0};
+    camera_.yaw = scene.player_yaw_rad + kPi;
+    camera_.pitch = 0;
     glfwSetWindowUserPointer(window_, this);
     glfwSetScrollCallback(window_, [](GLFWwindow* w, double, double dy) {
       auto* self = static_cast<Desktop*>(glfwGetWindowUserPointer(w));
@@ -74,6 +75,12 @@ class Desktop final : public Frontend {
     glfwTerminate();
   }
 
+  void move_rig(Vec3 translation, float yaw_rad) override {
+    if (flying_) return;  // the fly camera leaves the body where it is
+    camera_.position = camera_.position + translation;
+    camera_.yaw += yaw_rad;
+  }
+
   bool begin_frame(FrameInput& input) override {
     glfwPollEvents();
     if (glfwWindowShouldClose(window_)) {
@@ -83,13 +90,22 @@ class Desktop final : public Frontend {
     const auto now = std::chrono::steady_clock::now();
     input.frame_s = std::min(0.1, std::chrono::duration<double>(now - last_).count());
     last_ = now;
-    move_camera(static_cast<float>(input.frame_s));
+    const bool f = key(GLFW_KEY_F);
+    if (f && !f_was_down_) flying_ = !flying_;
+    f_was_down_ = f;
+    look(flying_);
+    if (flying_) {
+      fly(static_cast<float>(input.frame_s));
+    } else {
+      walk_keys(input);
+    }
     const bool f1 = glfwGetKey(window_, GLFW_KEY_F1) == GLFW_PRESS;
     input.toggle_overlay = f1 && !f1_was_down_;
     f1_was_down_ = f1;
     input.player_present = true;
     input.player_head = camera_.position;
-    input.player_feet = camera_.position - Vec3{0, 1.6f, 0};
+    input.head_rotation = camera_.orientation();
+    input.player_feet = camera_.position - Vec3{0, kEyeHeightM, 0};
     drive_hands(input);
     return true;
   }
@@ -197,7 +213,8 @@ class Desktop final : public Frontend {
 
   bool key(int k) const { return glfwGetKey(window_, k) == GLFW_PRESS; }
 
-  void move_camera(float dt) {
+  // The right mouse button held turns the view (in the body, the head turns).
+  void look(bool /*flying*/) {
     double x = 0, y = 0;
     glfwGetCursorPos(window_, &x, &y);
     if (glfwGetMouseButton(window_, GLFW_MOUSE_BUTTON_RIGHT) == GLFW_PRESS && looking_) {
@@ -208,6 +225,20 @@ class Desktop final : public Frontend {
     looking_ = glfwGetMouseButton(window_, GLFW_MOUSE_BUTTON_RIGHT) == GLFW_PRESS;
     cursor_x_ = x;
     cursor_y_ = y;
+  }
+
+  // In the body, W A S D are the move stick and Q and E flick the turn stick.
+  void walk_keys(FrameInput& input) const {
+    const auto axis = [this](int plus, int minus) {
+      return (key(plus) ? 1.0f : 0.0f) - (key(minus) ? 1.0f : 0.0f);
+    };
+    input.move_stick = {axis(GLFW_KEY_D, GLFW_KEY_A), axis(GLFW_KEY_W, GLFW_KEY_S)};
+    input.turn_stick = {axis(GLFW_KEY_E, GLFW_KEY_Q), 0.0f};
+    if (key(GLFW_KEY_ESCAPE)) glfwSetWindowShouldClose(window_, GLFW_TRUE);
+  }
+
+  // The fly camera (F toggles it): W A S D along the view, Q and E down and up, Shift faster.
+  void fly(float dt) {
     const float speed = (key(GLFW_KEY_LEFT_SHIFT) ? 6.0f : 2.5f) * dt;
     const Quat heading = Quat::from_yaw(camera_.yaw);
     Vec3 move;
@@ -275,6 +306,8 @@ class Desktop final : public Frontend {
   double cursor_x_ = 0, cursor_y_ = 0;
   bool looking_ = false;
   bool f1_was_down_ = false;
+  bool f_was_down_ = false;
+  bool flying_ = false;  // the fly camera (F) instead of the player's body
   float reach_m_ = 0.7f;
   bool right_was_tracked_ = false;
   Vec3 last_right_;

@@ -30,8 +30,14 @@ struct FrameInput {
   bool player_present = false;
   Vec3 player_feet;                  ///< [m]
   Vec3 player_head;                  ///< [m]
+  Quat head_rotation;                ///< the head's orientation (world); it looks along its -Z
   std::array<TrackedHand, 2> hands;  ///< left, right
-  bool focused = true;               ///< input reaches the game (XR: session FOCUSED)
+  /// Locomotion: the move stick (the left thumbstick or trackpad; W A S D), x right, y forward,
+  /// each -1..1; zero when unfocused or unbound.
+  std::array<float, 2> move_stick{};
+  /// The turn stick (the right thumbstick or trackpad; Q and E), x right: a flick turns.
+  std::array<float, 2> turn_stick{};
+  bool focused = true;  ///< input reaches the game (XR: session FOCUSED)
   bool toggle_overlay = false;
 };
 
@@ -45,6 +51,10 @@ class Frontend {
   virtual void draw(const DrawFrame& frame, bool keep_pixels) = 0;
   /// Writes the last frame drawn with `keep_pixels` as a PNG (VR: the left eye); false if none.
   virtual bool save_screenshot(const std::string& /*path*/) { return false; }
+  /// Moves the tracking space in the world for the frames to come: turned by `yaw_rad` [rad]
+  /// about the player's head, then moved by `translation` [m] (locomotion). A frontend without a
+  /// tracked player (headless) ignores it.
+  virtual void move_rig(Vec3 /*translation*/, float /*yaw_rad*/) {}
   /// A haptic pulse on a hand (0 left, 1 right): `amplitude` 0..1 for `seconds`.
   virtual void haptic_pulse(int /*side*/, float /*amplitude*/, double /*seconds*/) {}
   virtual std::string end_reason() const = 0;

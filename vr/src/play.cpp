@@ -11,6 +11,7 @@
 #include "desktop.h"
 #include "draw_list.h"
 #include "frontend.h"
+#include "locomotion.h"
 #include "stagger/core/cpu_clock.h"
 #include "stagger/core/step_clock.h"
 #include "stagger/sim/report.h"
@@ -119,6 +120,7 @@ class Game {
     geometry_ = std::make_unique<SceneGeometry>(simulation_);
     before_ = geometry_->poses(simulation_);
     after_ = before_;
+    player_ = &simulation_.scene().world().add_player_body({}, scene.player_position);
     simulation_.on_event([this](const sim::EnemyEvent& e) {
       hits_ += e.kind == sim::EventKind::punch_landed;
       blocks_ += e.kind == sim::EventKind::punch_blocked;
@@ -131,6 +133,7 @@ class Game {
   }
 
   sim::Simulation& simulation() { return simulation_; }
+  physics::PlayerBody& player() { return *player_; }
   const SceneGeometry& geometry() const { return *geometry_; }
 
   // Runs the steps this frame's time allows, with the hands following the input, and returns
@@ -177,12 +180,41 @@ class Game {
  private:
   sim::Simulation simulation_;
   std::unique_ptr<SceneGeometry> geometry_;
+  physics::PlayerBody* player_ = nullptr;  // in the world, which owns it
   BodyPoses before_, after_;
   float alpha_ = 1.0f;
   std::vector<std::optional<Vec3>> finger_targets_;
   int hits_ = 0;
   int blocks_ = 0;
 };
+
+}  // namespace
+
+namespace {
+
+LocomotionSettings locomotion_settings(const PlaySettings& settings) {
+  LocomotionSettings out;
+  out.turn = settings.snap_turn_deg > 0 ? TurnStyle::snap : TurnStyle::smooth;
+  if (settings.snap_turn_deg > 0) out.snap_deg = settings.snap_turn_deg;
+  out.reference = settings.move_along_hand ? MoveReference::hand : MoveReference::head;
+  return out;
+}
+
+// The player's body follows the head and the sticks; the tracking space is then moved so that
+// the head stays over the body. The enemies see the player where its body stands.
+void walk(Locomotion& locomotion, FrameInput& input, Frontend& frontend) {
+  LocomotionInput in;
+  in.dt = static_cast<float>(input.frame_s);
+  in.move_stick = input.focused ? input.move_stick : std::array<float, 2>{};
+  in.turn_stick = input.focused ? input.turn_stick : std::array<float, 2>{};
+  in.head = input.player_head;
+  in.head_forward = input.head_rotation.rotate({0, 0, -1});
+  in.hand_forward = input.hands[0].rotation.rotate({0, 0, -1});
+  const RigMove move = locomotion.update(in);
+  frontend.move_rig(move.translation, move.yaw_rad);
+  input.player_feet = locomotion.body().feet();
+  input.player_head = input.player_head + move.translation;
+}
 
 }  // namespace
 
@@ -214,6 +246,7 @@ Result<PlayReport> play(const sim::SceneDescription& scene, const PlaySettings& 
 
   try {
     sim::Simulation& simulation = game.simulation();
+    Locomotion locomotion(game.player(), locomotion_settings(settings));
     StepClock clock(simulation.scene().world().dt(), 0.25);
     bool overlay = settings.overlay;
     std::array<double, 2> last_pulse{-1e9, -1e9};
@@ -230,6 +263,8 @@ Result<PlayReport> play(const sim::SceneDescription& scene, const PlaySettings& 
       game_s += input.frame_s;
       const bool last = settings.seconds > 0 && game_s >= settings.seconds;
       if (input.toggle_overlay) overlay = !overlay;
+      if (input.player_present && report.mode != PlayMode::headless)
+        walk(locomotion, input, frontend);
       const double ai_before = simulation.ai_cpu_ms();
       const double physics_start = thread_cpu_ms();
       const std::array<float, 2> impulse = game.advance(clock, input);
@@ -248,7 +283,7 @@ Result<PlayReport> play(const sim::SceneDescription& scene, const PlaySettings& 
       const auto [hits, blocks] = game.take_hits_and_blocks();
       report.hits_taken += hits;
       report.blocks += blocks;
-      if (hits > 0) {
+      if (hits > 0 && input.focused) {
         for (int side = 0; side < 2; ++side) {
           frontend.haptic_pulse(side, kHitPulseAmplitude, kHitPulseS);
           ++report.haptic_pulses[static_cast<std::size_t>(side)];
@@ -282,6 +317,9 @@ Result<PlayReport> play(const sim::SceneDescription& scene, const PlaySettings& 
                    " (no frame was drawn, or the file cannot be written)"};
     }
     report.game_seconds = simulation.scene().world().time();
+    report.player_feet = game.player().feet();
+    report.player_walked_m = locomotion.distance_m();
+    report.snap_turns = locomotion.snap_turns();
     report.session_restarts = frontend.session_restarts();
     report.simulation = simulation.result();
     report.simulation.interrupted = interrupted;
@@ -331,7 +369,12 @@ std::string play_report_json(const PlayReport& report) {
          {{"tracked_frames", report.hand_tracked_frames[1]},
           {"travel_m", report.hand_travel_m[1]},
           {"travel_unfocused_m", report.hand_travel_unfocused_m[1]}}}}},
-      {"player", {{"hits_taken", report.hits_taken}, {"blocks", report.blocks}}},
+      {"player",
+       {{"feet", {report.player_feet.x, report.player_feet.y, report.player_feet.z}},
+        {"walked_m", report.player_walked_m},
+        {"snap_turns", report.snap_turns},
+        {"hits_taken", report.hits_taken},
+        {"blocks", report.blocks}}},
       {"unfocused_frames", report.unfocused_frames},
       {"session_restarts", report.session_restarts},
       {"cpu_ms_per_frame",

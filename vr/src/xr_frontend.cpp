@@ -299,13 +299,23 @@ class XrGame final : public Frontend {
     }
   }
 
-  void read_head(FrameInput& input, XrTime t) const {
+  void move_rig(Vec3 translation, float yaw_rad) override {
+    // Turn the tracking space about the head (it stays where it is), then move it.
+    const Quat turn = Quat::from_yaw(yaw_rad);
+    rig_.origin = last_head_ + turn.rotate(rig_.origin - last_head_) + translation;
+    rig_.rotation = turn * rig_.rotation;
+    rig_.floor_y += translation.y;
+  }
+
+  void read_head(FrameInput& input, XrTime t) {
     XrSpaceLocation head{XR_TYPE_SPACE_LOCATION};
     xr_check(xrLocateSpace(session_.view_space, session_.base_space, t, &head), "xrLocateSpace");
     if (!(head.locationFlags & XR_SPACE_LOCATION_POSITION_VALID_BIT)) return;
     input.player_present = true;
     input.player_head = rig_.to_world(head.pose.position);
+    input.head_rotation = rig_.to_world(head.pose.orientation);
     input.player_feet = {input.player_head.x, rig_.floor_y, input.player_head.z};
+    last_head_ = input.player_head;
   }
 
   // Controllers first; the extensions' frame hooks (hand tracking) for the hands they leave.
@@ -325,6 +335,7 @@ class XrGame final : public Frontend {
   XrSystemId system_ = XR_NULL_SYSTEM_ID;
   std::unique_ptr<GpuContext> gpu_;
   XrRig rig_;
+  Vec3 last_head_;  // [m] world, as last read: the pivot of turns
   XrEnvironmentBlendMode blend_mode_ = XR_ENVIRONMENT_BLEND_MODE_OPAQUE;
   XrSessionParts session_;
   XrSessionStatus status_;

@@ -33,7 +33,9 @@ class PlayerBody {
   /// Puts the feet at `feet` [m] at rest (no check that it fits there).
   void teleport(Vec3 feet);
 
-  Vec3 feet() const { return feet_; }  ///< [m] the bottom of the capsule
+  /// [m] the bottom of the capsule: on the ground, the ground under it (the capsule itself keeps
+  /// `skin_m` above it).
+  Vec3 feet() const { return on_ground_ ? feet_ - Vec3{0, settings_.skin_m, 0} : feet_; }
   /// [m/s] how fast the feet moved in the last move (falling included).
   Vec3 velocity() const { return velocity_; }
   bool on_ground() const { return on_ground_; }

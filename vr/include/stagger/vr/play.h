@@ -34,6 +34,10 @@ struct PlaySettings {
       screenshot;  ///< PNG of the last frame drawn (desktop: the window's image; XR: the left eye)
   double headless_display_hz = 90.0;  ///< [Hz] the frame clock of a headless game
   std::function<bool()> stop;  ///< asked every frame: true ends the game (end reason `interrupted`)
+  /// Turning with the turn stick: by `snap_turn_deg` per flick (0: smooth turning instead).
+  float snap_turn_deg = 30.0f;
+  /// Thumbstick movement along where the left hand points instead of where the head looks.
+  bool move_along_hand = false;
 };
 
 /// CPU time per frame [ms], one entry per frame.
@@ -56,6 +60,9 @@ struct PlayReport {
   std::array<double, 2>
       hand_travel_unfocused_m{};  ///< [m] of which while the input was not focused
   long unfocused_frames = 0;      ///< frames without input focus (XR: session not FOCUSED)
+  Vec3 player_feet;               ///< [m] where the player's body stood at the end
+  double player_walked_m = 0;     ///< [m] horizontal path of the player's body
+  int snap_turns = 0;             ///< turns by the turn stick's flicks
   int hits_taken = 0;             ///< enemies' punches that reached the player's head or torso
   int blocks = 0;                 ///< punches whose arm met a solid physics hand first
   int session_restarts = 0;       ///< XR sessions created again after a loss
