@@ -23,6 +23,13 @@ void remember_glfw_error(int /*code*/, const char* text) {
   g_glfw_error = text;
 }
 
+// The keys FrameInput::keys reports, by the names xdotool and X give them.
+constexpr std::pair<int, const char*> kReportedKeys[] = {{GLFW_KEY_SPACE, "space"},
+                                                         {GLFW_KEY_PERIOD, "period"},
+                                                         {GLFW_KEY_RIGHT, "Right"},
+                                                         {GLFW_KEY_LEFT_BRACKET, "bracketleft"},
+                                                         {GLFW_KEY_RIGHT_BRACKET, "bracketright"}};
+
 struct Camera {
   Vec3 position;
   float yaw = 0;    // [rad] about +Y; 0 looks along -Z
@@ -37,7 +44,8 @@ class Desktop final : public Frontend {
       : window_(window),
         gpu_(std::move(gpu)),
         surface_(gpu_->instance, surface),
-        geometry_(geometry) {
+        geometry_(geometry),
+        title_("Stagger: " + scene.name) {
     if (!gpu_->physical_device.getSurfaceSupportKHR(gpu_->queue_family, *surface_)) {
       throw std::runtime_error("the Vulkan device cannot present to this window");
     }
@@ -60,6 +68,17 @@ class Desktop final : public Frontend {
     glfwSetScrollCallback(window_, [](GLFWwindow* w, double, double dy) {
       auto* self = static_cast<Desktop*>(glfwGetWindowUserPointer(w));
       self->reach_m_ = std::clamp(self->reach_m_ + 0.1f * static_cast<float>(dy), 0.3f, 2.0f);
+    });
+    // Keys as events, not polled state: a tap shorter than a frame still counts.
+    glfwSetKeyCallback(window_, [](GLFWwindow* w, int key, int, int action, int) {
+      if (action == GLFW_RELEASE) return;
+      auto* self = static_cast<Desktop*>(glfwGetWindowUserPointer(w));
+      if (key == GLFW_KEY_ESCAPE) glfwSetWindowShouldClose(w, GLFW_TRUE);
+      if (key == GLFW_KEY_F1 && action == GLFW_PRESS)
+        self->toggle_overlay_ = !self->toggle_overlay_;
+      for (const auto& [code, name] : kReportedKeys) {
+        if (code == key) self->keys_.emplace_back(name);
+      }
     });
     last_ = std::chrono::steady_clock::now();
   }
@@ -84,14 +103,19 @@ class Desktop final : public Frontend {
     input.frame_s = std::min(0.1, std::chrono::duration<double>(now - last_).count());
     last_ = now;
     move_camera(static_cast<float>(input.frame_s));
-    const bool f1 = glfwGetKey(window_, GLFW_KEY_F1) == GLFW_PRESS;
-    input.toggle_overlay = f1 && !f1_was_down_;
-    f1_was_down_ = f1;
+    input.toggle_overlay = toggle_overlay_;
+    toggle_overlay_ = false;
     input.player_present = true;
     input.player_head = camera_.position;
     input.player_feet = camera_.position - Vec3{0, 1.6f, 0};
     drive_hands(input);
+    input.keys = std::move(keys_);
+    keys_.clear();
     return true;
+  }
+
+  void set_status(const std::string& status) override {
+    glfwSetWindowTitle(window_, (title_ + ": " + status).c_str());
   }
 
   void draw(const DrawFrame& frame, bool keep_pixels) override {
@@ -218,7 +242,6 @@ class Desktop final : public Frontend {
     if (key(GLFW_KEY_E)) move = move + Vec3{0, 1, 0};
     if (key(GLFW_KEY_Q)) move = move + Vec3{0, -1, 0};
     if (length(move) > 0) camera_.position = camera_.position + normalized(move) * speed;
-    if (key(GLFW_KEY_ESCAPE)) glfwSetWindowShouldClose(window_, GLFW_TRUE);
   }
 
   // The right hand goes where the cursor points, `reach_m_` from the eye (the wheel changes it),
@@ -274,11 +297,13 @@ class Desktop final : public Frontend {
   std::chrono::steady_clock::time_point last_;
   double cursor_x_ = 0, cursor_y_ = 0;
   bool looking_ = false;
-  bool f1_was_down_ = false;
+  bool toggle_overlay_ = false;  // F1 was pressed since the last frame
   float reach_m_ = 0.7f;
   bool right_was_tracked_ = false;
   Vec3 last_right_;
   std::string end_reason_ = "time";
+  std::string title_;
+  std::vector<std::string> keys_;  // pressed since the last frame (FrameInput::keys)
   bool kept_pixels_ = false;
   bool resize_pending_ = false;
 };

@@ -33,6 +33,10 @@ struct FrameInput {
   std::array<TrackedHand, 2> hands;  ///< left, right
   bool focused = true;               ///< input reaches the game (XR: session FOCUSED)
   bool toggle_overlay = false;
+  /// Keys pressed (or repeated while held) since the last frame that the window's camera does
+  /// not use, by their X keysym names (`space`, `period`, `Right`, `bracketleft`,
+  /// `bracketright`), in order: the replay viewer's controls.
+  std::vector<std::string> keys;
 };
 
 class Frontend {
@@ -50,6 +54,8 @@ class Frontend {
   virtual std::string end_reason() const = 0;
   virtual std::string device() const = 0;
   virtual int session_restarts() const { return 0; }
+  /// A line about what is shown (the desktop puts it in the window's title).
+  virtual void set_status(const std::string& /*status*/) {}
 };
 
 }  // namespace stagger::vr

@@ -34,6 +34,10 @@ struct PlaySettings {
       screenshot;  ///< PNG of the last frame drawn (desktop: the window's image; XR: the left eye)
   double headless_display_hz = 90.0;  ///< [Hz] the frame clock of a headless game
   std::function<bool()> stop;  ///< asked every frame: true ends the game (end reason `interrupted`)
+  /// Timed events, as `stagger sim --input` applies them (docs/design.md, Input scripts). A side
+  /// the script has `hand` events for is the script's hand instead of the live one; from the
+  /// first `player` event on, the script places the player and the live head no longer does.
+  sim::InputScript script;
 };
 
 /// CPU time per frame [ms], one entry per frame.
