@@ -10,11 +10,12 @@ Result<std::unique_ptr<VideoCapture>> VideoCapture::start(const sim::Simulation&
                                                           const output::VideoSettings& settings,
                                                           long frames, bool overlay,
                                                           const std::string& path) {
+  // ffmpeg first: without it there is nothing to render for.
+  auto writer = output::VideoWriter::open(path, settings);
+  if (!writer) return Error{writer.error()};
   auto renderer =
       vr::OffscreenRenderer::create(simulation, {settings.width, settings.height, overlay});
   if (!renderer) return Error{renderer.error()};
-  auto writer = output::VideoWriter::open(path, settings);
-  if (!writer) return Error{writer.error()};
   std::unique_ptr<VideoCapture> capture(new VideoCapture(
       std::move(renderer).value(), std::move(writer).value(), camera, settings, frames));
   capture->after_step(simulation);
