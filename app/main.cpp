@@ -37,6 +37,7 @@
 #include "stagger/sim/recording.h"
 #include "stagger/sim/report.h"
 #include "stagger/sim/scene.h"
+#include "stagger/sim/settings.h"
 #include "stagger/sim/simulation.h"
 #include "stagger/vr/offscreen.h"
 #include "stagger/vr/openxr_version.h"
@@ -75,6 +76,7 @@ struct SimOptions {
   std::string plot;
   std::string record;
   int enemies = 1;
+  std::string settings;  // a `--settings` file; empty: the defaults
   bool quiet = false;
   std::optional<std::uint64_t>
       vary;  // the seed that nudges the spawns; unset: as the level has them
@@ -159,6 +161,7 @@ struct CheckedLevel {
 
 std::optional<CheckedLevel> check_level(const std::string& file) {
   CheckedLevel level{stagger::levels::load_level(file), {}};
+  stagger::sim::check_profiles(level.loaded, file);
   for (const auto& d : level.loaded.diagnostics) std::cerr << stagger::levels::format(d) << "\n";
   if (!level.loaded.ok()) return std::nullopt;
   level.navigation = stagger::sim::check_reachability(level.loaded);
@@ -209,6 +212,28 @@ int run_preview(const std::string& file, const std::string& out, int size_px) {
   return 0;
 }
 
+// The `--settings` file of a command (the built-in defaults without one). Prints its problems
+// and returns nothing when it has any; `nothing` says what was then not done.
+std::optional<stagger::sim::SettingsFile> settings_option(const std::string& command,
+                                                          const std::string& path,
+                                                          const char* nothing) {
+  if (path.empty()) return stagger::sim::SettingsFile{};
+  auto loaded = stagger::sim::load_settings_file(path);
+  if (!loaded) {
+    std::cerr << loaded.error() << "\n"
+              << command << ": the settings file has errors; " << nothing << "\n";
+    return std::nullopt;
+  }
+  return std::move(loaded).value();
+}
+
+int run_settings(const std::string& path) {
+  const auto settings = settings_option("stagger settings", path, "nothing was printed");
+  if (!settings) return kExitWrongInput;
+  std::cout << stagger::sim::settings_json(settings->settings);
+  return 0;
+}
+
 // What a run is made of: the scene and the script, with what a recording needs to make them
 // again (the level file's hash, the script's text).
 struct RunInputs {
@@ -224,7 +249,8 @@ struct RunInputs {
 std::optional<RunInputs> prepare_run(const std::string& command, const std::string& level,
                                      int enemies, float physics_hz, int solver_iterations,
                                      const std::string& input_name, const std::string& input_text,
-                                     std::optional<std::uint64_t> vary = std::nullopt) {
+                                     std::optional<std::uint64_t> vary = std::nullopt,
+                                     const stagger::sim::SettingsFile& settings = {}) {
   RunInputs run;
   run.scene = stagger::sim::builtin_scene(enemies);
   if (!level.empty()) {
@@ -240,6 +266,8 @@ std::optional<RunInputs> prepare_run(const std::string& command, const std::stri
     if (bytes) run.level_hash = stagger::sim::fnv1a_64(bytes->data(), bytes->size());
   }
   if (vary) run.scene = stagger::sim::vary_spawns(std::move(run.scene), *vary);
+  run.scene.enemy_settings = settings.settings;
+  run.scene.settings_file = settings.path;
   run.scene.world.physics_hz = physics_hz;
   run.scene.world.solver_iterations = solver_iterations;
   if (!input_name.empty()) {
@@ -372,8 +400,11 @@ int run_sim(const SimOptions& o) {
   }
   const std::optional<std::string> input_text = read_script("stagger sim", o.input);
   if (!input_text) return kExitWrongInput;
-  std::optional<RunInputs> run = prepare_run("stagger sim", o.level, o.enemies, o.physics_hz,
-                                             o.solver_iterations, o.input, *input_text, o.vary);
+  const auto settings = settings_option("stagger sim", o.settings, "nothing was simulated");
+  if (!settings) return kExitWrongInput;
+  std::optional<RunInputs> run =
+      prepare_run("stagger sim", o.level, o.enemies, o.physics_hz, o.solver_iterations, o.input,
+                  *input_text, o.vary, *settings);
   if (!run) return kExitWrongInput;
   stagger::sim::Simulation simulation(run->scene, run->script);
   SimOutputs outputs;
@@ -652,7 +683,10 @@ int run_export(const std::string& path, const std::string& out, double rate_hz, 
   return code;
 }
 
-std::optional<stagger::sim::SceneDescription> patrolled_level(const std::string& level_path) {
+std::optional<stagger::sim::SceneDescription> patrolled_level(const std::string& level_path,
+                                                              const std::string& settings_path) {
+  const auto settings = settings_option("stagger bench", settings_path, "nothing was measured");
+  if (!settings) return std::nullopt;
   const std::optional<CheckedLevel> level = check_level(level_path);
   if (!level) {
     std::cerr << "stagger bench: the level has errors; nothing was measured\n";
@@ -660,6 +694,8 @@ std::optional<stagger::sim::SceneDescription> patrolled_level(const std::string&
   }
   stagger::sim::SceneDescription scene =
       stagger::sim::scene_from_level(level->loaded.level, level->loaded.mesh_triangles);
+  scene.enemy_settings = settings->settings;
+  scene.settings_file = settings->path;
   const bool routes = std::any_of(scene.enemies.begin(), scene.enemies.end(), [&](const auto& e) {
     return !stagger::sim::route_of(scene, e).points.empty();
   });
@@ -671,8 +707,9 @@ std::optional<stagger::sim::SceneDescription> patrolled_level(const std::string&
   return scene;
 }
 
-int run_patrol_bench(const std::string& level_path, stagger::bench::PatrolBenchOptions options) {
-  const auto scene_or = patrolled_level(level_path);
+int run_patrol_bench(const std::string& level_path, stagger::bench::PatrolBenchOptions options,
+                     const std::string& settings_path) {
+  const auto scene_or = patrolled_level(level_path, settings_path);
   if (!scene_or) return kExitWrongInput;
   const stagger::sim::SceneDescription& scene = *scene_or;
   std::cerr << "stagger bench: " << options.enemies << " enemies patrolling " << level_path
@@ -684,8 +721,9 @@ int run_patrol_bench(const std::string& level_path, stagger::bench::PatrolBenchO
   return r.interrupted ? kExitInterrupted : 0;
 }
 
-int run_soak(const std::string& level_path, stagger::bench::SoakOptions options) {
-  const auto scene = patrolled_level(level_path);
+int run_soak(const std::string& level_path, stagger::bench::SoakOptions options,
+             const std::string& settings_path) {
+  const auto scene = patrolled_level(level_path, settings_path);
   if (!scene) return kExitWrongInput;
   std::cerr << "stagger bench: soaking " << options.enemies << " enemies in " << level_path
             << " for " << options.seconds << " simulated seconds (a shove a second)...\n";
@@ -697,8 +735,12 @@ int run_soak(const std::string& level_path, stagger::bench::SoakOptions options)
   return r.finite && r.rss_growth_after_first_minute < 0.05 ? 0 : kExitWrongInput;
 }
 
-int run_terrain(stagger::bench::TerrainOptions options, const std::string& report) {
+int run_terrain(stagger::bench::TerrainOptions options, const std::string& report,
+                const std::string& settings_path) {
   if (!outputs_writable("stagger bench", {{"report", &report}})) return kExitWrongInput;
+  const auto settings = settings_option("stagger bench", settings_path, "nothing was measured");
+  if (!settings) return kExitWrongInput;
+  options.ragdoll = settings->settings.ragdoll;
   const std::size_t features = stagger::bench::terrain_features().size();
   std::cerr << "stagger bench: the terrain course, " << options.crossings
             << " crossings of each of " << features << " features, seed " << options.seed
@@ -724,8 +766,12 @@ int run_terrain(stagger::bench::TerrainOptions options, const std::string& repor
   return r.interrupted ? kExitInterrupted : 0;
 }
 
-int run_knock_downs(stagger::bench::KnockDownOptions options, const std::string& report) {
+int run_knock_downs(stagger::bench::KnockDownOptions options, const std::string& report,
+                    const std::string& settings_path) {
   if (!outputs_writable("stagger bench", {{"report", &report}})) return kExitWrongInput;
+  const auto settings = settings_option("stagger bench", settings_path, "nothing was measured");
+  if (!settings) return kExitWrongInput;
+  options.ragdoll = settings->settings.ragdoll;
   std::cerr << "stagger bench: " << options.knock_downs << " knock-downs on "
             << stagger::bench::name_of(options.ground) << " ground, seed " << options.seed
             << "...\n";
@@ -752,6 +798,7 @@ struct PlayOptions {
   std::string report;
   bool overlay = false;
   std::vector<int> size{1280, 720};
+  std::string settings;
 };
 
 int run_play(const PlayOptions& o) {
@@ -759,8 +806,10 @@ int run_play(const PlayOptions& o) {
     return kExitWrongInput;
   const std::optional<std::string> input_text = read_script("stagger play", o.input);
   if (!input_text) return kExitWrongInput;
-  std::optional<RunInputs> run =
-      prepare_run("stagger play", o.level, 1, 240.0f, 10, o.input, *input_text);
+  const auto tuning = settings_option("stagger play", o.settings, "nothing was played");
+  if (!tuning) return kExitWrongInput;
+  std::optional<RunInputs> run = prepare_run("stagger play", o.level, 1, 240.0f, 10, o.input,
+                                             *input_text, std::nullopt, *tuning);
   if (!run) return kExitWrongInput;
   stagger::vr::PlaySettings settings;
   settings.mode = *stagger::vr::parse_play_mode(o.mode);
@@ -870,7 +919,10 @@ int run_render(const RenderOptions& o) {
   return 0;
 }
 
-int run_bench(stagger::bench::BenchOptions options) {
+int run_bench(stagger::bench::BenchOptions options, const std::string& settings_path) {
+  const auto settings = settings_option("stagger bench", settings_path, "nothing was measured");
+  if (!settings) return kExitWrongInput;
+  options.ragdoll = settings->settings.ragdoll;
   std::cerr << "stagger bench: measuring " << options.repetitions
             << " interleaved repetitions...\n";
   stagger::app::catch_interrupts();
@@ -966,6 +1018,11 @@ int main(int argc, char** argv) {
       ->capture_default_str()
       ->check(integer_in("--enemies", "enemies", 1, 1024));
   sim_cmd->add_flag("--quiet", sim.quiet, "Print nothing but errors");
+  const char* const settings_help =
+      "Enemy settings (JSON) every enemy starts from, instead of the defaults (`stagger "
+      "settings` lists them); a level's profiles apply on top";
+  sim_cmd->add_option("--settings", sim.settings, settings_help)
+      ->check(stagger::app::existing_file("settings"));
   long vary_seed = 0;
   sim_cmd
       ->add_option("--vary", vary_seed,
@@ -1042,6 +1099,14 @@ int main(int argc, char** argv) {
       ->check(finite_in("--rate", "keys per second", "hz", {30.0, 60.0, false}));
   export_cmd->add_flag("--quiet", export_quiet, "No progress bar");
 
+  std::string settings_list_file;
+  CLI::App* settings_cmd = app.add_subcommand(
+      "settings", "Print every enemy setting (key, default, unit, min, max, description) as JSON");
+  settings_cmd
+      ->add_option("--settings", settings_list_file,
+                   "Show this settings file's values as the defaults")
+      ->check(stagger::app::existing_file("settings"));
+
   std::vector<std::string> check_files;
   CLI::App* check_cmd = app.add_subcommand(
       "check", "Validate level files; problems print as FILE:LINE:COL: error: message");
@@ -1078,6 +1143,9 @@ int main(int argc, char** argv) {
       ->check(integer_in("--repetitions", "repetitions", 1, 100));
   bench_cmd->add_flag("--walking", bench.walking,
                       "Our ragdolls walk at 1.2 m/s (the baseline holds its pose)");
+  std::string bench_settings;
+  bench_cmd->add_option("--settings", bench_settings, settings_help)
+      ->check(stagger::app::existing_file("settings"));
   std::string patrol_level;
   stagger::bench::PatrolBenchOptions patrol_bench;
   bench_cmd
@@ -1174,6 +1242,8 @@ int main(int argc, char** argv) {
                        "Save the last frame drawn as a PNG (VR: the left eye)");
   play_cmd->add_option("--report", play.report,
                        "Write the JSON report (the simulation's, with CPU time per frame) here");
+  play_cmd->add_option("--settings", play.settings, settings_help)
+      ->check(stagger::app::existing_file("settings"));
   play_cmd->add_flag("--overlay", play.overlay,
                      "Start with the debug overlay on (F1 toggles it in the window)");
   play_cmd->add_option("--size", play.size, "Desktop window size in pixels, WIDTH HEIGHT")
@@ -1241,6 +1311,11 @@ int main(int argc, char** argv) {
           "stagger sim: --enemies applies to the built-in scene only; a level brings its own "
           "enemies");
     }
+    if (!sim.settings.empty() && !sim.record.empty()) {
+      return usage(
+          "stagger sim: --record cannot be combined with --settings (a recording does not carry "
+          "the settings file, so its replay would differ)");
+    }
     return run_sim(sim);
   }
   if (play_cmd->parsed()) {
@@ -1266,6 +1341,7 @@ int main(int argc, char** argv) {
     return run_render(render);
   }
   if (check_cmd->parsed()) return run_check(check_files);
+  if (settings_cmd->parsed()) return run_settings(settings_list_file);
   if (replay_cmd->parsed()) {
     if (!replay.view && replay.video.empty()) {
       for (const char* option : {"--size", "--overlay"}) {
@@ -1297,7 +1373,7 @@ int main(int argc, char** argv) {
       if (!part) return usage("stagger bench: --part " + knock_down_part + " is no body part");
       knock_down_bench.part = *part;
       stagger::bench::parse_knock_down_ground(knock_down_ground, knock_down_bench.ground);
-      return run_knock_downs(knock_down_bench, terrain_report);
+      return run_knock_downs(knock_down_bench, terrain_report, bench_settings);
     }
     for (const char* option : {"--ground", "--part", "--impulse"}) {
       if (bench_cmd->count(option) > 0)
@@ -1311,7 +1387,7 @@ int main(int argc, char** argv) {
         if (bench_cmd->count(other) > 0)
           return usage(std::string("stagger bench: ") + other + " does not apply to --terrain");
       }
-      return run_terrain(terrain_bench, terrain_report);
+      return run_terrain(terrain_bench, terrain_report, bench_settings);
     }
     if (terrain_options)
       return usage(
@@ -1321,15 +1397,15 @@ int main(int argc, char** argv) {
       stagger::bench::SoakOptions soak;
       soak.enemies = bench_cmd->count("--enemies") > 0 ? patrol_bench.enemies : 64;
       soak.seconds = bench_cmd->count("--seconds") > 0 ? bench.seconds : 600.0;
-      return run_soak(soak_level, soak);
+      return run_soak(soak_level, soak, bench_settings);
     }
     if (!patrol_level.empty()) {
       if (bench_cmd->count("--seconds") > 0) patrol_bench.seconds = bench.seconds;
-      return run_patrol_bench(patrol_level, patrol_bench);
+      return run_patrol_bench(patrol_level, patrol_bench, bench_settings);
     }
     if (bench_cmd->count("--enemies") > 0)
       return usage("stagger bench: --enemies applies to --patrol and --soak only");
-    return run_bench(bench);
+    return run_bench(bench, bench_settings);
   }
   return kExitUsage;
 }

@@ -222,6 +222,33 @@ TEST(GameApi, APunchThrownAtThePlayerAndLandingIsHeard) {
   EXPECT_EQ(landed, guard.punches_landed);
 }
 
+TEST(GameApi, AHandHeldInFrontOfTheFaceBlocksPunches) {
+  // The same guard and player; a scripted hand held still 35 cm in front of the player's face,
+  // between it and the guard.
+  sim::InputScript script;
+  sim::PlayerEvent player;
+  player.t = 0.5;
+  player.position = {0, 0, 1.2f};
+  script.players = {player};
+  sim::HandEvent guard_hand;
+  guard_hand.hand = 1;
+  guard_hand.t = 0.0;
+  guard_hand.path = {{0.0, {0, 1.55f, 0.85f}}, {30.0, {0, 1.55f, 0.85f}}};
+  script.hands = {guard_hand};
+  sim::Simulation s(yard(), script);
+  int blocked = 0, landed = 0;
+  s.on_event([&](const EnemyEvent& e) {
+    blocked += e.kind == EventKind::punch_blocked;
+    landed += e.kind == EventKind::punch_landed;
+  });
+  run_until(s, 12.0);
+  const sim::EnemyStats& guard = s.result().enemies[0];
+  std::printf("punches thrown %d, blocked %d, landed %d\n", guard.punches, blocked, landed);
+  EXPECT_GE(blocked, 1);
+  EXPECT_EQ(blocked, guard.punches_blocked);
+  EXPECT_LE(blocked + landed, guard.punches);
+}
+
 TEST(World, ARemovedRagdollLeavesNothingBehindAndTheRunStaysDeterministic) {
   const auto run = [] {
     physics::World world;

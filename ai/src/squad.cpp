@@ -52,15 +52,15 @@ int Squad::add(const SquadMember& sm) {
   STAGGER_ASSERT(sm.body != nullptr);
   Member m;
   m.body = sm.body;
-  m.eyes = Perception(settings_.perception);
+  m.eyes = Perception(sm.perception.value_or(settings_.perception));
   stream_ = stream_ * 6364136223846793005ull + 1442695040888963407ull;
   m.handle = navigator_.add(sm.spawn);
   if (m.handle >= 0) {
     std::vector<PatrolPoint> route = sm.route;
     if (route.empty()) route.push_back({sm.spawn, 0.0f});
-    Patrol patrol(std::move(route), sm.mode, sm.yaw_rad, settings_.patrol);
+    Patrol patrol(std::move(route), sm.mode, sm.yaw_rad, sm.patrol.value_or(settings_.patrol));
     patrol.resume_from(sm.spawn);  // start at the nearest point of the route
-    m.brain.emplace(std::move(patrol), stream_, settings_.brain);
+    m.brain.emplace(std::move(patrol), stream_, sm.brain.value_or(settings_.brain));
   }
   members_.push_back(std::move(m));
   return static_cast<int>(members_.size()) - 1;

@@ -23,15 +23,16 @@ constexpr int kWalkWarmUpSteps = 240;  // walkers get going (and past their firs
 // One episode: a fresh world with `count` ragdolls on a 2 m grid (each its own island, as in
 // docs/physics.md, What a step costs); walkers all head +Z side by side. Returns µs per ragdoll per
 // step, stepping time only; nothing when `stop` ended it.
-std::optional<double> time_episode(Variant variant, int count, std::int64_t steps, bool walking,
-                                   const std::function<bool()>& stop) {
+std::optional<double> time_episode(Variant variant, int count, std::int64_t steps,
+                                   const BenchOptions& options) {
+  const bool walking = options.walking;
   // The baseline is stock Bullet: none of Stagger's replacements of its internals.
   physics::WorldSettings world_settings;
   world_settings.bullet_extensions = variant == Variant::ours;
   physics::World world(world_settings);
   world.add_static_box({{0, -0.5f, 0}, {200, 0.5f, 200}, {}, 0.9f});
   const int columns = std::max(1, static_cast<int>(std::ceil(std::sqrt(count))));
-  const physics::RagdollSettings settings;
+  const physics::RagdollSettings& settings = options.ragdoll;
   for (int i = 0; i < count; ++i) {
     const Vec3 feet{2.0f * static_cast<float>(i % columns), 0.005f,
                     2.0f * static_cast<float>(i / columns)};
@@ -47,7 +48,7 @@ std::optional<double> time_episode(Variant variant, int count, std::int64_t step
   }
   const double start = thread_cpu_ms();
   for (std::int64_t s = 0; s < steps; ++s) {
-    if (stop && stop()) return std::nullopt;
+    if (options.stop && options.stop()) return std::nullopt;
     world.step();
   }
   return (thread_cpu_ms() - start) * 1e3 /
@@ -76,11 +77,11 @@ std::vector<BenchRow> run_benchmark(const BenchOptions& options) {
     std::vector<double> ours, base, ratios;
     for (std::int64_t p = 0; p < pairs; ++p) {
       const bool baseline_first = p % 2 == 0;
-      const auto first = time_episode(baseline_first ? Variant::baseline : Variant::ours, count,
-                                      steps, options.walking, options.stop);
+      const auto first =
+          time_episode(baseline_first ? Variant::baseline : Variant::ours, count, steps, options);
       if (!first) return rows;
-      const auto second = time_episode(baseline_first ? Variant::ours : Variant::baseline, count,
-                                       steps, options.walking, options.stop);
+      const auto second =
+          time_episode(baseline_first ? Variant::ours : Variant::baseline, count, steps, options);
       if (!second) return rows;
       const double b = baseline_first ? *first : *second;
       const double o = baseline_first ? *second : *first;

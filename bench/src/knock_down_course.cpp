@@ -143,7 +143,7 @@ bool run_world(const KnockDownOptions& options, int first, int count, std::vecto
   physics::World world;
   const float x_max = static_cast<float>(count - 1) * kLanePitchM;
   add_surface(world, options.ground, -kMarginM, x_max + kMarginM);
-  const physics::RagdollSettings settings;
+  const physics::RagdollSettings& settings = options.ragdoll;
   const float g = grade(options.ground);
   std::vector<Lane> lanes(static_cast<std::size_t>(count));
   for (int i = 0; i < count; ++i) {

@@ -201,10 +201,7 @@ PatrolBenchResult run_patrol_benchmark(const sim::SceneDescription& scene,
     for (const auto& box : patrolled.boxes) world.add_static_box(box);
     for (const auto& mesh : patrolled.meshes) world.add_static_mesh(mesh);
     for (const levels::EnemySpawn& e : patrolled.enemies) {
-      physics::RagdollSettings settings;
-      settings.height_m = e.height_m;
-      settings.mass_kg = e.mass_kg;
-      physics::add_baseline_ragdoll(world, settings,
+      physics::add_baseline_ragdoll(world, sim::settings_of(patrolled, e).ragdoll,
                                     e.position + Vec3{0, patrolled.spawn_height_m, 0},
                                     deg_to_rad(e.yaw_deg));
     }

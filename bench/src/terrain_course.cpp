@@ -234,9 +234,10 @@ double median(std::vector<double> values) {
 // One world: `count` lanes of `feature`, crossings first..first+count-1. Adds the crossings to
 // `out` and their arrival times to `times`, and the world's final state to `hash`; returns false
 // when `stop` ended it (what it added is then a part: the crossings decided so far).
-bool run_world(const TerrainFeature& feature, std::uint64_t seed, int first, int count,
-               TerrainFeatureResult& out, std::vector<double>& times, std::uint64_t& hash,
-               const std::function<bool()>& stop) {
+bool run_world(const TerrainFeature& feature, const TerrainOptions& options, int first, int count,
+               TerrainFeatureResult& out, std::vector<double>& times, std::uint64_t& hash) {
+  const std::uint64_t seed = options.seed;
+  const std::function<bool()>& stop = options.stop;
   physics::World world;
   const TerrainLane probe = terrain_lane(feature, 0.0f);
   const float pitch = probe.width_m + kLaneGapM;
@@ -253,7 +254,7 @@ bool run_world(const TerrainFeature& feature, std::uint64_t seed, int first, int
        0.9f});
   const std::uint64_t feature_key = splitmix64(splitmix64(seed) ^ fnv1a(feature.name));
   const float grade = surface_grade(feature);
-  const physics::RagdollSettings settings;
+  const physics::RagdollSettings& settings = options.ragdoll;
   std::vector<Crossing> crossings;
   for (int i = 0; i < count; ++i) {
     const TerrainLane lane = terrain_lane(feature, static_cast<float>(i) * pitch);
@@ -367,8 +368,8 @@ TerrainResult run_terrain_course(const TerrainOptions& options) {
       const auto world_start = std::chrono::steady_clock::now();
       TerrainFeatureResult part;
       std::vector<double> part_times;
-      result.interrupted = !run_world(f, options.seed, first, count, part, part_times,
-                                      result.state_hash, options.stop);
+      result.interrupted =
+          !run_world(f, options, first, count, part, part_times, result.state_hash);
       ++world_index;
       if (options.progress) {
         options.progress(

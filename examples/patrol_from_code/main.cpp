@@ -81,7 +81,12 @@ int main() {
   for (const Vec3 spawn : spawns) {
     physics::Ragdoll& body =
         world.add_ragdoll(physics::RagdollSettings{}, spawn + Vec3{0, 0.02f, 0}, 0.0f);
-    members.push_back({&body, spawn, 0.0f, route, ai::PatrolMode::loop});
+    ai::SquadMember member;  // (its brain, eyes and patrol settings: the squad's)
+    member.body = &body;
+    member.spawn = spawn;
+    member.route = route;
+    member.mode = ai::PatrolMode::loop;
+    members.push_back(member);
   }
   // No player: squad.set_player() is never called, so nobody is seen and nobody chases.
   ai::Squad squad(navmesh, navigation, world, members);

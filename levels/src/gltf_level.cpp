@@ -327,10 +327,8 @@ class GltfLevelReader {
     enemy.position = position;
     enemy.yaw_deg = yaw_deg;
     if (extras.Has("stagger_route")) enemy.route = string_of(i, "stagger_route");
-    if (extras.Has("stagger_height_m"))
-      enemy.height_m = number_of(i, kHeightRule).value_or(enemy.height_m);
-    if (extras.Has("stagger_mass_kg"))
-      enemy.mass_kg = number_of(i, kMassRule).value_or(enemy.mass_kg);
+    if (extras.Has("stagger_height_m")) enemy.height_m = number_of(i, kHeightRule);
+    if (extras.Has("stagger_mass_kg")) enemy.mass_kg = number_of(i, kMassRule);
     if (std::any_of(level.enemies.begin(), level.enemies.end(),
                     [&](const EnemySpawn& e) { return e.name == enemy.name; })) {
       error(i, "duplicate enemy name `" + limits::quoted(enemy.name) + "`");

@@ -181,6 +181,34 @@ class TreeBuilder : public rapidjson::BaseReaderHandler<rapidjson::UTF8<>, TreeB
 
 }  // namespace
 
+JsonMember::JsonMember(const JsonMember& other)
+    : key(other.key),
+      key_at(other.key_at),
+      value(other.value ? std::make_unique<JsonValue>(*other.value) : nullptr) {}
+
+JsonMember& JsonMember::operator=(const JsonMember& other) {
+  if (this != &other) *this = JsonMember(other);
+  return *this;
+}
+
+JsonMember::~JsonMember() = default;
+
+bool same_json(const JsonValue& a, const JsonValue& b) {
+  if (a.kind != b.kind || a.boolean != b.boolean || a.text != b.text ||
+      a.items.size() != b.items.size() || a.members.size() != b.members.size())
+    return false;
+  for (std::size_t i = 0; i < a.items.size(); ++i) {
+    if (!same_json(a.items[i], b.items[i])) return false;
+  }
+  for (std::size_t i = 0; i < a.members.size(); ++i) {
+    const JsonMember& x = a.members[i];
+    const JsonMember& y = b.members[i];
+    if (x.key != y.key || !x.value != !y.value) return false;
+    if (x.value && !same_json(*x.value, *y.value)) return false;
+  }
+  return true;
+}
+
 const JsonMember* JsonValue::find_member(std::string_view key) const {
   for (const JsonMember& m : members) {
     if (m.key == key) return &m;

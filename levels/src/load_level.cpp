@@ -48,6 +48,7 @@ constexpr std::size_t kMaxGeometry = 10000;
 constexpr std::size_t kMaxRoutes = 1000;
 constexpr std::size_t kMaxRoutePoints = 1000;
 constexpr std::size_t kMaxEnemies = 1024;  // as `stagger sim --enemies`
+constexpr std::size_t kMaxProfiles = 1000;
 /// [-] the largest scale of a mesh along an axis.
 constexpr double kMaxMeshScale = 1000.0;
 const VectorBound kScale{kMaxMeshScale, "every factor within +-1000"};
@@ -122,6 +123,15 @@ class LevelReader {
       return;
     }
     out = static_cast<float>(*d);
+  }
+  // As read_float, for a number that may be left out (unset then).
+  void read_optional_float(const JsonValue& object, std::string_view key, std::optional<float>& out,
+                           double min, double max, const char* range) {
+    if (!object.find(key)) return;
+    const std::size_t problems = out_.size();
+    float value = 0;
+    read_float(object, key, value, min, max, range);
+    if (out_.size() == problems) out = value;
   }
   // Reads three numbers, each within +-`bound`; `bound_text` says what the bound means.
   bool read_vec3(const JsonValue& object, std::string_view key, Vec3& out,
@@ -208,8 +218,18 @@ class LevelReader {
   void read_mesh(const JsonValue& item, const std::string& what, Level& level);
   void read_player(const JsonValue& v, Level& level);
   void read_routes(const JsonValue& list, Level& level);
+  void read_profiles(const JsonValue& list, Level& level);
   void read_enemies(const JsonValue& list, Level& level);
   void read_navigation(const JsonValue& v, Level& level);
+  // A name that must be one of `names` (`kind`: "route", "profile"), reported where it stands.
+  void check_reference(const std::string& name, TextPosition at, const char* kind,
+                       const std::vector<std::string_view>& names) {
+    if (std::find(names.begin(), names.end(), name) != names.end()) return;
+    std::string message = std::string(kind) + " " + backticked(name) + " does not exist";
+    if (const auto guess = closest(name, names))
+      message += " (did you mean " + backticked(*guess) + "?)";
+    error(at, message);
+  }
   const JsonValue* expect_array(const JsonValue* v, std::string_view key) {
     if (!v) return nullptr;
     if (v->kind == Kind::array) return v;
@@ -222,8 +242,10 @@ class LevelReader {
   std::vector<Diagnostic>& out_;
   std::vector<TriangleMesh>& meshes_;
   SourceMap& where_;
-  std::unordered_map<std::string, TextPosition> geometry_names_, route_names_, enemy_names_;
-  std::vector<std::pair<std::string, TextPosition>> enemy_routes_;  // route named by each enemy
+  std::unordered_map<std::string, TextPosition> geometry_names_, route_names_, profile_names_,
+      enemy_names_;
+  std::vector<std::pair<std::string, TextPosition>> enemy_routes_;    // route named by each enemy
+  std::vector<std::pair<std::string, TextPosition>> enemy_profiles_;  // profile named by each
   std::vector<std::pair<const JsonValue*, std::string>>
       suggested_;  // keys offered as "did you mean"
 };
@@ -232,7 +254,8 @@ Level LevelReader::read(const JsonValue& root) {
   Level level;
   if (!expect_object(root, "the level")) return level;
   check_keys(root,
-             {"format", "version", "name", "geometry", "player", "routes", "enemies", "navigation"},
+             {"format", "version", "name", "geometry", "player", "routes", "profiles", "enemies",
+              "navigation"},
              "the level");
   read_header(root);
   read_string(root, "name", level.name);
@@ -240,23 +263,19 @@ Level LevelReader::read(const JsonValue& root) {
     read_geometry(*g, level);
   if (const JsonValue* p = require(root, "player", "the level")) read_player(*p, level);
   if (const JsonValue* r = expect_array(root.find("routes"), "routes")) read_routes(*r, level);
+  if (const JsonValue* p = expect_array(root.find("profiles"), "profiles"))
+    read_profiles(*p, level);
   if (const JsonValue* e = expect_array(root.find("enemies"), "enemies")) read_enemies(*e, level);
   if (const JsonValue* n = root.find("navigation")) read_navigation(*n, level);
 
-  // Cross references, once every route is known.
-  for (const auto& named_route : enemy_routes_) {
-    const std::string& route = named_route.first;
-    const TextPosition at = named_route.second;
-    const bool exists = std::any_of(level.routes.begin(), level.routes.end(),
-                                    [&](const Route& r) { return r.name == route; });
-    if (exists) continue;
-    std::string message = "route " + backticked((route)) + " does not exist";
-    std::vector<std::string_view> names;
-    for (const Route& r : level.routes) names.push_back(r.name);
-    if (const auto guess = closest(route, names))
-      message += " (did you mean " + backticked(*guess) + "?)";
-    error(at, message);
-  }
+  // Cross references, once every route and profile is known.
+  std::vector<std::string_view> routes;
+  for (const Route& r : level.routes) routes.push_back(r.name);
+  for (const auto& [route, at] : enemy_routes_) check_reference(route, at, "route", routes);
+  std::vector<std::string_view> profiles;
+  for (const Profile& p : level.profiles) profiles.push_back(p.name);
+  for (const auto& [profile, at] : enemy_profiles_)
+    check_reference(profile, at, "profile", profiles);
   return level;
 }
 
@@ -401,23 +420,44 @@ void LevelReader::read_routes(const JsonValue& list, Level& level) {
   });
 }
 
+// A profile keeps its settings as JSON: what they may hold is the simulation's to check
+// (stagger/sim/settings.h), at the places kept with them.
+void LevelReader::read_profiles(const JsonValue& list, Level& level) {
+  read_objects(list, kMaxProfiles, "profiles", "profile",
+               [&](const JsonValue& item, std::size_t i) {
+                 Profile profile;
+                 read_string(item, "name", profile.name);
+                 if (require(item, "name", named("profile", profile.name, i)))
+                   check_unique(profile.name, name_position(item), "profile", profile_names_);
+                 profile.settings = item;
+                 auto& members = profile.settings.members;
+                 members.erase(std::remove_if(members.begin(), members.end(),
+                                              [](const JsonMember& m) { return m.key == "name"; }),
+                               members.end());
+                 level.profiles.push_back(std::move(profile));
+               });
+}
+
 void LevelReader::read_enemies(const JsonValue& list, Level& level) {
   read_objects(list, kMaxEnemies, "enemies", "enemy", [&](const JsonValue& item, std::size_t i) {
     EnemySpawn enemy;
     where_.enemies.push_back(at(item.at));
     read_string(item, "name", enemy.name);
     const std::string what = named("enemy", enemy.name, i);
-    check_keys(item, {"name", "position", "yaw_deg", "route", "height_m", "mass_kg"}, what);
+    check_keys(item, {"name", "position", "yaw_deg", "route", "profile", "height_m", "mass_kg"},
+               what);
     if (require(item, "name", what))
       check_unique(enemy.name, name_position(item), "enemy", enemy_names_);
     if (require(item, "position", what)) read_vec3(item, "position", enemy.position);
     read_float(item, "yaw_deg", enemy.yaw_deg, -3600, 3600, "between -3600 and 3600");
     if (read_string(item, "route", enemy.route))
       enemy_routes_.emplace_back(enemy.route, item.find("route")->at);
-    read_float(item, "height_m", enemy.height_m, static_cast<double>(kMinEnemyHeightM),
-               static_cast<double>(kMaxEnemyHeightM), "between 1 and 2.5 m");
-    read_float(item, "mass_kg", enemy.mass_kg, static_cast<double>(kMinEnemyMassKg),
-               static_cast<double>(kMaxEnemyMassKg), "between 30 and 200 kg");
+    if (read_string(item, "profile", enemy.profile))
+      enemy_profiles_.emplace_back(enemy.profile, item.find("profile")->at);
+    read_optional_float(item, "height_m", enemy.height_m, static_cast<double>(kMinEnemyHeightM),
+                        static_cast<double>(kMaxEnemyHeightM), "between 1 and 2.5 m");
+    read_optional_float(item, "mass_kg", enemy.mass_kg, static_cast<double>(kMinEnemyMassKg),
+                        static_cast<double>(kMaxEnemyMassKg), "between 30 and 200 kg");
     level.enemies.push_back(enemy);
   });
 }

@@ -103,8 +103,51 @@ void write_enemies(Writer& w, const Level& level) {
     write_vec3(w, "position", e.position);
     write_float(w, "yaw_deg", e.yaw_deg);
     if (!e.route.empty()) write_string(w, "route", e.route);
-    write_float(w, "height_m", e.height_m);
-    write_float(w, "mass_kg", e.mass_kg);
+    if (!e.profile.empty()) write_string(w, "profile", e.profile);
+    if (e.height_m) write_float(w, "height_m", *e.height_m);
+    if (e.mass_kg) write_float(w, "mass_kg", *e.mass_kg);
+  });
+}
+
+// JSON as it was read: numbers keep the digits they were written with.
+void write_json(Writer& w, const JsonValue& v) {
+  switch (v.kind) {
+    case JsonValue::Kind::null:
+      w.Null();
+      return;
+    case JsonValue::Kind::boolean:
+      w.Bool(v.boolean);
+      return;
+    case JsonValue::Kind::number:
+      w.RawValue(v.text.c_str(), v.text.size(), rapidjson::kNumberType);
+      return;
+    case JsonValue::Kind::string:
+      w.String(v.text.c_str(), static_cast<rapidjson::SizeType>(v.text.size()));
+      return;
+    case JsonValue::Kind::array:
+      w.StartArray();
+      for (const JsonValue& item : v.items) write_json(w, item);
+      w.EndArray();
+      return;
+    case JsonValue::Kind::object:
+      w.StartObject();
+      for (const JsonMember& m : v.members) {
+        w.Key(m.key.c_str(), static_cast<rapidjson::SizeType>(m.key.size()));
+        write_json(w, *m.value);
+      }
+      w.EndObject();
+      return;
+  }
+}
+
+void write_profiles(Writer& w, const Level& level) {
+  if (level.profiles.empty()) return;
+  write_array(w, "profiles", level.profiles, [&w](const Profile& p) {
+    write_string(w, "name", p.name);
+    for (const JsonMember& m : p.settings.members) {
+      w.Key(m.key.c_str(), static_cast<rapidjson::SizeType>(m.key.size()));
+      write_json(w, *m.value);
+    }
   });
 }
 
@@ -125,6 +168,7 @@ std::string save_level(const Level& level) {
     write_float(w, "yaw_deg", level.player.yaw_deg);
   });
   write_routes(w, level);
+  write_profiles(w, level);
   write_enemies(w, level);
   const NavigationSettings& n = level.navigation;
   write_object(w, "navigation", [&] {

@@ -317,6 +317,21 @@ GroundHit World::Impl::probe_ground(Vec3 at, float above, float below) const {
   return out;
 }
 
+SweepHit World::sweep_capsule(Vec3 from, Vec3 to, float radius_m, float half_length_m) const {
+  const btCapsuleShape capsule(radius_m, 2.0f * half_length_m);
+  const btTransform start(btQuaternion::getIdentity(), to_bt(from));
+  const btTransform end(btQuaternion::getIdentity(), to_bt(to));
+  btCollisionWorld::ClosestConvexResultCallback closest(start.getOrigin(), end.getOrigin());
+  impl_->ground.convexSweepTest(&capsule, start, end, closest);
+  SweepHit out;
+  if (!closest.hasHit()) return out;
+  out.hit = true;
+  out.fraction = closest.m_closestHitFraction;
+  out.point = from_bt(closest.m_hitPointWorld);
+  out.normal = normalized(from_bt(closest.m_hitNormalWorld));
+  return out;
+}
+
 bool World::line_of_sight(Vec3 from, Vec3 to) const {
   const btVector3 a = to_bt(from);
   const btVector3 b = to_bt(to);
@@ -408,6 +423,11 @@ Hand& World::add_hand(const HandSettings& settings, Vec3 position, Quat rotation
   impl_->hands.push_back(std::make_unique<Hand>(*this, settings, position, rotation));
   return *impl_->hands.back();
 }
+PlayerBody& World::add_player_body(const PlayerBodySettings& settings, Vec3 feet) {
+  impl_->players.push_back(std::make_unique<PlayerBody>(*this, settings, feet));
+  return *impl_->players.back();
+}
+
 Ragdoll& World::ragdoll(std::size_t index) {
   STAGGER_ASSERT(has_ragdoll(index));
   return *impl_->ragdolls[index];

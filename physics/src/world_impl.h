@@ -15,6 +15,7 @@
 #include "bullet_ext/impulse_solver.h"
 #include "driven_joint.h"
 #include "stagger/core/assert.h"
+#include "stagger/physics/player_body.h"
 #include "stagger/physics/ragdoll.h"
 #include "stagger/physics/world.h"
 #include "world_pull.h"
@@ -121,6 +122,7 @@ struct World::Impl {
   std::vector<std::unique_ptr<WorldPull>> pulls;
   std::vector<std::unique_ptr<Ragdoll>> ragdolls;
   std::vector<std::unique_ptr<Hand>> hands;
+  std::vector<std::unique_ptr<PlayerBody>> players;
 
   // The static geometry again, alone in a collision world of its own, for ground probes: a ray
   // through the dynamics world's broadphase also walks every ragdoll's bodies (two probes per

@@ -17,6 +17,9 @@ std::string report_json(const SimulationResult& r) {
   j["format_version"] = kReportFormatVersion;
   j["level"] = r.level;
   j["vary_seed"] = r.vary_seed ? nlohmann::ordered_json(*r.vary_seed) : nlohmann::ordered_json();
+  j["settings"] = {{"file", r.settings_file.empty() ? nlohmann::ordered_json()
+                                                    : nlohmann::ordered_json(r.settings_file)},
+                   {"hash", state_hash_hex(r.settings_hash)}};
   j["seconds"] = r.seconds;
   j["physics_hz"] = r.physics_hz;
   j["steps"] = r.steps;
@@ -30,6 +33,7 @@ std::string report_json(const SimulationResult& r) {
   for (const EnemyStats& e : r.enemies) {
     nlohmann::ordered_json o;
     o["name"] = e.name;
+    o["profile"] = e.profile.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(e.profile);
     o["falls"] = e.falls;
     o["fall_causes"] = e.fall_causes;
     o["fall_to_down_s"] = e.fall_to_down_s;

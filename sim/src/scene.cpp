@@ -51,11 +51,24 @@ SceneDescription scene_from_level(const levels::Level& level,
         {mesh_triangles[i].vertices, mesh_triangles[i].indices, level.meshes[i].friction});
   }
   scene.enemies = level.enemies;
+  // A profile's problems are `stagger check`'s to report (check_profiles); what is good is kept.
+  std::vector<levels::Diagnostic> reported_by_check;
+  scene.profiles = read_profiles(level, "", reported_by_check);
   scene.routes = level.routes;
   scene.navigation = level.navigation;
   scene.player_position = level.player.position;
   scene.player_yaw_rad = deg_to_rad(level.player.yaw_deg);
   return scene;
+}
+
+EnemySettings settings_of(const SceneDescription& scene, const levels::EnemySpawn& spawn) {
+  EnemySettings settings = scene.enemy_settings;
+  for (const SettingsProfile& profile : scene.profiles) {
+    if (profile.name == spawn.profile) apply_settings(profile.values, settings);
+  }
+  if (spawn.height_m) settings.ragdoll.height_m = *spawn.height_m;
+  if (spawn.mass_kg) settings.ragdoll.mass_kg = *spawn.mass_kg;
+  return settings;
 }
 
 SpawnRoute route_of(const SceneDescription& scene, const levels::EnemySpawn& spawn) {
@@ -95,9 +108,7 @@ Scene::Scene(const SceneDescription& description)
 }
 
 void Scene::spawn_enemy(const levels::EnemySpawn& spawn) {
-  physics::RagdollSettings settings;
-  settings.height_m = spawn.height_m;
-  settings.mass_kg = spawn.mass_kg;
+  const physics::RagdollSettings settings = settings_of(description_, spawn).ragdoll;
   const Vec3 feet = spawn.position + Vec3{0, description_.spawn_height_m, 0};
   physics::Ragdoll& ragdoll = world_->add_ragdoll(settings, feet, deg_to_rad(spawn.yaw_deg));
   enemies_.push_back({spawn.name, &ragdoll, world_->ragdoll_count() - 1});

@@ -12,6 +12,8 @@
 namespace stagger::sim {
 
 namespace {
+// The punching arm's forearm, whose far end is the fist (the brain punches with the right).
+constexpr physics::BodyPart kFist = physics::BodyPart::lower_arm_r;
 constexpr float kDefaultAiHz = 90.0f;  // [Hz] how often the minds think unless told otherwise
 }  // namespace
 
@@ -30,6 +32,7 @@ void Simulation::start_enemy_stats(std::size_t index) {
   const Enemy& enemy = scene_.enemies()[index];
   EnemyStats s;
   s.name = enemy.name;
+  s.profile = scene_.description().enemies[index].profile;
   stats_.push_back(s);
   was_fallen_.push_back(false);
   fall_began_s_.push_back(0.0);
@@ -37,14 +40,21 @@ void Simulation::start_enemy_stats(std::size_t index) {
   scripted_pushes_.emplace_back();
   squad_index_.push_back(-1);
   punches_seen_.push_back(0);
-  punch_landed_of_.push_back(0);
+  punch_ended_.push_back(0);
 }
 
 ai::SquadMember Simulation::member_for(std::size_t index) {
   const levels::EnemySpawn& e = scene_.description().enemies[index];
   SpawnRoute route = route_of(scene_.description(), e);
-  return {scene_.enemies()[index].ragdoll, e.position, deg_to_rad(e.yaw_deg),
-          std::move(route.points), route.mode};
+  const EnemySettings tuned = settings_of(scene_.description(), e);
+  return {scene_.enemies()[index].ragdoll,
+          e.position,
+          deg_to_rad(e.yaw_deg),
+          std::move(route.points),
+          route.mode,
+          tuned.brain,
+          tuned.perception,
+          tuned.patrol};
 }
 
 void Simulation::start_minds() {
@@ -315,8 +325,8 @@ void Simulation::record_stats() {
 
 namespace {
 
-constexpr std::string_view kEventNames[] = {"shoved",       "fell",         "got_up",
-                                            "punch_thrown", "punch_landed", "died"};
+constexpr std::string_view kEventNames[] = {
+    "shoved", "fell", "got_up", "punch_thrown", "punch_blocked", "punch_landed", "died"};
 constexpr std::string_view kPlayerPartNames[] = {"head", "torso"};
 
 EventKind event_kind(physics::RagdollEventKind kind) {
@@ -399,13 +409,22 @@ Result<EnemyId> Simulation::add_enemy(const levels::EnemySpawn& spawn) {
   if (!finite(spawn.position) || !std::isfinite(spawn.yaw_deg)) {
     return Error{"enemy '" + spawn.name + "': its position and yaw must be finite numbers"};
   }
-  if (!(spawn.height_m >= levels::kMinEnemyHeightM && spawn.height_m <= levels::kMaxEnemyHeightM) ||
-      !(spawn.mass_kg >= levels::kMinEnemyMassKg && spawn.mass_kg <= levels::kMaxEnemyMassKg)) {
+  const auto in = [](const std::optional<float>& v, float low, float high) {
+    return !v || (*v >= low && *v <= high);  // (false for NaN)
+  };
+  if (!in(spawn.height_m, levels::kMinEnemyHeightM, levels::kMaxEnemyHeightM) ||
+      !in(spawn.mass_kg, levels::kMinEnemyMassKg, levels::kMaxEnemyMassKg)) {
     return Error{"enemy '" + spawn.name + "': height_m must be within [" +
                  std::to_string(levels::kMinEnemyHeightM) + ", " +
                  std::to_string(levels::kMaxEnemyHeightM) + "] and mass_kg within [" +
                  std::to_string(levels::kMinEnemyMassKg) + ", " +
                  std::to_string(levels::kMaxEnemyMassKg) + "]"};
+  }
+  const auto& profiles = scene_.description().profiles;
+  if (!spawn.profile.empty() &&
+      std::none_of(profiles.begin(), profiles.end(),
+                   [&](const SettingsProfile& p) { return p.name == spawn.profile; })) {
+    return Error{"enemy '" + spawn.name + "': no profile is named '" + spawn.profile + "'"};
   }
   const auto& routes = scene_.description().routes;
   if (!spawn.route.empty() &&
@@ -519,30 +538,53 @@ void Simulation::watch_punches() {
       event.kind = EventKind::punch_thrown;
       post(event);
     }
-    // One landing per punch: the fist's first touch of the player's head or torso.
-    if (!player_.present || brain.punches() == 0 || punch_landed_of_[i] == brain.punches() ||
-        !brain.punching()) {
+    // Each punch ends at most once: blocked by a hand it met first, or landed on the player.
+    if (!brain.punching() || brain.punches() == 0 || punch_ended_[i] == brain.punches()) continue;
+    const physics::Ragdoll& body = *scene_.enemies()[i].ragdoll;
+    if (const std::optional<Vec3> blow = arm_blocked(body)) {
+      event.kind = EventKind::punch_blocked;
+      event.impulse = *blow;
+      ++stats_[i].punches_blocked;
+    } else if (const std::optional<PlayerPart> part = fist_on_player(body)) {
+      event.kind = EventKind::punch_landed;
+      event.player_part = *part;
+      const physics::BodyState arm = body.body_state(physics::BodyPart::lower_arm_r);
+      event.impulse = arm.linear_velocity * body.blueprint().bodies[physics::slot(kFist)].mass;
+      ++stats_[i].punches_landed;
+    } else {
       continue;
     }
-    const physics::Ragdoll& body = *scene_.enemies()[i].ragdoll;
-    const physics::BodyState arm = body.body_state(physics::BodyPart::lower_arm_r);
-    const physics::BodyBlueprint& shape =
-        body.blueprint().bodies[physics::slot(physics::BodyPart::lower_arm_r)];
-    const Vec3 fist = far_end(arm, shape, body.body_state(physics::BodyPart::upper_arm_r).position);
-    const PlayerVolumes& v = player_volumes_;
-    const Vec3 torso_top = player_.head - Vec3{0, v.torso_top_below_head_m, 0};
-    const Vec3 torso_bottom = player_.feet + Vec3{0, v.torso_bottom_above_feet_m, 0};
-    const bool head = length(fist - player_.head) <= v.head_radius_m + shape.radius;
-    const bool torso =
-        distance_to_segment(fist, torso_top, torso_bottom) <= v.torso_radius_m + shape.radius;
-    if (!head && !torso) continue;
-    punch_landed_of_[i] = brain.punches();
-    ++stats_[i].punches_landed;
-    event.kind = EventKind::punch_landed;
-    event.player_part = head ? PlayerPart::head : PlayerPart::torso;
-    event.impulse = arm.linear_velocity * shape.mass;
+    punch_ended_[i] = brain.punches();
     post(event);
   }
+}
+
+std::optional<Vec3> Simulation::arm_blocked(const physics::Ragdoll& body) {
+  // A solid physics hand in contact with the punching arm's forearm or upper arm.
+  const physics::BodyId forearm = body.body(kFist);
+  const physics::BodyId upper_arm = body.body(physics::BodyPart::upper_arm_r);
+  for (const physics::Hand* hand : hands_) {
+    if (hand == nullptr || hand->ghost()) continue;
+    scene_.world().contact_impulses(hand->body(), contacts_);
+    for (const physics::ContactImpulse& c : contacts_) {
+      if (c.other == forearm || c.other == upper_arm) return c.impulse;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<PlayerPart> Simulation::fist_on_player(const physics::Ragdoll& body) const {
+  if (!player_.present) return std::nullopt;
+  const physics::BodyState arm = body.body_state(kFist);
+  const physics::BodyBlueprint& shape = body.blueprint().bodies[physics::slot(kFist)];
+  const Vec3 fist = far_end(arm, shape, body.body_state(physics::BodyPart::upper_arm_r).position);
+  const PlayerVolumes& v = player_volumes_;
+  if (length(fist - player_.head) <= v.head_radius_m + shape.radius) return PlayerPart::head;
+  const Vec3 torso_top = player_.head - Vec3{0, v.torso_top_below_head_m, 0};
+  const Vec3 torso_bottom = player_.feet + Vec3{0, v.torso_bottom_above_feet_m, 0};
+  if (distance_to_segment(fist, torso_top, torso_bottom) <= v.torso_radius_m + shape.radius)
+    return PlayerPart::torso;
+  return std::nullopt;
 }
 
 SimulationResult Simulation::result() const {
@@ -550,6 +592,8 @@ SimulationResult Simulation::result() const {
   SimulationResult r;
   r.level = scene_.description().name;
   r.vary_seed = scene_.description().vary_seed;
+  r.settings_file = scene_.description().settings_file;
+  r.settings_hash = settings_hash(scene_.description().enemy_settings);
   r.seconds = world.time();
   r.physics_hz = world.settings().physics_hz;
   r.steps = world.step_count();

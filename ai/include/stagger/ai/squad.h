@@ -21,6 +21,10 @@ struct SquadMember {
   float yaw_rad = 0;               ///< [rad] spawn facing; guards hold it
   std::vector<PatrolPoint> route;  ///< empty: guards its spawn point
   PatrolMode mode = PatrolMode::loop;
+  // This member's own tuning (a level's profile); unset: the squad's.
+  std::optional<BrainSettings> brain;
+  std::optional<PerceptionSettings> perception;
+  std::optional<PatrolSettings> patrol;
 };
 
 struct SquadSettings {

@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "stagger/physics/ragdoll_settings.h"
+
 namespace stagger::bench {
 
 struct BenchOptions {
@@ -15,6 +17,7 @@ struct BenchOptions {
   int repetitions = 3;                ///< rounds of paired episodes; medians are reported
   int min_ragdoll_steps = 32 * 480;   ///< ragdoll-steps per round: small N run more pairs
   bool walking = false;               ///< our ragdolls walk at 1.2 m/s (after 1 s untimed)
+  physics::RagdollSettings ragdoll;   ///< every ragdoll's, ours and the baseline's (`--settings`)
   std::function<bool()> stop;         ///< asked before every step: true ends the bench early
 };
 

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "stagger/core/math.h"
+#include "stagger/physics/ragdoll_settings.h"
 #include "stagger/physics/skeleton.h"
 
 namespace stagger::bench {
@@ -39,8 +40,9 @@ struct KnockDownOptions {
   KnockDownGround ground = KnockDownGround::flat;
   float impulse_ns = 150.0f;  ///< [N·s] the blow, horizontal, at the part's centre of mass
   physics::BodyPart part = physics::BodyPart::chest;
-  int lanes_per_world = 25;    ///< enemies (and lanes) per world
-  std::function<bool()> stop;  ///< asked before every step: true ends the run early
+  int lanes_per_world = 25;          ///< enemies (and lanes) per world
+  physics::RagdollSettings ragdoll;  ///< every enemy's (`--settings`)
+  std::function<bool()> stop;        ///< asked before every step: true ends the run early
   /// After each world: knock-downs done so far, of `knock_downs`.
   std::function<void(int done, int total)> progress;
 };

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "stagger/core/math.h"
+#include "stagger/physics/ragdoll_settings.h"
 #include "stagger/physics/world.h"
 
 namespace stagger::bench {
@@ -62,6 +63,7 @@ struct TerrainOptions {
   std::uint64_t seed = 1;             ///< the spawns' nudges follow from it
   int lanes_per_world = 40;           ///< enemies (and lanes) per world
   std::vector<std::string> features;  ///< names to run; empty: the whole course
+  physics::RagdollSettings ragdoll;   ///< every walker's (`--settings`)
   std::function<bool()> stop;         ///< asked before every step: true ends the run early
 
   /// After each world: which it was and what it gave (for a progress line).

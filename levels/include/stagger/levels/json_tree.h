@@ -29,6 +29,13 @@ struct JsonMember {
   std::string key;
   TextPosition key_at;
   std::unique_ptr<JsonValue> value;
+
+  JsonMember() = default;
+  JsonMember(const JsonMember& other);  ///< a deep copy, so a subtree can be kept (a profile)
+  JsonMember& operator=(const JsonMember& other);
+  JsonMember(JsonMember&&) noexcept = default;
+  JsonMember& operator=(JsonMember&&) noexcept = default;
+  ~JsonMember();
 };
 
 struct JsonValue {
@@ -60,6 +67,9 @@ std::variant<JsonValue, JsonSyntaxError> parse_json_with_positions(
 /// Every key that repeats an earlier key of the same object, anywhere in the document, in file
 /// order (for formats whose other reader would silently keep the last one).
 std::vector<const JsonMember*> repeated_keys(const JsonValue& root);
+
+/// The same JSON, places aside: kinds, keys in order, strings and numbers as written.
+bool same_json(const JsonValue& a, const JsonValue& b);
 
 /// Edits (insertions, deletions, substitutions) between two words.
 std::size_t edit_distance(std::string_view a, std::string_view b);

@@ -1,13 +1,15 @@
 #pragma once
 // A level, version 1 of the format in docs/design.md, Level format: geometry, the player start,
-// patrol routes, enemies and navigation settings. Plain data in core's math types; load.h reads and
-// writes it.
+// patrol routes, enemy profiles, enemies and navigation settings. Plain data in core's math types;
+// load.h reads and writes it.
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "stagger/core/math.h"
 #include "stagger/core/navigation.h"
+#include "stagger/levels/json_tree.h"
 
 namespace stagger::levels {
 
@@ -58,13 +60,27 @@ inline constexpr float kMaxEnemyHeightM = 2.5f;
 inline constexpr float kMinEnemyMassKg = 30.0f;
 inline constexpr float kMaxEnemyMassKg = 200.0f;
 
+/// A named set of enemy settings that spawns pick by name. The level keeps its settings as the
+/// JSON they were written in, with the place of every key and value: the simulation reads them
+/// against its table of settings (stagger/sim/settings.h), so the level format names no setting.
+struct Profile {
+  std::string name;
+  JsonValue settings;  ///< the profile's object without its `name`: groups of settings
+  /// Equal names and equal JSON; where the JSON stood in its file does not count.
+  bool operator==(const Profile& other) const {
+    return name == other.name && same_json(settings, other.settings);
+  }
+};
+
 struct EnemySpawn {
   std::string name;
-  Vec3 position;      ///< [m] feet
-  float yaw_deg = 0;  ///< [deg]
-  std::string route;  ///< empty: stands where it spawns
-  float height_m = 1.8f;
-  float mass_kg = 75.0f;
+  Vec3 position;        ///< [m] feet
+  float yaw_deg = 0;    ///< [deg]
+  std::string route;    ///< empty: stands where it spawns
+  std::string profile;  ///< a profile's name; empty: the default settings
+  /// [m] and [kg]; unset: the profile's (or the default settings': 1.8 m, 75 kg)
+  std::optional<float> height_m;
+  std::optional<float> mass_kg;
   bool operator==(const EnemySpawn&) const = default;
 };
 
@@ -74,6 +90,7 @@ struct Level {
   std::vector<MeshGeometry> meshes;
   PlayerStart player;
   std::vector<Route> routes;
+  std::vector<Profile> profiles;
   std::vector<EnemySpawn> enemies;
   NavigationSettings navigation;  ///< the level's `navigation` object: the navmesh's settings
   bool operator==(const Level&) const = default;

@@ -14,8 +14,10 @@
 namespace stagger::physics {
 
 class Hand;
+class PlayerBody;
 class Ragdoll;
 struct HandSettings;
+struct PlayerBodySettings;
 struct RagdollSettings;
 
 struct WorldSettings {
@@ -128,6 +130,14 @@ struct GroundHit {
   Vec3 normal{0, 1, 0};
 };
 
+/// What an upright capsule swept through the static geometry met first.
+struct SweepHit {
+  bool hit = false;
+  float fraction = 1;    ///< [0, 1] of the way from the start to the end, where it touches
+  Vec3 point;            ///< [m] where it touches
+  Vec3 normal{0, 1, 0};  ///< of the surface met, facing the capsule
+};
+
 struct BodyState {
   Vec3 position;  ///< [m] centre of mass
   Quat rotation;
@@ -164,6 +174,8 @@ class World {
   std::size_t ragdoll_count() const;
   /// Creates a physics hand at `position`.
   Hand& add_hand(const HandSettings& settings, Vec3 position, Quat rotation);
+  /// Creates the player's body standing at `feet` [m].
+  PlayerBody& add_player_body(const PlayerBodySettings& settings, Vec3 feet);
   Ragdoll& ragdoll(std::size_t index);
   const Ragdoll& ragdoll(std::size_t index) const;
 
@@ -221,6 +233,10 @@ class World {
   float joint_separation(JointId joint) const;
   float max_joint_separation() const;
 
+  /// Sweeps an upright capsule (a cylinder of half length `half_length_m` [m] capped by spheres
+  /// of `radius_m` [m]) from centre `from` to centre `to` [m] through the static geometry (boxes,
+  /// meshes; bodies do not stop it). For a character controller.
+  SweepHit sweep_capsule(Vec3 from, Vec3 to, float radius_m, float half_length_m) const;
   /// True when no static geometry (boxes, meshes) lies on the segment from `from` to `to`;
   /// bodies do not block it. For sight lines.
   bool line_of_sight(Vec3 from, Vec3 to) const;

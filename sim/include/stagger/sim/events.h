@@ -17,12 +17,13 @@ namespace stagger::sim {
 enum class EnemyId : std::uint32_t {};
 
 enum class EventKind : std::uint8_t {
-  shoved,        ///< an impulse reached a body part (a push, a blow by a hand)
-  fell,          ///< the drives let go; `cause` says why
-  got_up,        ///< it stood up again
-  punch_thrown,  ///< its brain started a punch at the player
-  punch_landed,  ///< its fist reached the player's head or torso
-  died,          ///< killed: limp for good
+  shoved,         ///< an impulse reached a body part (a push, a blow by a hand)
+  fell,           ///< the drives let go; `cause` says why
+  got_up,         ///< it stood up again
+  punch_thrown,   ///< its brain started a punch at the player
+  punch_blocked,  ///< its punching arm met a solid physics hand first
+  punch_landed,   ///< its fist reached the player's head or torso
+  died,           ///< killed: limp for good
 };
 std::string_view name_of(EventKind kind);
 
@@ -35,7 +36,8 @@ struct EnemyEvent {
   EventKind kind = EventKind::shoved;
   double time_s = 0;                                  ///< [s] simulated time when it happened
   physics::BodyPart part = physics::BodyPart::chest;  ///< shoved: the part struck
-  /// [N·s] shoved: the blow; punch_landed: the fist's momentum as it reached the player
+  /// [N·s] shoved: the blow; punch_landed: the fist's momentum as it reached the player;
+  /// punch_blocked: the hand's contact impulse on the arm
   Vec3 impulse;
   physics::FallCause cause = physics::FallCause::lost_balance;  ///< fell: why
   PlayerPart player_part = PlayerPart::head;                    ///< punch_landed: where

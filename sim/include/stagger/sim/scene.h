@@ -17,6 +17,7 @@
 #include "stagger/physics/hand.h"
 #include "stagger/physics/ragdoll.h"
 #include "stagger/physics/world.h"
+#include "stagger/sim/settings.h"
 
 namespace stagger::sim {
 
@@ -38,7 +39,15 @@ struct SceneDescription {
   std::optional<NavigationSettings> navigation;
   /// The seed vary_spawns nudged the spawns with; unset: the spawns are as the level has them.
   std::optional<std::uint64_t> vary_seed;
+  /// What every enemy is tuned by before its profile: a `--settings` file's, else the defaults.
+  EnemySettings enemy_settings;
+  std::string settings_file;  ///< the file `enemy_settings` came from; empty: the defaults
+  std::vector<SettingsProfile> profiles;  ///< the level's, set over `enemy_settings` by name
 };
+
+/// What a spawn is tuned by: the scene's `enemy_settings`, its profile's values over them, then
+/// its own height and mass.
+EnemySettings settings_of(const SceneDescription& scene, const levels::EnemySpawn& spawn);
 
 /// How far vary_spawns moves a spawn: up to this far across [m] and this much in yaw [deg].
 inline constexpr float kVarySpawnM = 0.01f;

@@ -21,6 +21,7 @@ namespace stagger::sim {
 
 struct EnemyStats {
   std::string name;
+  std::string profile;                   ///< the level profile it was tuned by; empty: none
   int falls = 0;                         ///< times the ragdoll went down (drives released)
   std::vector<std::string> fall_causes;  ///< each fall's cause (physics::FallCause), in order
   /// [s] each fall's time from the decision (drives let go) to `down` (lying still), in order;
@@ -47,6 +48,7 @@ struct EnemyStats {
   bool removed = false;     ///< taken out of the run by Simulation::remove_enemy
   int punches = 0;          ///< punches thrown at the player
   int punches_landed = 0;   ///< of which reached the player's head or torso
+  int punches_blocked = 0;  ///< of which met a physics hand first
   int resets = 0;           ///< times a non-finite or runaway body made it start again at its spawn
   int runaways = 0;         ///< of which a body beyond the world or faster than the limit
   std::string brain_state;  ///< at the end (`patrol`, `chase`, ...; empty without a mind)
@@ -57,6 +59,8 @@ struct EnemyStats {
 struct SimulationResult {
   std::string level;
   std::optional<std::uint64_t> vary_seed;  ///< the seed the spawns were nudged with, if any
+  std::string settings_file;               ///< the `--settings` file; empty: the defaults
+  std::uint64_t settings_hash = 0;         ///< of the settings every enemy starts from (settings.h)
   double seconds = 0;
   float physics_hz = 0;
   std::uint64_t steps = 0;
@@ -179,6 +183,10 @@ class Simulation {
   Result<std::size_t> present_index(EnemyId enemy) const;
   void collect_events();
   void watch_punches();
+  /// The impulse of a solid hand's contact with a punching arm this step, if any.
+  std::optional<Vec3> arm_blocked(const physics::Ragdoll& body);
+  /// Which of the player's volumes the fist reaches, if any.
+  std::optional<PlayerPart> fist_on_player(const physics::Ragdoll& body) const;
   void post(const EnemyEvent& event);
 
   Scene scene_;
@@ -198,8 +206,9 @@ class Simulation {
   std::vector<int> squad_index_;  // per enemy: its member in the squad (-1: none)
   ai::PlayerView player_;
   PlayerVolumes player_volumes_;
-  std::vector<int> punches_seen_;     // per enemy: punches thrown as of the last step
-  std::vector<int> punch_landed_of_;  // per enemy: the punch (count) that last landed
+  std::vector<int> punches_seen_;  // per enemy: punches thrown as of the last step
+  std::vector<int> punch_ended_;   // per enemy: the punch (count) last blocked or landed
+  std::vector<physics::ContactImpulse> contacts_;  // scratch
   std::vector<EnemyEvent> events_;
   std::vector<physics::RagdollEvent> ragdoll_events_;  // scratch
   std::vector<std::function<void(const EnemyEvent&)>> on_event_;
