@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -136,6 +137,54 @@ TEST(XrPlay, ARightHandShoveKnocksTheGuardDownAndPulsesTheController) {
   EXPECT_GT(red, image.width * image.height / 50) << "the guard should fill part of the view";
   EXPECT_GT(sky, image.width * image.height / 8);
   std::filesystem::remove(left_eye);
+}
+
+const std::string kAttackLevel = STAGGER_TEST_DATA "/xr/attack.json";
+
+// A path that holds a hand still at `at` (tracking space, metres).
+nlohmann::json hand_held(const char* hand, nlohmann::json at) {
+  return {{"t", 0.0}, {"type", "hand"}, {"hand", hand}, {"path", {{{"t", 0.0}, {"position", at}}}}};
+}
+
+TEST(XrPlay, AGuardPunchingAStandingPlayerLandsHitsFeltOnBothControllers) {
+  // The guard stands 1.6 m in front of the player, facing it, and closes in to punch; the hands
+  // hang low at the player's sides, out of the way.
+  const nlohmann::json script = {{"display_hz", 90},
+                                 {"events",
+                                  {hand_held("left", {-0.3, 0.8, 0.05}),
+                                   hand_held("right", {0.3, 0.8, 0.05}),
+                                   {{"t", 8.0}, {"type", "exit"}}}}};
+  const XrRun run = play_xr(kAttackLevel, script);
+  ASSERT_EQ(run.process.exit_code, 0) << run.process.out << run.process.err;
+  const auto& player = run.report["play"]["player"];
+  std::printf("punches %d, hits taken %d, blocks %d\n",
+              run.report["enemies"][0]["punches"].get<int>(), player["hits_taken"].get<int>(),
+              player["blocks"].get<int>());
+  EXPECT_GE(player["hits_taken"].get<int>(), 1) << run.report["play"].dump();
+  EXPECT_GE(run.report["play"]["haptic_pulses"]["left"].get<int>(), 1);
+  EXPECT_GE(run.report["play"]["haptic_pulses"]["right"].get<int>(), 1);
+  int left = 0, right = 0;
+  for (const auto& pulse : run.summary["haptics"]) {
+    left += pulse["hand"] == "left";
+    right += pulse["hand"] == "right";
+  }
+  EXPECT_GE(left, 1) << run.summary["haptics"].dump();
+  EXPECT_GE(right, 1);
+}
+
+TEST(XrPlay, AHandHeldInFrontOfTheFaceBlocksPunches) {
+  const nlohmann::json script = {{"display_hz", 90},
+                                 {"events",
+                                  {hand_held("left", {-0.3, 0.8, 0.05}),
+                                   hand_held("right", {0.0, 1.45, -0.35}),
+                                   {{"t", 8.0}, {"type", "exit"}}}}};
+  const XrRun run = play_xr(kAttackLevel, script);
+  ASSERT_EQ(run.process.exit_code, 0) << run.process.out << run.process.err;
+  const auto& player = run.report["play"]["player"];
+  std::printf("punches %d, hits taken %d, blocks %d\n",
+              run.report["enemies"][0]["punches"].get<int>(), player["hits_taken"].get<int>(),
+              player["blocks"].get<int>());
+  EXPECT_GE(player["blocks"].get<int>(), 1) << run.report["play"].dump();
 }
 
 TEST(XrPlay, WithoutControllersTrackedHandsShoveWithThePalmAndFingers) {

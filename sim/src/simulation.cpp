@@ -560,14 +560,15 @@ void Simulation::watch_punches() {
 }
 
 std::optional<Vec3> Simulation::arm_blocked(const physics::Ragdoll& body) {
-  // A solid physics hand in contact with the punching arm's forearm or upper arm.
-  const physics::BodyId forearm = body.body(kFist);
-  const physics::BodyId upper_arm = body.body(physics::BodyPart::upper_arm_r);
+  // A solid physics hand raised to guard (as high as the torso: a hand hanging at the player's
+  // side that the arm brushes on its way up blocks nothing) in contact with the punching forearm.
+  if (!player_.present) return std::nullopt;
+  const float guard_y = player_.feet.y + player_volumes_.torso_bottom_above_feet_m;
   for (const physics::Hand* hand : hands_) {
-    if (hand == nullptr || hand->ghost()) continue;
+    if (hand == nullptr || hand->ghost() || hand->state().position.y < guard_y) continue;
     scene_.world().contact_impulses(hand->body(), contacts_);
     for (const physics::ContactImpulse& c : contacts_) {
-      if (c.other == forearm || c.other == upper_arm) return c.impulse;
+      if (c.other == body.body(kFist)) return c.impulse;
     }
   }
   return std::nullopt;

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
+#include <utility>
 
 #include "desktop.h"
 #include "draw_list.h"
@@ -43,10 +44,13 @@ namespace {
 
 // Haptics: a pulse per contact, scaled by the impulse the hand gave,
 // at most one per hand per kHapticGapS (a new pulse would cut the last one short).
-constexpr float kHapticDeadZoneNs = 0.3f;     // [N·s] below this a touch is not felt
-constexpr float kHapticFullNs = 30.0f;        // [N·s] this impulse gives full amplitude
-constexpr double kHapticGapS = 0.1;           // [s]
-constexpr double kHapticPulseS = 0.03;        // [s]
+constexpr float kHapticDeadZoneNs = 0.3f;  // [N·s] below this a touch is not felt
+constexpr float kHapticFullNs = 30.0f;     // [N·s] this impulse gives full amplitude
+constexpr double kHapticGapS = 0.1;        // [s]
+constexpr double kHapticPulseS = 0.03;     // [s]
+// Taking a hit: a strong, longer pulse on both controllers, felt whatever the hands are doing.
+constexpr float kHitPulseAmplitude = 1.0f;    // [0, 1]
+constexpr double kHitPulseS = 0.12;           // [s]
 constexpr int kFingerJointSpheres = 24;       // XR_HAND_JOINT_COUNT_EXT less palm and wrist
 constexpr float kFingerJointRadiusM = 0.01f;  // [m]
 
@@ -122,6 +126,15 @@ class Game {
     geometry_ = std::make_unique<SceneGeometry>(simulation_);
     before_ = geometry_->poses(simulation_);
     after_ = before_;
+    simulation_.on_event([this](const sim::EnemyEvent& e) {
+      hits_ += e.kind == sim::EventKind::punch_landed;
+      blocks_ += e.kind == sim::EventKind::punch_blocked;
+    });
+  }
+
+  /// Punches that landed on the player and that the hands blocked since the last call.
+  std::pair<int, int> take_hits_and_blocks() {
+    return {std::exchange(hits_, 0), std::exchange(blocks_, 0)};
   }
 
   sim::Simulation& simulation() { return simulation_; }
@@ -183,6 +196,8 @@ class Game {
   BodyPoses before_, after_;
   float alpha_ = 1.0f;
   std::vector<std::optional<Vec3>> finger_targets_;
+  int hits_ = 0;
+  int blocks_ = 0;
   std::array<bool, 2> scripted_{};
   double script_player_from_s_ = std::numeric_limits<double>::infinity();  // [s]
 };
@@ -247,6 +262,16 @@ Result<PlayReport> play(const sim::SceneDescription& scene, const PlaySettings& 
         frontend.haptic_pulse(side, std::min(1.0f, ns / kHapticFullNs), kHapticPulseS);
         last_pulse[static_cast<std::size_t>(side)] = game_s;
         ++report.haptic_pulses[static_cast<std::size_t>(side)];
+      }
+      const auto [hits, blocks] = game.take_hits_and_blocks();
+      report.hits_taken += hits;
+      report.blocks += blocks;
+      if (hits > 0) {
+        for (int side = 0; side < 2; ++side) {
+          frontend.haptic_pulse(side, kHitPulseAmplitude, kHitPulseS);
+          ++report.haptic_pulses[static_cast<std::size_t>(side)];
+          last_pulse[static_cast<std::size_t>(side)] = game_s;
+        }
       }
       if (!input.focused) ++report.unfocused_frames;
       for (std::size_t side = 0; side < 2; ++side) {
@@ -325,6 +350,7 @@ std::string play_report_json(const PlayReport& report) {
          {{"tracked_frames", report.hand_tracked_frames[1]},
           {"travel_m", report.hand_travel_m[1]},
           {"travel_unfocused_m", report.hand_travel_unfocused_m[1]}}}}},
+      {"player", {{"hits_taken", report.hits_taken}, {"blocks", report.blocks}}},
       {"unfocused_frames", report.unfocused_frames},
       {"session_restarts", report.session_restarts},
       {"cpu_ms_per_frame",
@@ -351,7 +377,8 @@ std::string play_summary_text(const PlayReport& report) {
     for (std::size_t pad = std::string(name).size(); pad < 20; ++pad) out << ' ';
     out << percentile(*ms, 0.5) << "  " << percentile(*ms, 0.99) << "  " << mean(*ms) << "\n";
   }
-  out << "haptic pulses: left " << report.haptic_pulses[0] << ", right " << report.haptic_pulses[1];
+  out << "haptic pulses: left " << report.haptic_pulses[0] << ", right " << report.haptic_pulses[1]
+      << "; hits taken " << report.hits_taken << ", blocked " << report.blocks;
   if (report.session_restarts > 0) out << "; XR sessions restarted: " << report.session_restarts;
   // The enemies' lines as `stagger sim` prints them, under this command's name.
   std::string enemies = sim::summary_text(report.simulation);

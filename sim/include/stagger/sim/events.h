@@ -21,7 +21,7 @@ enum class EventKind : std::uint8_t {
   fell,           ///< the drives let go; `cause` says why
   got_up,         ///< it stood up again
   punch_thrown,   ///< its brain started a punch at the player
-  punch_blocked,  ///< its punching arm met a solid physics hand first
+  punch_blocked,  ///< its forearm met a solid physics hand raised to guard first
   punch_landed,   ///< its fist reached the player's head or torso
   died,           ///< killed: limp for good
 };

@@ -60,6 +60,8 @@ struct PlayReport {
   std::array<double, 2>
       hand_travel_unfocused_m{};  ///< [m] of which while the input was not focused
   long unfocused_frames = 0;      ///< frames without input focus (XR: session not FOCUSED)
+  int hits_taken = 0;             ///< enemies' punches that reached the player's head or torso
+  int blocks = 0;                 ///< punches whose arm met a solid physics hand first
   int session_restarts = 0;       ///< XR sessions created again after a loss
   std::string end_reason;         ///< `time`, `window closed`, `session exited`, ...
   sim::SimulationResult simulation;
