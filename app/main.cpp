@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -13,6 +14,7 @@
 #include <initializer_list>
 #include <iostream>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <string>
@@ -40,7 +42,9 @@
 #include "stagger/vr/offscreen.h"
 #include "stagger/vr/openxr_version.h"
 #include "stagger/vr/play.h"
+#include "stagger/vr/replay_view.h"
 #include "stagger_version.h"
+#include "video_capture.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 // Under AddressSanitizer: Debian's OpenXR loader 1.0.20 keeps a few objects per instance for the
@@ -288,6 +292,40 @@ std::optional<RunInputs> prepare_run(const std::string& command, const std::stri
 
 const std::function<bool()> kStopOnInterrupt = [] { return stagger::app::interrupted(); };
 
+// The camera of `render` and `--video`: from --eye looking at --at, each defaulting to the
+// overview camera's (3 m behind and 2.5 m above the player start, looking 5 m ahead). Prints why
+// and returns nothing when the two are too close to give a direction.
+std::optional<stagger::vr::EyeView> chosen_camera(const std::string& command,
+                                                  const stagger::sim::SceneDescription& scene,
+                                                  const std::vector<int>& size,
+                                                  const std::vector<float>& eye,
+                                                  const std::vector<float>& at) {
+  const float aspect = static_cast<float>(size[0]) / static_cast<float>(size[1]);
+  stagger::vr::EyeView view = stagger::vr::overview_camera(scene, aspect);
+  if (eye.empty() && at.empty()) return view;
+  const stagger::Vec3 from = eye.empty() ? view.position : stagger::Vec3{eye[0], eye[1], eye[2]};
+  const stagger::Vec3 to =
+      at.empty() ? from + view.orientation.rotate({0, 0, -1}) : stagger::Vec3{at[0], at[1], at[2]};
+  if (length(to - from) < kMinLookDistanceM) {
+    std::cerr << command << ": --eye and --at must be at least " << kMinLookDistanceM
+              << " m apart\n";
+    return std::nullopt;
+  }
+  return stagger::vr::look_at(from, to, view.fov);
+}
+
+// The text of an input script (empty for no script); prints why and returns nothing when it
+// cannot be read.
+std::optional<std::string> read_script(const std::string& command, const std::string& path) {
+  if (path.empty()) return std::string();
+  std::optional<std::string> text = read_file(path);
+  if (!text) {
+    std::cerr << path << ": cannot open the input script\n"
+              << command << ": nothing was simulated\n";
+  }
+  return text;
+}
+
 // The outputs of `stagger sim`, written as the run goes (the trace) or at its end, interrupted or
 // not.
 struct SimOutputs {
@@ -360,21 +398,13 @@ int run_sim(const SimOptions& o) {
                                         {"recording", &o.record}})) {
     return kExitWrongInput;
   }
-  std::string input_text;
-  if (!o.input.empty()) {
-    const auto text = read_file(o.input);
-    if (!text) {
-      std::cerr << o.input
-                << ": cannot open the input script\nstagger sim: nothing was simulated\n";
-      return kExitWrongInput;
-    }
-    input_text = *text;
-  }
+  const std::optional<std::string> input_text = read_script("stagger sim", o.input);
+  if (!input_text) return kExitWrongInput;
   const auto settings = settings_option("stagger sim", o.settings, "nothing was simulated");
   if (!settings) return kExitWrongInput;
   std::optional<RunInputs> run =
       prepare_run("stagger sim", o.level, o.enemies, o.physics_hz, o.solver_iterations, o.input,
-                  input_text, o.vary, *settings);
+                  *input_text, o.vary, *settings);
   if (!run) return kExitWrongInput;
   stagger::sim::Simulation simulation(run->scene, run->script);
   SimOutputs outputs;
@@ -399,20 +429,34 @@ int run_sim(const SimOptions& o) {
   return result.finite && !reset ? 0 : kExitWrongInput;
 }
 
-// Re-simulates a recording and checks every step's state hash against it; `watch` may add its
-// own observers to the simulation before it runs. Returns the exit code; prints why on failure.
-// An incomplete recording (an interrupted run) is re-simulated as far as it goes.
-int resimulate(
-    const std::string& path, const char* command, bool quiet,
-    const std::function<void(stagger::sim::Simulation&, const stagger::sim::Recording&)>& watch,
-    std::uint64_t& steps, bool& incomplete) {
-  const auto loaded = stagger::sim::read_recording(path);
+// A recording made ready to re-simulate: its run built again, with every step's state hash
+// checked against the recorded one as it runs.
+struct Replay {
+  stagger::sim::Recording recording;
+  std::unique_ptr<stagger::sim::Simulation> simulation;
+  std::uint64_t steps = 0;                // steps re-simulated so far
+  std::optional<std::uint64_t> diverged;  // the first step whose hash differs (from 0)
+  std::uint64_t last_hash = 0;            // the state hash after the last step
+  std::uint64_t total_steps() const { return recording.step_hashes.size(); }
+  // [s] what the run covered: its duration, or up to its last step when it was interrupted
+  double seconds() const {
+    return recording.incomplete
+               ? static_cast<double>(total_steps()) / static_cast<double>(recording.physics_hz)
+               : recording.seconds;
+  }
+};
+
+// Reads a recording, checks its level, builds its run and attaches the hash check; prints why
+// and returns nothing when any of that fails.
+std::unique_ptr<Replay> open_replay(const std::string& path, const char* command) {
+  auto loaded = stagger::sim::read_recording(path);
   if (!loaded) {
     std::cerr << command << ": " << loaded.error() << "\n";
-    return kExitWrongInput;
+    return nullptr;
   }
-  const stagger::sim::Recording& r = loaded.value();
-  incomplete = r.incomplete;
+  auto replay = std::make_unique<Replay>();
+  replay->recording = std::move(loaded).value();
+  const stagger::sim::Recording& r = replay->recording;
   if (!r.level_path.empty()) {
     std::error_code error;
     // Only a regular file: a recording that names a device or a folder must not make us read it.
@@ -422,70 +466,110 @@ int resimulate(
     if (!bytes) {
       std::cerr << command << ": the recorded level " << stagger::limits::quoted(r.level_path)
                 << " cannot be opened\n";
-      return kExitWrongInput;
+      return nullptr;
     }
     if (stagger::sim::fnv1a_64(bytes->data(), bytes->size()) != r.level_hash) {
       std::cerr << command << ": the level " << r.level_path
                 << " changed since the recording (its hash differs)\n";
-      return kExitWrongInput;
+      return nullptr;
     }
   }
   std::optional<RunInputs> run =
       prepare_run(command, r.level_path, r.builtin_enemies, r.physics_hz, r.solver_iterations,
                   r.input_name, r.input_script, r.vary_seed);
-  if (!run) return kExitWrongInput;
-  stagger::sim::Simulation simulation(run->scene, std::move(run->script));
+  if (!run) return nullptr;
+  replay->simulation =
+      std::make_unique<stagger::sim::Simulation>(run->scene, std::move(run->script));
   // Every step's state hash against the recording's; the first that differs is where the runs
   // part. (Checking each step costs a hash of every body per step: replays are for checking.)
-  steps = 0;
-  std::optional<std::uint64_t> diverged;
-  simulation.on_step([&](const stagger::sim::Simulation& s) {
-    const std::uint64_t hash = s.scene().world().state_hash();
-    if (!diverged && (steps >= r.step_hashes.size() || r.step_hashes[steps] != hash))
-      diverged = steps;
-    ++steps;
+  replay->simulation->on_step([state = replay.get()](const stagger::sim::Simulation& s) {
+    state->last_hash = s.scene().world().state_hash();
+    const std::vector<std::uint64_t>& recorded = state->recording.step_hashes;
+    if (!state->diverged &&
+        (state->steps >= recorded.size() || recorded[state->steps] != state->last_hash))
+      state->diverged = state->steps;
+    ++state->steps;
   });
-  if (watch) watch(simulation, r);
-  const double seconds =
-      r.incomplete ? static_cast<double>(r.step_hashes.size()) / static_cast<double>(r.physics_hz)
-                   : r.seconds;
+  return replay;
+}
+
+// Runs a replay to its last step as fast as it goes, with a progress bar; Ctrl-C, or `give_up`
+// answering true, stops it early.
+void run_to_end(Replay& replay, bool quiet, const std::function<bool()>& give_up = {}) {
   stagger::app::catch_interrupts();
-  {
-    Progress progress(seconds, !quiet);
-    simulation.run(
-        seconds, r.display_hz, [&](double t) { progress.update(t); }, kStopOnInterrupt);
-  }
-  if (simulation.result().interrupted) {
-    std::cerr << command << ": interrupted after " << steps << " of " << r.step_hashes.size()
+  Progress progress(replay.seconds(), !quiet);
+  replay.simulation->run(
+      replay.seconds(), replay.recording.display_hz, [&](double t) { progress.update(t); },
+      [&] { return stagger::app::interrupted() || (give_up && give_up()); });
+}
+
+// The verdict on a replay that has run: 0 when every step matched, 1 (with the first divergent
+// step) when one did not, 130 when it was interrupted with none diverged. `all_steps`: every
+// recorded step was to run (not so when the viewer's window was closed early).
+int judge_replay(const Replay& replay, const std::string& path, const char* command,
+                 bool interrupted, bool all_steps) {
+  std::optional<std::uint64_t> diverged = replay.diverged;
+  if (interrupted) {
+    std::cerr << command << ": interrupted after " << replay.steps << " of " << replay.total_steps()
               << " steps\n";
     return diverged ? kExitWrongInput : kExitInterrupted;
   }
-  if (!diverged && steps != r.step_hashes.size()) diverged = steps;
-  if (diverged) {
-    const double t = static_cast<double>(*diverged + 1) / static_cast<double>(r.physics_hz);
-    std::cerr << command << ": " << path << " diverges at step " << *diverged + 1 << " (t = " << t
-              << " s): ";
-    if (*diverged < r.step_hashes.size() && *diverged < steps) {
-      std::cerr << "the state hash differs from the recorded one\n";
-    } else {
-      std::cerr << "the recording has " << r.step_hashes.size() << " steps, the replay " << steps
-                << "\n";
-    }
-    return kExitWrongInput;
+  if (!diverged && all_steps && replay.steps != replay.total_steps()) diverged = replay.steps;
+  if (!diverged) return 0;
+  const double t =
+      static_cast<double>(*diverged + 1) / static_cast<double>(replay.recording.physics_hz);
+  std::cerr << command << ": " << path << " diverges at step " << *diverged + 1 << " (t = " << t
+            << " s): ";
+  if (*diverged < replay.total_steps() && *diverged < replay.steps) {
+    std::cerr << "the state hash differs from the recorded one\n";
+  } else {
+    std::cerr << "the recording has " << replay.total_steps() << " steps, the replay "
+              << replay.steps << "\n";
   }
-  return 0;
+  return kExitWrongInput;
+}
+
+// Re-simulates a recording and checks every step's state hash against it; `watch` may add its
+// own observers to the simulation before it runs. Returns the exit code; prints why on failure.
+// An incomplete recording (an interrupted run) is re-simulated as far as it goes.
+int resimulate(
+    const std::string& path, const char* command, bool quiet,
+    const std::function<void(stagger::sim::Simulation&, const stagger::sim::Recording&)>& watch,
+    std::uint64_t& steps, bool& incomplete) {
+  const std::unique_ptr<Replay> replay = open_replay(path, command);
+  if (!replay) return kExitWrongInput;
+  incomplete = replay->recording.incomplete;
+  if (watch) watch(*replay->simulation, replay->recording);
+  run_to_end(*replay, quiet);
+  steps = replay->steps;
+  return judge_replay(*replay, path, command, replay->simulation->result().interrupted, true);
 }
 
 const char* incomplete_note(bool incomplete) {
   return incomplete ? " (the recording is incomplete: its run was interrupted)" : "";
 }
 
-int run_replay(const std::string& path, bool quiet) {
+// `stagger replay`'s options: check only, or watch in a window (--view), or film (--video).
+struct ReplayOptions {
+  std::string file;
+  bool quiet = false;
+  bool view = false;
+  std::string video;
+  std::vector<int> size{1280, 720};
+  int fps = 30;
+  std::vector<float> eye;
+  std::vector<float> at;
+  bool overlay = false;
+  std::string screenshot;
+  std::vector<stagger::vr::ScriptedKey> keys;
+};
+
+int run_replay_check(const ReplayOptions& o) {
   std::uint64_t steps = 0;
   std::uint64_t last_hash = 0;
   bool incomplete = false;
   const int code = resimulate(
-      path, "stagger replay", quiet,
+      o.file, "stagger replay", o.quiet,
       [&last_hash](stagger::sim::Simulation& s, const stagger::sim::Recording&) {
         s.on_step([&last_hash](const stagger::sim::Simulation& sim) {
           last_hash = sim.scene().world().state_hash();
@@ -493,9 +577,86 @@ int run_replay(const std::string& path, bool quiet) {
       },
       steps, incomplete);
   if (code != 0) return code;
-  std::cout << "stagger replay: " << path << ": " << steps << " steps reproduced, final state hash "
-            << stagger::sim::state_hash_hex(last_hash) << incomplete_note(incomplete) << "\n";
+  std::cout << "stagger replay: " << o.file << ": " << steps
+            << " steps reproduced, final state hash " << stagger::sim::state_hash_hex(last_hash)
+            << incomplete_note(incomplete) << "\n";
   return 0;
+}
+
+// The recording re-simulated in the desktop window at the viewer's pace; its hashes are checked
+// for the steps it ran.
+int run_replay_view(const ReplayOptions& o) {
+  if (!outputs_writable("stagger replay", {{"screenshot", &o.screenshot}})) return kExitWrongInput;
+  const std::unique_ptr<Replay> replay = open_replay(o.file, "stagger replay");
+  if (!replay) return kExitWrongInput;
+  stagger::vr::ReplayViewSettings settings;
+  settings.width = o.size[0];
+  settings.height = o.size[1];
+  settings.overlay = o.overlay;
+  settings.screenshot = o.screenshot;
+  settings.keys = o.keys;
+  settings.stop = kStopOnInterrupt;
+  stagger::app::catch_interrupts();
+  std::cout << "stagger replay: viewing " << o.file << " (" << replay->total_steps() << " steps, "
+            << replay->seconds()
+            << " s): space pauses and plays, period or Right steps once, [ and ] change the "
+               "speed, F1 the overlay\n"
+            << std::flush;
+  const auto viewed =
+      stagger::vr::view_replay(*replay->simulation, replay->total_steps(), settings, std::cout);
+  if (!viewed) {
+    std::cerr << "stagger replay: " << viewed.error() << "\n";
+    return kExitWrongInput;
+  }
+  const bool interrupted = viewed.value().end_reason == "interrupted";
+  const int code = judge_replay(*replay, o.file, "stagger replay", interrupted, false);
+  if (code != 0) return code;
+  std::cout << "stagger replay: " << o.file << ": " << viewed.value().frames << " frames drawn, "
+            << replay->steps << " of " << replay->total_steps()
+            << " steps viewed and reproduced (ended by " << viewed.value().end_reason << ")"
+            << incomplete_note(replay->recording.incomplete) << "\n";
+  return 0;
+}
+
+int run_replay_video(const ReplayOptions& o) {
+  if (!outputs_writable("stagger replay", {{"video", &o.video}})) return kExitWrongInput;
+  const std::unique_ptr<Replay> replay = open_replay(o.file, "stagger replay");
+  if (!replay) return kExitWrongInput;
+  const stagger::sim::SceneDescription& scene = replay->simulation->scene().description();
+  const auto camera = chosen_camera("stagger replay", scene, o.size, o.eye, o.at);
+  if (!camera) return kExitUsage;
+  const stagger::output::VideoSettings video{o.size[0], o.size[1], static_cast<double>(o.fps)};
+  const auto frames = std::llround(replay->seconds() * o.fps);
+  auto started = stagger::app::VideoCapture::start(*replay->simulation, *camera, video,
+                                                   static_cast<long>(frames), o.overlay, o.video);
+  if (!started) {
+    std::cerr << "stagger replay: " << started.error() << "\n";
+    return kExitWrongInput;
+  }
+  stagger::app::VideoCapture& capture = *started.value();
+  replay->simulation->on_step(
+      [&capture](const stagger::sim::Simulation& s) { capture.after_step(s); });
+  run_to_end(*replay, o.quiet, [&capture] { return capture.failed(); });
+  // An interrupted video still holds the frames it made.
+  const auto finished = capture.finish();
+  if (!finished) {
+    std::cerr << "stagger replay: " << o.video << ": " << finished.error() << "\n";
+    return kExitWrongInput;
+  }
+  const int code = judge_replay(*replay, o.file, "stagger replay",
+                                replay->simulation->result().interrupted, true);
+  std::cout << "stagger replay: " << o.video << ": " << capture.frames_written() << " frames, "
+            << o.size[0] << "x" << o.size[1] << " at " << o.fps << " fps (" << capture.codec()
+            << ", drawn on " << capture.device() << "), of " << replay->steps << " steps"
+            << (code == 0 ? " reproduced" : "") << incomplete_note(replay->recording.incomplete)
+            << "\n";
+  return code;
+}
+
+int run_replay(const ReplayOptions& o) {
+  if (o.view) return run_replay_view(o);
+  if (!o.video.empty()) return run_replay_video(o);
+  return run_replay_check(o);
 }
 
 int run_export(const std::string& path, const std::string& out, double rate_hz, bool quiet) {
@@ -630,6 +791,7 @@ int run_knock_downs(stagger::bench::KnockDownOptions options, const std::string&
 
 struct PlayOptions {
   std::string level;
+  std::string input;
   std::string mode = "auto";
   double seconds = 0;
   std::string screenshot;
@@ -644,10 +806,12 @@ struct PlayOptions {
 int run_play(const PlayOptions& o) {
   if (!outputs_writable("stagger play", {{"screenshot", &o.screenshot}, {"report", &o.report}}))
     return kExitWrongInput;
+  const std::optional<std::string> input_text = read_script("stagger play", o.input);
+  if (!input_text) return kExitWrongInput;
   const auto tuning = settings_option("stagger play", o.settings, "nothing was played");
   if (!tuning) return kExitWrongInput;
-  std::optional<RunInputs> run =
-      prepare_run("stagger play", o.level, 1, 240.0f, 10, "", "", std::nullopt, *tuning);
+  std::optional<RunInputs> run = prepare_run("stagger play", o.level, 1, 240.0f, 10, o.input,
+                                             *input_text, std::nullopt, *tuning);
   if (!run) return kExitWrongInput;
   stagger::vr::PlaySettings settings;
   settings.mode = *stagger::vr::parse_play_mode(o.mode);
@@ -659,6 +823,7 @@ int run_play(const PlayOptions& o) {
   settings.snap_turn_deg = o.snap_turn_deg;
   settings.move_along_hand = o.move_along_hand;
   settings.stop = kStopOnInterrupt;
+  settings.script = std::move(run->script);
   stagger::app::catch_interrupts();
   const auto report = stagger::vr::play(run->scene, settings, std::cout);
   if (!report) {
@@ -676,6 +841,10 @@ int run_play(const PlayOptions& o) {
 struct RenderOptions {
   std::string level;
   std::string output;
+  std::string video;
+  int fps = 30;
+  std::string input;
+  bool quiet = false;
   double seconds = 1.0;
   std::vector<float> eye;
   std::vector<float> at;
@@ -683,33 +852,64 @@ struct RenderOptions {
   bool overlay = false;
 };
 
+// `render --video`: films the simulation as it runs; prints the outcome, false on a failure.
+bool film(const RenderOptions& o, stagger::sim::Simulation& simulation,
+          const stagger::vr::EyeView& camera) {
+  const stagger::output::VideoSettings video{o.size[0], o.size[1], static_cast<double>(o.fps)};
+  auto started = stagger::app::VideoCapture::start(
+      simulation, camera, video, static_cast<long>(std::llround(o.seconds * o.fps)), o.overlay,
+      o.video);
+  if (!started) {
+    std::cerr << "stagger render: " << started.error() << "\n";
+    return false;
+  }
+  stagger::app::VideoCapture& capture = *started.value();
+  simulation.on_step([&capture](const stagger::sim::Simulation& s) { capture.after_step(s); });
+  {
+    Progress progress(o.seconds, !o.quiet);
+    simulation.run(
+        o.seconds, 90.0, [&](double t) { progress.update(t); },
+        [&] { return stagger::app::interrupted() || capture.failed(); });
+  }
+  // An interrupted video still holds the frames it made.
+  const auto finished = capture.finish();
+  if (!finished) {
+    std::cerr << "stagger render: " << o.video << ": " << finished.error() << "\n";
+    return false;
+  }
+  std::cout << "stagger render: " << o.video << ": " << capture.frames_written() << " frames, "
+            << o.size[0] << "x" << o.size[1] << " at " << o.fps << " fps (" << capture.codec()
+            << ", drawn on " << capture.device() << "), " << simulation.scene().world().time()
+            << " s of the level\n";
+  return true;
+}
+
 int run_render(const RenderOptions& o) {
-  if (!outputs_writable("stagger render", {{"picture", &o.output}})) return kExitWrongInput;
-  std::optional<RunInputs> run = prepare_run("stagger render", o.level, 1, 240.0f, 10, "", "");
+  if (!outputs_writable("stagger render", {{"picture", &o.output}, {"video", &o.video}}))
+    return kExitWrongInput;
+  const std::optional<std::string> input_text = read_script("stagger render", o.input);
+  if (!input_text) return kExitWrongInput;
+  std::optional<RunInputs> run =
+      prepare_run("stagger render", o.level, 1, 240.0f, 10, o.input, *input_text);
   if (!run) return kExitWrongInput;
-  stagger::sim::Simulation simulation(run->scene, {});
+  const auto camera = chosen_camera("stagger render", run->scene, o.size, o.eye, o.at);
+  if (!camera) return kExitUsage;
+  stagger::sim::Simulation simulation(run->scene, std::move(run->script));
   stagger::app::catch_interrupts();
-  simulation.run(o.seconds, 90.0, {}, kStopOnInterrupt);
+  if (!o.video.empty()) {
+    if (!film(o, simulation, *camera)) return kExitWrongInput;
+  } else {
+    simulation.run(o.seconds, 90.0, {}, kStopOnInterrupt);
+  }
   if (simulation.result().interrupted) {
-    std::cerr << "stagger render: interrupted before the frame was drawn\n";
+    std::cerr << "stagger render: interrupted after " << simulation.scene().world().time()
+              << " s of " << o.seconds << " s"
+              << (o.output.empty() ? "" : "; the picture was not drawn") << "\n";
     return kExitInterrupted;
   }
-  const float aspect = static_cast<float>(o.size[0]) / static_cast<float>(o.size[1]);
-  stagger::vr::EyeView view = stagger::vr::overview_camera(run->scene, aspect);
-  if (!o.eye.empty() || !o.at.empty()) {
-    const stagger::Vec3 from =
-        o.eye.empty() ? view.position : stagger::Vec3{o.eye[0], o.eye[1], o.eye[2]};
-    const stagger::Vec3 to = o.at.empty() ? from + view.orientation.rotate({0, 0, -1})
-                                          : stagger::Vec3{o.at[0], o.at[1], o.at[2]};
-    if (length(to - from) < kMinLookDistanceM) {
-      std::cerr << "stagger render: --eye and --at must be at least " << kMinLookDistanceM
-                << " m apart\n";
-      return kExitUsage;
-    }
-    view = stagger::vr::look_at(from, to, view.fov);
-  }
+  if (o.output.empty()) return 0;
   const auto image =
-      stagger::vr::render_offscreen(simulation, view, {o.size[0], o.size[1], o.overlay});
+      stagger::vr::render_offscreen(simulation, *camera, {o.size[0], o.size[1], o.overlay});
   if (!image) {
     std::cerr << "stagger render: " << image.error() << "\n";
     return kExitWrongInput;
@@ -743,6 +943,14 @@ int run_bench(stagger::bench::BenchOptions options, const std::string& settings_
 
 // `stagger --version`: this build's version and those of the libraries it was built with, whose
 // exact builds decide the numbers (docs/design.md, Determinism and the state hash).
+// A video's frame must have an even width and height (4:2:0 chroma halves both); the message
+// when it has not, else empty.
+std::string odd_video_size(const std::string& command, const std::vector<int>& size) {
+  if (size[0] % 2 == 0 && size[1] % 2 == 0) return {};
+  return command + ": --size must be even for a video (its colour is stored at half size), got " +
+         std::to_string(size[0]) + " " + std::to_string(size[1]);
+}
+
 std::string version_text() {
   return std::string("stagger ") + STAGGER_VERSION + "\nbuilt with:\n  Bullet " +
          stagger::physics::bullet_version() + "\n  Recast/Detour " + STAGGER_RECAST_VERSION +
@@ -826,15 +1034,57 @@ int main(int argc, char** argv) {
                    "samples of one level; the same seed repeats the run)")
       ->check(integer_in("--vary", "", 0, std::numeric_limits<long>::max()));
 
-  std::string replay_file;
-  bool replay_quiet = false;
+  ReplayOptions replay;
+  std::string replay_keys;
   CLI::App* replay_cmd = app.add_subcommand(
       "replay",
-      "Re-simulate a recording and check every step's state hash; exits 1 where it diverges");
-  replay_cmd->add_option("recording", replay_file, "Recording written by `stagger sim --record`")
+      "Re-simulate a recording and check every step's state hash (exits 1 where it diverges); "
+      "--view watches it in a window, --video films it");
+  replay_cmd->add_option("recording", replay.file, "Recording written by `stagger sim --record`")
       ->required()
       ->check(stagger::app::existing_file("recording"));
-  replay_cmd->add_flag("--quiet", replay_quiet, "No progress bar");
+  replay_cmd->add_flag("--quiet", replay.quiet, "No progress bar");
+  CLI::Option* replay_view =
+      replay_cmd->add_flag("--view", replay.view,
+                           "Watch the re-simulation in a desktop window: space pauses, period or "
+                           "Right steps once, [ and ] change the speed, F1 the overlay");
+  CLI::Option* replay_video =
+      replay_cmd
+          ->add_option("--video", replay.video,
+                       "Film the re-simulation offscreen into this video file (.mp4; needs "
+                       "ffmpeg)")
+          ->excludes(replay_view);
+  replay_cmd->add_option("--size", replay.size, "Window or video size in pixels, WIDTH HEIGHT")
+      ->expected(2)
+      ->capture_default_str()
+      ->check(integer_in("--size", "pixels", 16, 8192));
+  replay_cmd->add_option("--fps", replay.fps, "With --video: frames per second")
+      ->capture_default_str()
+      ->check(integer_in("--fps", "frames per second", 1, 120))
+      ->needs(replay_video);
+  replay_cmd
+      ->add_option("--eye", replay.eye,
+                   "With --video: camera position X Y Z [m] (default: behind and above the player "
+                   "start)")
+      ->expected(3)
+      ->check(finite_in("--eye", "metres", "m", stagger::app::kCoordinateRange))
+      ->needs(replay_video);
+  replay_cmd->add_option("--at", replay.at, "With --video: point the camera looks at X Y Z [m]")
+      ->expected(3)
+      ->check(finite_in("--at", "metres", "m", stagger::app::kCoordinateRange))
+      ->needs(replay_video);
+  replay_cmd->add_flag("--overlay", replay.overlay,
+                       "With --view or --video: draw the debug overlay (F1 toggles it in the "
+                       "window)");
+  replay_cmd
+      ->add_option("--screenshot", replay.screenshot,
+                   "With --view: save the last frame drawn as a PNG")
+      ->needs(replay_view);
+  replay_cmd
+      ->add_option("--view-keys", replay_keys,
+                   "With --view: keys pressed at given frames, FRAME:KEY,... (KEY: space, period, "
+                   "Right, bracketleft, bracketright, F1, Escape); for tests and demonstrations")
+      ->needs(replay_view);
 
   std::string export_file;
   std::string export_out;
@@ -979,6 +1229,11 @@ int main(int argc, char** argv) {
                    "Level file, or a sample level's name (courtyard, corridor, arena, gltf_yard)")
       ->required()
       ->transform(stagger::app::level_argument());
+  play_cmd
+      ->add_option("--input", play.input,
+                   "Input script (JSON) with timed events, as for sim: pushes, hands, walks, the "
+                   "player, kills")
+      ->check(stagger::app::existing_file("input script"));
   play_cmd->add_option("--mode", play.mode, "auto, xr, desktop or headless")
       ->capture_default_str()
       ->check(CLI::IsMember({"auto", "xr", "desktop", "headless"}));
@@ -1013,7 +1268,20 @@ int main(int argc, char** argv) {
   render_cmd->add_option("level", render.level, "Level file, or a sample level's name")
       ->required()
       ->transform(stagger::app::level_argument());
-  render_cmd->add_option("-o,--output", render.output, "PNG file to write")->required();
+  render_cmd->add_option("-o,--output", render.output,
+                         "PNG file to write: the frame after --seconds");
+  CLI::Option* render_video =
+      render_cmd->add_option("--video", render.video,
+                             "Film the level from 0 to --seconds into this video file (.mp4; "
+                             "needs ffmpeg)");
+  render_cmd->add_option("--fps", render.fps, "With --video: frames per second")
+      ->capture_default_str()
+      ->check(integer_in("--fps", "frames per second", 1, 120))
+      ->needs(render_video);
+  render_cmd
+      ->add_option("--input", render.input, "Input script (JSON) with timed events, as for sim")
+      ->check(stagger::app::existing_file("input script"));
+  render_cmd->add_flag("--quiet", render.quiet, "With --video: no progress bar");
   render_cmd->add_option("--seconds", render.seconds, "Simulate this long first [s]")
       ->capture_default_str()
       ->check(finite_in("--seconds", "seconds", "s", stagger::app::kPlaySecondsRange));
@@ -1072,10 +1340,35 @@ int main(int argc, char** argv) {
     }
     return run_play(play);
   }
-  if (render_cmd->parsed()) return run_render(render);
+  if (render_cmd->parsed()) {
+    if (render.output.empty() && render.video.empty())
+      return usage("stagger render: give -o OUT.png, --video OUT.mp4, or both");
+    if (!render.video.empty()) {
+      if (const std::string odd = odd_video_size("stagger render", render.size); !odd.empty())
+        return usage(odd);
+      if (std::llround(render.seconds * render.fps) < 1)
+        return usage("stagger render: --video needs --seconds of at least one frame (1/fps)");
+    }
+    return run_render(render);
+  }
   if (check_cmd->parsed()) return run_check(check_files);
   if (settings_cmd->parsed()) return run_settings(settings_list_file);
-  if (replay_cmd->parsed()) return run_replay(replay_file, replay_quiet);
+  if (replay_cmd->parsed()) {
+    if (!replay.view && replay.video.empty()) {
+      for (const char* option : {"--size", "--overlay"}) {
+        if (replay_cmd->count(option) > 0)
+          return usage(std::string("stagger replay: ") + option + " applies to --view and --video");
+      }
+    }
+    if (!replay.video.empty()) {
+      if (const std::string odd = odd_video_size("stagger replay", replay.size); !odd.empty())
+        return usage(odd);
+    }
+    auto keys = stagger::vr::parse_scripted_keys(replay_keys);
+    if (!keys) return usage("stagger replay: --view-keys: " + keys.error());
+    replay.keys = std::move(keys).value();
+    return run_replay(replay);
+  }
   if (export_cmd->parsed()) return run_export(export_file, export_out, export_rate, export_quiet);
   if (preview_cmd->parsed()) return run_preview(preview_level, preview_out, preview_size);
   if (bench_cmd->parsed()) {

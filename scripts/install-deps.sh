@@ -20,6 +20,8 @@ packages=(
   libopenxr-dev libopenxr-loader1 libvulkan-dev mesa-vulkan-drivers glslang-tools libglfw3-dev
   # VR and rendering tests: a display server, the OpenXR validation layer, hello_xr
   xvfb xauth xdotool openxr-layer-corevalidation vulkan-validationlayers libopenxr-utils
+  # videos of runs (`--video`: ffmpeg encodes the frames) and their tests (ffprobe)
+  ffmpeg
 )
 
 missing=()

@@ -132,6 +132,47 @@ TEST(Cli, SimWritesAReport) {
   std::filesystem::remove(report);
 }
 
+// The options of `play --input`, `replay --view`/`--video` and `render --video` are checked before
+// any work (no window opens, no ffmpeg starts): usage errors exit 2, a bad script 1.
+TEST(Cli, WatchingOptionsAreCheckedBeforeAnythingRuns) {
+  // (Any existing file does as the recording: these are refused before it is read.)
+  const std::string file = "\"" STAGGER_SOURCE_DIR "/levels/data/arena.json\"";
+  const auto usage = [](const std::string& args, const std::string& message) {
+    const auto r = test::run_stagger(args, "-u DISPLAY");
+    EXPECT_EQ(r.exit_code, 2) << args << "\n" << r.err;
+    EXPECT_NE(r.err.find(message), std::string::npos) << args << "\n" << r.err;
+  };
+  usage("render arena", "stagger render: give -o OUT.png, --video OUT.mp4, or both");
+  usage("render arena --video /tmp/odd.mp4 --size 321 180",
+        "stagger render: --size must be even for a video (its colour is stored at half size), "
+        "got 321 180");
+  usage("render arena --video /tmp/short.mp4 --seconds 0.01 --fps 10",
+        "--video needs --seconds of at least one frame");
+  usage("render arena -o /tmp/x.png --fps 10", "--fps requires --video");
+  usage("replay " + file + " --fps 10", "--fps requires --video");
+  usage("replay " + file + " --screenshot /tmp/x.png", "--screenshot requires --view");
+  usage("replay " + file + " --view --video /tmp/x.mp4", "--view excludes --video");
+  usage("replay " + file + " --size 320 180", "--size applies to --view and --video");
+  usage("replay " + file + " --video /tmp/x.mp4 --fps 0", "--fps must be a whole number");
+  usage("replay " + file + " --view --view-keys 3:q",
+        "stagger replay: --view-keys: the key q is not a viewer key");
+  usage("replay " + file + " --view --view-keys 5:space,2:period",
+        "the entry 2:period comes before the frame of the key ahead of it");
+  usage("play courtyard --mode headless --seconds 1 --input /nonexistent/script.json",
+        "no input script file");
+  const std::string script =
+      write_script("play_ghost.json", R"({"events":[{"t":1,"type":"kill","enemy":"ghost"}]})");
+  const auto bad =
+      test::run_stagger("play courtyard --mode headless --seconds 1 --input \"" + script + "\"");
+  EXPECT_EQ(bad.exit_code, 1);
+  EXPECT_NE(bad.err.find("events[0] (kill at t=1): unknown enemy `ghost`"), std::string::npos)
+      << bad.err;
+  EXPECT_NE(bad.err.find("stagger play: the input script has errors; nothing was simulated"),
+            std::string::npos)
+      << bad.err;
+  std::filesystem::remove(script);
+}
+
 struct BadScript {
   const char* name;
   const char* json;

@@ -25,6 +25,13 @@ void remember_glfw_error(int /*code*/, const char* text) {
 
 constexpr float kEyeHeightM = 1.6f;  // [m] the desktop player's eyes over its feet
 
+// The keys FrameInput::keys reports, by the names xdotool and X give them.
+constexpr std::pair<int, const char*> kReportedKeys[] = {{GLFW_KEY_SPACE, "space"},
+                                                         {GLFW_KEY_PERIOD, "period"},
+                                                         {GLFW_KEY_RIGHT, "Right"},
+                                                         {GLFW_KEY_LEFT_BRACKET, "bracketleft"},
+                                                         {GLFW_KEY_RIGHT_BRACKET, "bracketright"}};
+
 struct Camera {
   Vec3 position;
   float yaw = 0;    // [rad] about +Y; 0 looks along -Z
@@ -35,11 +42,12 @@ struct Camera {
 class Desktop final : public Frontend {
  public:
   Desktop(GLFWwindow* window, std::unique_ptr<GpuContext> gpu, VkSurfaceKHR surface,
-          const SceneGeometry& geometry, const sim::SceneDescription& scene)
+          const SceneGeometry& geometry, const sim::SceneDescription& scene, bool flying)
       : window_(window),
         gpu_(std::move(gpu)),
         surface_(gpu_->instance, surface),
-        geometry_(geometry) {
+        geometry_(geometry),
+        title_("Stagger: " + scene.name) {
     if (!gpu_->physical_device.getSurfaceSupportKHR(gpu_->queue_family, *surface_)) {
       throw std::runtime_error("the Vulkan device cannot present to this window");
     }
@@ -52,15 +60,40 @@ class Desktop final : public Frontend {
         gpu_->device, vk::CommandBufferAllocateInfo(*pool_, vk::CommandBufferLevel::ePrimary, 1));
     acquired_ = vk::raii::Semaphore(gpu_->device, vk::SemaphoreCreateInfo());
     done_ = vk::raii::Fence(gpu_->device, vk::FenceCreateInfo(vk::FenceCreateFlagBits::eSignaled));
-    // Start in the player's body at the level's player start, looking its way (a camera's yaw
-    // 0 looks along -Z, a level's along +Z).
-    camera_.position = scene.player_position + Vec3{0, kEyeHeightM, 0};
-    camera_.yaw = scene.player_yaw_rad + kPi;
-    camera_.pitch = 0;
+    flying_ = flying;
+    if (flying) {
+      // The fly camera starts where the overview picture looks from.
+      const EyeView start = overview_camera(scene, aspect());
+      camera_.position = start.position;
+      const Vec3 forward = start.orientation.rotate({0, 0, -1});
+      camera_.yaw = std::atan2(-forward.x, -forward.z);
+      camera_.pitch = std::asin(forward.y);
+    } else {
+      // In the player's body at the level's player start, looking its way (a camera's yaw 0
+      // looks along -Z, a level's along +Z).
+      camera_.position = scene.player_position + Vec3{0, kEyeHeightM, 0};
+      camera_.yaw = scene.player_yaw_rad + kPi;
+      camera_.pitch = 0;
+    }
     glfwSetWindowUserPointer(window_, this);
     glfwSetScrollCallback(window_, [](GLFWwindow* w, double, double dy) {
       auto* self = static_cast<Desktop*>(glfwGetWindowUserPointer(w));
       self->reach_m_ = std::clamp(self->reach_m_ + 0.1f * static_cast<float>(dy), 0.3f, 2.0f);
+    });
+    // Keys as events, not polled state: a tap shorter than a frame still counts.
+    glfwSetKeyCallback(window_, [](GLFWwindow* w, int key, int, int action, int) {
+      if (action == GLFW_RELEASE) return;
+      auto* self = static_cast<Desktop*>(glfwGetWindowUserPointer(w));
+      if (key == GLFW_KEY_ESCAPE) glfwSetWindowShouldClose(w, GLFW_TRUE);
+      if (key == GLFW_KEY_F1 && action == GLFW_PRESS)
+        self->toggle_overlay_ = !self->toggle_overlay_;
+      if (key == GLFW_KEY_F && action == GLFW_PRESS) self->flying_ = !self->flying_;
+      // A tap of Q or E is one flick of the turn stick, however short.
+      if (key == GLFW_KEY_Q && action == GLFW_PRESS) self->turn_tap_ = -1;
+      if (key == GLFW_KEY_E && action == GLFW_PRESS) self->turn_tap_ = 1;
+      for (const auto& [code, name] : kReportedKeys) {
+        if (code == key) self->keys_.emplace_back(name);
+      }
     });
     last_ = std::chrono::steady_clock::now();
   }
@@ -90,24 +123,26 @@ class Desktop final : public Frontend {
     const auto now = std::chrono::steady_clock::now();
     input.frame_s = std::min(0.1, std::chrono::duration<double>(now - last_).count());
     last_ = now;
-    const bool f = key(GLFW_KEY_F);
-    if (f && !f_was_down_) flying_ = !flying_;
-    f_was_down_ = f;
     look(flying_);
     if (flying_) {
       fly(static_cast<float>(input.frame_s));
     } else {
       walk_keys(input);
     }
-    const bool f1 = glfwGetKey(window_, GLFW_KEY_F1) == GLFW_PRESS;
-    input.toggle_overlay = f1 && !f1_was_down_;
-    f1_was_down_ = f1;
+    input.toggle_overlay = toggle_overlay_;
+    toggle_overlay_ = false;
     input.player_present = true;
     input.player_head = camera_.position;
     input.head_rotation = camera_.orientation();
     input.player_feet = camera_.position - Vec3{0, kEyeHeightM, 0};
     drive_hands(input);
+    input.keys = std::move(keys_);
+    keys_.clear();
     return true;
+  }
+
+  void set_status(const std::string& status) override {
+    glfwSetWindowTitle(window_, (title_ + ": " + status).c_str());
   }
 
   void draw(const DrawFrame& frame, bool keep_pixels) override {
@@ -228,13 +263,16 @@ class Desktop final : public Frontend {
   }
 
   // In the body, W A S D are the move stick and Q and E flick the turn stick.
-  void walk_keys(FrameInput& input) const {
+  void walk_keys(FrameInput& input) {
     const auto axis = [this](int plus, int minus) {
       return (key(plus) ? 1.0f : 0.0f) - (key(minus) ? 1.0f : 0.0f);
     };
     input.move_stick = {axis(GLFW_KEY_D, GLFW_KEY_A), axis(GLFW_KEY_W, GLFW_KEY_S)};
-    input.turn_stick = {axis(GLFW_KEY_E, GLFW_KEY_Q), 0.0f};
-    if (key(GLFW_KEY_ESCAPE)) glfwSetWindowShouldClose(window_, GLFW_TRUE);
+    // A tap shows as the stick pushed for one frame and back the next.
+    const float held = axis(GLFW_KEY_E, GLFW_KEY_Q);
+    input.turn_stick = {turn_tap_ != 0 && !turn_tapped_ ? turn_tap_ : held, 0.0f};
+    turn_tapped_ = turn_tap_ != 0 && !turn_tapped_;
+    if (!turn_tapped_) turn_tap_ = 0;
   }
 
   // The fly camera (F toggles it): W A S D along the view, Q and E down and up, Shift faster.
@@ -249,7 +287,6 @@ class Desktop final : public Frontend {
     if (key(GLFW_KEY_E)) move = move + Vec3{0, 1, 0};
     if (key(GLFW_KEY_Q)) move = move + Vec3{0, -1, 0};
     if (length(move) > 0) camera_.position = camera_.position + normalized(move) * speed;
-    if (key(GLFW_KEY_ESCAPE)) glfwSetWindowShouldClose(window_, GLFW_TRUE);
   }
 
   // The right hand goes where the cursor points, `reach_m_` from the eye (the wheel changes it),
@@ -305,13 +342,16 @@ class Desktop final : public Frontend {
   std::chrono::steady_clock::time_point last_;
   double cursor_x_ = 0, cursor_y_ = 0;
   bool looking_ = false;
-  bool f1_was_down_ = false;
-  bool f_was_down_ = false;
-  bool flying_ = false;  // the fly camera (F) instead of the player's body
+  bool flying_ = false;          // the fly camera (F) instead of the player's body
+  float turn_tap_ = 0;           // Q (-1) or E (+1) pressed since the last frame
+  bool turn_tapped_ = false;     // the tap was shown last frame: now the stick comes back
+  bool toggle_overlay_ = false;  // F1 was pressed since the last frame
   float reach_m_ = 0.7f;
   bool right_was_tracked_ = false;
   Vec3 last_right_;
   std::string end_reason_ = "time";
+  std::string title_;
+  std::vector<std::string> keys_;  // pressed since the last frame (FrameInput::keys)
   bool kept_pixels_ = false;
   bool resize_pending_ = false;
 };
@@ -345,8 +385,8 @@ Result<std::unique_ptr<Frontend>> create_desktop(const SceneGeometry& geometry,
                                 &surface) != VK_SUCCESS) {
       throw std::runtime_error("cannot make a Vulkan surface for the window");
     }
-    return std::unique_ptr<Frontend>(
-        std::make_unique<Desktop>(window, std::move(gpu), surface, geometry, scene));
+    return std::unique_ptr<Frontend>(std::make_unique<Desktop>(
+        window, std::move(gpu), surface, geometry, scene, settings.start_flying));
   } catch (const std::exception& e) {
     glfwDestroyWindow(window);
     glfwTerminate();

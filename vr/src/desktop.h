@@ -1,6 +1,7 @@
 #pragma once
-// Desktop mode: a GLFW window with the VR renderer, a spectator camera (WASD, Q/E, right mouse
-// button to look) and a mouse-driven right hand (hold the left button and move to shove).
+// Desktop mode: a GLFW window with the VR renderer, the player's body walked with W A S D (Q and
+// E turn, the right mouse button looks; F switches to a fly camera) and a mouse-driven right hand
+// (hold the left button and move to shove).
 
 #include <memory>
 

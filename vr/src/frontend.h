@@ -39,6 +39,10 @@ struct FrameInput {
   std::array<float, 2> turn_stick{};
   bool focused = true;  ///< input reaches the game (XR: session FOCUSED)
   bool toggle_overlay = false;
+  /// Keys pressed (or repeated while held) since the last frame that the window's camera does
+  /// not use, by their X keysym names (`space`, `period`, `Right`, `bracketleft`,
+  /// `bracketright`), in order: the replay viewer's controls.
+  std::vector<std::string> keys;
 };
 
 class Frontend {
@@ -60,6 +64,8 @@ class Frontend {
   virtual std::string end_reason() const = 0;
   virtual std::string device() const = 0;
   virtual int session_restarts() const { return 0; }
+  /// A line about what is shown (the desktop puts it in the window's title).
+  virtual void set_status(const std::string& /*status*/) {}
 };
 
 }  // namespace stagger::vr

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <exception>
+#include <limits>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <sstream>
@@ -108,12 +109,18 @@ Result<Started> start_frontend(const SceneGeometry& geometry, const sim::SceneDe
 // The game loop's state: the simulation, what it looks like, the bodies' last two poses.
 class Game {
  public:
-  explicit Game(const sim::SceneDescription& scene) : simulation_(scene, {}) {
+  Game(const sim::SceneDescription& scene, const sim::InputScript& script)
+      : simulation_(scene, script) {
+    // The script's hands exist already (the simulation made them); the live ones fill the rest.
+    for (const sim::HandEvent& e : script.hands) scripted_[static_cast<std::size_t>(e.hand)] = true;
+    if (!script.players.empty()) script_player_from_s_ = script.players.front().t;
     physics::HandSettings hands = scene.hands;
     hands.ghost_separation_m = 0.3f;  // tracked hands turn ghost when held away
     const Vec3 start = scene.player_position + Vec3{0, 1.0f, 0};
     simulation_.add_live_hands(hands, start + Vec3{-0.3f, 0, 0}, start + Vec3{0.3f, 0, 0});
-    for (int side = 0; side < 2; ++side) simulation_.hand(side)->set_tracked(false);
+    for (int side = 0; side < 2; ++side) {
+      if (!scripted(side)) simulation_.hand(side)->set_tracked(false);
+    }
     // Finger joints collide when a runtime tracks hands (XR_EXT_hand_tracking): spheres of a
     // typical finger joint's radius, parked until then.
     simulation_.add_hand_joint_spheres(kFingerJointSpheres, kFingerJointRadiusM);
@@ -135,11 +142,19 @@ class Game {
   sim::Simulation& simulation() { return simulation_; }
   physics::PlayerBody& player() { return *player_; }
   const SceneGeometry& geometry() const { return *geometry_; }
+  /// Whether the script moves this hand (0 left, 1 right) rather than the player.
+  bool scripted(int side) const { return scripted_[static_cast<std::size_t>(side)]; }
 
   // Runs the steps this frame's time allows, with the hands following the input, and returns
   // the impulse each hand gave enemies during them [N·s].
   std::array<float, 2> advance(StepClock& clock, const FrameInput& input) {
-    if (input.player_present) simulation_.set_player(input.player_feet, input.player_head);
+    // Once the script's first player event is due (half a step early, as events apply), the
+    // script owns the player.
+    const double now = simulation_.scene().world().time();
+    const double half_step = 0.5 * static_cast<double>(simulation_.scene().world().dt());
+    const bool script_player = now + half_step >= script_player_from_s_;
+    if (input.player_present && !script_player)
+      simulation_.set_player(input.player_feet, input.player_head);
     std::array<float, 2> impulse{};
     const int steps = clock.advance(input.frame_s);
     const float dt = simulation_.scene().world().dt();
@@ -149,6 +164,7 @@ class Game {
       // and each step before the last one step earlier: targets go back along the velocity.
       const float ahead = (static_cast<float>(steps - 1 - i) + alpha) * dt;
       for (int side = 0; side < 2; ++side) {
+        if (scripted(side)) continue;  // (the simulation moves it along its path)
         const TrackedHand& h = input.hands[static_cast<std::size_t>(side)];
         physics::Hand& hand = *simulation_.hand(side);
         const bool tracked = h.tracked && input.focused;
@@ -186,6 +202,8 @@ class Game {
   std::vector<std::optional<Vec3>> finger_targets_;
   int hits_ = 0;
   int blocks_ = 0;
+  std::array<bool, 2> scripted_{};
+  double script_player_from_s_ = std::numeric_limits<double>::infinity();  // [s]
 };
 
 }  // namespace
@@ -223,7 +241,7 @@ Result<PlayReport> play(const sim::SceneDescription& scene, const PlaySettings& 
   if (settings.mode == PlayMode::headless && settings.seconds <= 0) {
     return Error{"headless play needs --seconds (there is no window to close)"};
   }
-  Game game(scene);
+  Game game(scene, settings.script);
   auto started = start_frontend(game.geometry(), scene, settings);
   if (!started.ok()) return Error{started.error()};
   Frontend& frontend = *started.value().frontend;
@@ -273,7 +291,7 @@ Result<PlayReport> play(const sim::SceneDescription& scene, const PlaySettings& 
       report.costs.ai_ms.push_back(ai_ms);
       for (int side = 0; side < 2; ++side) {
         const float ns = impulse[static_cast<std::size_t>(side)];
-        if (!input.focused || ns < kHapticDeadZoneNs ||
+        if (game.scripted(side) || !input.focused || ns < kHapticDeadZoneNs ||
             game_s - last_pulse[static_cast<std::size_t>(side)] < kHapticGapS)
           continue;
         frontend.haptic_pulse(side, std::min(1.0f, ns / kHapticFullNs), kHapticPulseS);
@@ -297,7 +315,8 @@ Result<PlayReport> play(const sim::SceneDescription& scene, const PlaySettings& 
         hand_was[side] = now;
         report.hand_travel_m[side] += moved;
         if (!input.focused) report.hand_travel_unfocused_m[side] += moved;
-        if (input.hands[side].tracked && input.focused) ++report.hand_tracked_frames[side];
+        if (input.hands[side].tracked && input.focused && !game.scripted(static_cast<int>(side)))
+          ++report.hand_tracked_frames[side];
       }
       const double render_start = thread_cpu_ms();
       if (report.mode != PlayMode::headless)

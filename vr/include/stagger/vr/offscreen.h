@@ -3,6 +3,7 @@
 // first Vulkan device there is: a GPU, or Mesa's lavapipe on the CPU (CI, no display needed).
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,29 @@ struct OffscreenSettings {
 /// device can be had.
 Result<Image> render_offscreen(const sim::Simulation& simulation, const EyeView& view,
                                const OffscreenSettings& settings);
+
+/// Frame after frame of one simulation (a video's): the Vulkan device, the renderer and the
+/// meshes are made once, so each frame costs only its drawing and its copy back to memory.
+/// Draws the bodies the simulation had when this was made.
+class OffscreenRenderer {
+ public:
+  /// Fails with a sentence when no Vulkan device can be had.
+  static Result<std::unique_ptr<OffscreenRenderer>> create(const sim::Simulation& simulation,
+                                                           const OffscreenSettings& settings);
+  ~OffscreenRenderer();
+  OffscreenRenderer(const OffscreenRenderer&) = delete;
+  OffscreenRenderer& operator=(const OffscreenRenderer&) = delete;
+
+  /// The simulation as it is now, seen through `view`; fails with a sentence on a device error.
+  Result<Image> render(const sim::Simulation& simulation, const EyeView& view);
+  /// The Vulkan device it draws with.
+  const std::string& device() const;
+
+ private:
+  struct Parts;
+  explicit OffscreenRenderer(std::unique_ptr<Parts> parts);
+  std::unique_ptr<Parts> parts_;
+};
 
 /// Writes an image as a PNG; false if it cannot.
 bool write_png(const Image& image, const std::string& path);

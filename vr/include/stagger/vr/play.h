@@ -38,6 +38,13 @@ struct PlaySettings {
   float snap_turn_deg = 30.0f;
   /// Thumbstick movement along where the left hand points instead of where the head looks.
   bool move_along_hand = false;
+  /// The desktop window starts with the fly camera at the overview instead of in the player's
+  /// body (F toggles between them).
+  bool start_flying = false;
+  /// Timed events, as `stagger sim --input` applies them (docs/design.md, Input scripts). A side
+  /// the script has `hand` events for is the script's hand instead of the live one; from the
+  /// first `player` event on, the script places the player and the live head no longer does.
+  sim::InputScript script;
 };
 
 /// CPU time per frame [ms], one entry per frame.
