@@ -58,6 +58,9 @@ std::string report_json(const SimulationResult& r) {
     o["invalid_agent_ticks"] = e.invalid_agent_ticks;
     o["saw_player"] = e.saw_player;
     o["punches"] = e.punches;
+    o["punches_landed"] = e.punches_landed;
+    o["punches_blocked"] = e.punches_blocked;
+    o["removed"] = e.removed;
     o["resets"] = e.resets;
     o["runaways"] = e.runaways;
     o["brain_state"] = e.brain_state;
