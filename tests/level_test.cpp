@@ -51,6 +51,8 @@ INSTANTIATE_TEST_SUITE_P(
                "7:25: error: duplicate route name `yard` (first used at line 6, column 25)"},
         Broken{"empty_geometry.json",
                "4:15: error: `geometry` must hold at least one walkable surface"},
+        Broken{"fractional_hit_points.json",
+               "5:52: error: `hit_points` must be a whole number from 0 to 1000"},
         Broken{"enemy_too_tall.json", "7:70: error: `height_m` must be between 1 and 2.5 m, got 4"},
         Broken{"missing_format.json", "1:1: error: missing `format` in the level"},
         Broken{
@@ -85,7 +87,7 @@ TEST(Level, EveryBrokenFileIsCovered) {
   int files = 0;
   for (const auto& entry : std::filesystem::directory_iterator(kBroken))
     files += entry.path().extension() == ".json";
-  EXPECT_EQ(files, 23);
+  EXPECT_EQ(files, 24);
 }
 
 TEST(Level, AFileWithThreeProblemsReportsAllThree) {

@@ -172,6 +172,24 @@ TEST(XrPlay, AGuardPunchingAStandingPlayerLandsHitsFeltOnBothControllers) {
   EXPECT_GE(right, 1);
 }
 
+TEST(XrPlay, OutOfHitPointsTheLevelStartsAgain) {
+  // The same guard, and a player with two hit points: the second hit restarts the level.
+  const nlohmann::json script = {{"display_hz", 90},
+                                 {"events",
+                                  {hand_held("left", {-0.3, 0.8, 0.05}),
+                                   hand_held("right", {0.3, 0.8, 0.05}),
+                                   {{"t", 8.0}, {"type", "exit"}}}}};
+  const XrRun run = play_xr(STAGGER_TEST_DATA "/xr/attack_hit_points.json", script);
+  ASSERT_EQ(run.process.exit_code, 0) << run.process.out << run.process.err;
+  const auto& player = run.report["play"]["player"];
+  EXPECT_GE(player["hits_taken"].get<int>(), 2) << player.dump();
+  EXPECT_EQ(player["restarts"].get<int>(), player["hits_taken"].get<int>() / 2) << player.dump();
+  EXPECT_NE(run.process.out.find("out of hit points"), std::string::npos) << run.process.out;
+  // After the restart the game runs on from the start: the guard is back at its post, the
+  // game's clock carries on.
+  EXPECT_NEAR(run.report["play"]["game_seconds"].get<double>(), 8.0, 0.2);
+}
+
 TEST(XrPlay, AHandHeldInFrontOfTheFaceBlocksPunches) {
   const nlohmann::json script = {{"display_hz", 90},
                                  {"events",

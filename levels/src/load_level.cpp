@@ -377,9 +377,16 @@ void LevelReader::read_mesh(const JsonValue& item, const std::string& what, Leve
 void LevelReader::read_player(const JsonValue& v, Level& level) {
   where_.player = at(v.at);
   if (!expect_object(v, "`player`")) return;
-  check_keys(v, {"position", "yaw_deg"}, "`player`");
+  check_keys(v, {"position", "yaw_deg", "hit_points"}, "`player`");
   if (require(v, "position", "`player`")) read_vec3(v, "position", level.player.position);
   read_float(v, "yaw_deg", level.player.yaw_deg, -3600, 3600, "between -3600 and 3600");
+  float hit_points = 0;
+  read_float(v, "hit_points", hit_points, 0, kMaxHitPoints, "a whole number from 0 to 1000");
+  if (hit_points != std::floor(hit_points)) {
+    error(v.find("hit_points")->at, "`hit_points` must be a whole number from 0 to 1000");
+  } else {
+    level.player.hit_points = static_cast<int>(hit_points);
+  }
 }
 
 void LevelReader::read_routes(const JsonValue& list, Level& level) {

@@ -166,6 +166,10 @@ std::string save_level(const Level& level) {
   write_object(w, "player", [&] {
     write_vec3(w, "position", level.player.position);
     write_float(w, "yaw_deg", level.player.yaw_deg);
+    if (level.player.hit_points > 0) {
+      w.Key("hit_points");
+      w.Int(level.player.hit_points);
+    }
   });
   write_routes(w, level);
   write_profiles(w, level);

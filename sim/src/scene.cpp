@@ -58,6 +58,7 @@ SceneDescription scene_from_level(const levels::Level& level,
   scene.navigation = level.navigation;
   scene.player_position = level.player.position;
   scene.player_yaw_rad = deg_to_rad(level.player.yaw_deg);
+  scene.player_hit_points = level.player.hit_points;
   return scene;
 }
 

@@ -46,6 +46,7 @@ void Locomotion::accelerate(const LocomotionInput& input) {
 RigMove Locomotion::update(const LocomotionInput& input) {
   RigMove move;
   move.yaw_rad = turn(input);
+  turned_rad_ += move.yaw_rad;
   accelerate(input);
   // The body follows the head's room-scale steps and the stick; the rig then puts the head back
   // over the body (and lifts it with the body on stairs).

@@ -57,6 +57,8 @@ class Locomotion {
   Vec3 velocity() const { return velocity_; }
   bool moving() const { return length(velocity_) > 0; }
   int snap_turns() const { return snap_turns_; }
+  /// [rad] the view's turns so far, added up (positive: to the left).
+  float turned_rad() const { return turned_rad_; }
   /// [m] horizontal path of the body so far.
   double distance_m() const { return distance_m_; }
   const physics::PlayerBody& body() const { return body_; }
@@ -70,6 +72,7 @@ class Locomotion {
   Vec3 velocity_;
   bool snap_armed_ = true;
   int snap_turns_ = 0;
+  float turned_rad_ = 0;
   double distance_m_ = 0;
   float rig_floor_y_;  // [m] the body's height the view stands on
 };

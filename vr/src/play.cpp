@@ -110,28 +110,23 @@ Result<Started> start_frontend(const SceneGeometry& geometry, const sim::SceneDe
 class Game {
  public:
   Game(const sim::SceneDescription& scene, const sim::InputScript& script)
-      : simulation_(scene, script) {
+      : scene_(scene), script_(script) {
     // The script's hands exist already (the simulation made them); the live ones fill the rest.
     for (const sim::HandEvent& e : script.hands) scripted_[static_cast<std::size_t>(e.hand)] = true;
     if (!script.players.empty()) script_player_from_s_ = script.players.front().t;
-    physics::HandSettings hands = scene.hands;
-    hands.ghost_separation_m = 0.3f;  // tracked hands turn ghost when held away
-    const Vec3 start = scene.player_position + Vec3{0, 1.0f, 0};
-    simulation_.add_live_hands(hands, start + Vec3{-0.3f, 0, 0}, start + Vec3{0.3f, 0, 0});
-    for (int side = 0; side < 2; ++side) {
-      if (!scripted(side)) simulation_.hand(side)->set_tracked(false);
-    }
-    // Finger joints collide when a runtime tracks hands (XR_EXT_hand_tracking): spheres of a
-    // typical finger joint's radius, parked until then.
-    simulation_.add_hand_joint_spheres(kFingerJointSpheres, kFingerJointRadiusM);
-    geometry_ = std::make_unique<SceneGeometry>(simulation_);
-    before_ = geometry_->poses(simulation_);
+    start();
+    geometry_ = std::make_unique<SceneGeometry>(*simulation_);
+    before_ = geometry_->poses(*simulation_);
     after_ = before_;
-    player_ = &simulation_.scene().world().add_player_body({}, scene.player_position);
-    simulation_.on_event([this](const sim::EnemyEvent& e) {
-      hits_ += e.kind == sim::EventKind::punch_landed;
-      blocks_ += e.kind == sim::EventKind::punch_blocked;
-    });
+  }
+
+  /// The level from the start again (the player ran out of hit points): a fresh simulation, whose
+  /// bodies are made in the same order, so the geometry's body ids still hold.
+  void restart() {
+    start();
+    before_ = geometry_->poses(*simulation_);
+    after_ = before_;
+    hits_ = blocks_ = 0;
   }
 
   /// Punches that landed on the player and that the hands blocked since the last call.
@@ -139,7 +134,7 @@ class Game {
     return {std::exchange(hits_, 0), std::exchange(blocks_, 0)};
   }
 
-  sim::Simulation& simulation() { return simulation_; }
+  sim::Simulation& simulation() { return *simulation_; }
   physics::PlayerBody& player() { return *player_; }
   const SceneGeometry& geometry() const { return *geometry_; }
   /// Whether the script moves this hand (0 left, 1 right) rather than the player.
@@ -150,14 +145,14 @@ class Game {
   std::array<float, 2> advance(StepClock& clock, const FrameInput& input) {
     // Once the script's first player event is due (half a step early, as events apply), the
     // script owns the player.
-    const double now = simulation_.scene().world().time();
-    const double half_step = 0.5 * static_cast<double>(simulation_.scene().world().dt());
+    const double now = simulation_->scene().world().time();
+    const double half_step = 0.5 * static_cast<double>(simulation_->scene().world().dt());
     const bool script_player = now + half_step >= script_player_from_s_;
     if (input.player_present && !script_player)
-      simulation_.set_player(input.player_feet, input.player_head);
+      simulation_->set_player(input.player_feet, input.player_head);
     std::array<float, 2> impulse{};
     const int steps = clock.advance(input.frame_s);
-    const float dt = simulation_.scene().world().dt();
+    const float dt = simulation_->scene().world().dt();
     const auto alpha = static_cast<float>(clock.alpha());
     for (int i = 0; i < steps; ++i) {
       // The frame's pose is for the display time; the simulation stops alpha steps short of it,
@@ -166,7 +161,7 @@ class Game {
       for (int side = 0; side < 2; ++side) {
         if (scripted(side)) continue;  // (the simulation moves it along its path)
         const TrackedHand& h = input.hands[static_cast<std::size_t>(side)];
-        physics::Hand& hand = *simulation_.hand(side);
+        physics::Hand& hand = *simulation_->hand(side);
         const bool tracked = h.tracked && input.focused;
         hand.set_tracked(tracked);
         if (tracked || h.ghost_follows)
@@ -177,24 +172,45 @@ class Game {
           for (const auto& j : h.finger_joints)
             finger_targets_.push_back(j ? std::optional(*j - h.velocity * ahead) : std::nullopt);
         }
-        simulation_.set_hand_joints(side, finger_targets_);
+        simulation_->set_hand_joints(side, finger_targets_);
       }
-      simulation_.step();
+      simulation_->step();
       for (int side = 0; side < 2; ++side)
-        impulse[static_cast<std::size_t>(side)] += simulation_.hand(side)->last_step_impulse_ns();
+        impulse[static_cast<std::size_t>(side)] += simulation_->hand(side)->last_step_impulse_ns();
       before_ = std::move(after_);
-      after_ = geometry_->poses(simulation_);
+      after_ = geometry_->poses(*simulation_);
     }
     alpha_ = alpha;
     return impulse;
   }
 
   DrawFrame frame(bool overlay) const {
-    return geometry_->frame(simulation_, before_, after_, alpha_, overlay);
+    return geometry_->frame(*simulation_, before_, after_, alpha_, overlay);
   }
 
  private:
-  sim::Simulation simulation_;
+  void start() {
+    simulation_ = std::make_unique<sim::Simulation>(scene_, script_);
+    physics::HandSettings hands = scene_.hands;
+    hands.ghost_separation_m = 0.3f;  // tracked hands turn ghost when held away
+    const Vec3 start = scene_.player_position + Vec3{0, 1.0f, 0};
+    simulation_->add_live_hands(hands, start + Vec3{-0.3f, 0, 0}, start + Vec3{0.3f, 0, 0});
+    for (int side = 0; side < 2; ++side) {
+      if (!scripted(side)) simulation_->hand(side)->set_tracked(false);
+    }
+    // Finger joints collide when a runtime tracks hands (XR_EXT_hand_tracking): spheres of a
+    // typical finger joint's radius, parked until then.
+    simulation_->add_hand_joint_spheres(kFingerJointSpheres, kFingerJointRadiusM);
+    player_ = &simulation_->scene().world().add_player_body({}, scene_.player_position);
+    simulation_->on_event([this](const sim::EnemyEvent& e) {
+      hits_ += e.kind == sim::EventKind::punch_landed;
+      blocks_ += e.kind == sim::EventKind::punch_blocked;
+    });
+  }
+
+  sim::SceneDescription scene_;
+  sim::InputScript script_;
+  std::unique_ptr<sim::Simulation> simulation_;
   std::unique_ptr<SceneGeometry> geometry_;
   physics::PlayerBody* player_ = nullptr;  // in the world, which owns it
   BodyPoses before_, after_;
@@ -263,15 +279,15 @@ Result<PlayReport> play(const sim::SceneDescription& scene, const PlaySettings& 
   log << "\n";
 
   try {
-    sim::Simulation& simulation = game.simulation();
-    Locomotion locomotion(game.player(), locomotion_settings(settings));
-    StepClock clock(simulation.scene().world().dt(), 0.25);
+    auto locomotion = std::make_unique<Locomotion>(game.player(), locomotion_settings(settings));
+    int hit_points = scene.player_hit_points;
+    StepClock clock(game.simulation().scene().world().dt(), 0.25);
     bool overlay = settings.overlay;
     std::array<double, 2> last_pulse{-1e9, -1e9};
     double game_s = 0;
     FrameInput input;
-    std::array<Vec3, 2> hand_was{simulation.hand(0)->state().position,
-                                 simulation.hand(1)->state().position};
+    std::array<Vec3, 2> hand_was{game.simulation().hand(0)->state().position,
+                                 game.simulation().hand(1)->state().position};
     bool interrupted = false;
     while (frontend.begin_frame(input)) {
       if (settings.stop && settings.stop()) {
@@ -282,11 +298,11 @@ Result<PlayReport> play(const sim::SceneDescription& scene, const PlaySettings& 
       const bool last = settings.seconds > 0 && game_s >= settings.seconds;
       if (input.toggle_overlay) overlay = !overlay;
       if (input.player_present && report.mode != PlayMode::headless)
-        walk(locomotion, input, frontend);
-      const double ai_before = simulation.ai_cpu_ms();
+        walk(*locomotion, input, frontend);
+      const double ai_before = game.simulation().ai_cpu_ms();
       const double physics_start = thread_cpu_ms();
       const std::array<float, 2> impulse = game.advance(clock, input);
-      const double ai_ms = simulation.ai_cpu_ms() - ai_before;
+      const double ai_ms = game.simulation().ai_cpu_ms() - ai_before;
       report.costs.physics_ms.push_back(thread_cpu_ms() - physics_start - ai_ms);
       report.costs.ai_ms.push_back(ai_ms);
       for (int side = 0; side < 2; ++side) {
@@ -308,9 +324,27 @@ Result<PlayReport> play(const sim::SceneDescription& scene, const PlaySettings& 
           last_pulse[static_cast<std::size_t>(side)] = game_s;
         }
       }
+      if (hit_points > 0 && (hit_points -= hits) <= 0) {
+        // Out of hit points: the level starts again, the player at the start, facing its way.
+        const Vec3 start = scene.player_position;
+        const float undo_turns = -locomotion->turned_rad();
+        const Vec3 head = input.player_head;
+        const float feet_y = locomotion->body().feet().y;
+        report.player_walked_m += locomotion->distance_m();
+        report.snap_turns += locomotion->snap_turns();
+        report.game_seconds += game.simulation().scene().world().time();
+        game.restart();
+        locomotion = std::make_unique<Locomotion>(game.player(), locomotion_settings(settings));
+        frontend.move_rig({start.x - head.x, start.y - feet_y, start.z - head.z}, undo_turns);
+        hit_points = scene.player_hit_points;
+        ++report.restarts;
+        for (int side = 0; side < 2; ++side)
+          hand_was[static_cast<std::size_t>(side)] = game.simulation().hand(side)->state().position;
+        log << "stagger play: out of hit points at " << game_s << " s; the level starts again\n";
+      }
       if (!input.focused) ++report.unfocused_frames;
       for (std::size_t side = 0; side < 2; ++side) {
-        const Vec3 now = simulation.hand(static_cast<int>(side))->state().position;
+        const Vec3 now = game.simulation().hand(static_cast<int>(side))->state().position;
         const double moved = length(now - hand_was[side]);
         hand_was[side] = now;
         report.hand_travel_m[side] += moved;
@@ -335,12 +369,13 @@ Result<PlayReport> play(const sim::SceneDescription& scene, const PlaySettings& 
       return Error{"cannot write the screenshot " + settings.screenshot +
                    " (no frame was drawn, or the file cannot be written)"};
     }
-    report.game_seconds = simulation.scene().world().time();
+    report.game_seconds += game.simulation().scene().world().time();
     report.player_feet = game.player().feet();
-    report.player_walked_m = locomotion.distance_m();
-    report.snap_turns = locomotion.snap_turns();
+    report.player_walked_m += locomotion->distance_m();
+    report.snap_turns += locomotion->snap_turns();
+    report.hit_points_left = hit_points;
     report.session_restarts = frontend.session_restarts();
-    report.simulation = simulation.result();
+    report.simulation = game.simulation().result();
     report.simulation.interrupted = interrupted;
   } catch (const std::exception& e) {
     return Error{std::string("stopped by an error: ") + e.what()};
@@ -393,7 +428,9 @@ std::string play_report_json(const PlayReport& report) {
         {"walked_m", report.player_walked_m},
         {"snap_turns", report.snap_turns},
         {"hits_taken", report.hits_taken},
-        {"blocks", report.blocks}}},
+        {"blocks", report.blocks},
+        {"hit_points_left", report.hit_points_left},
+        {"restarts", report.restarts}}},
       {"unfocused_frames", report.unfocused_frames},
       {"session_restarts", report.session_restarts},
       {"cpu_ms_per_frame",

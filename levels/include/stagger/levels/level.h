@@ -36,6 +36,8 @@ struct MeshGeometry {
 struct PlayerStart {
   Vec3 position;      ///< [m] feet
   float yaw_deg = 0;  ///< [deg] 0 faces +Z
+  /// Punches the player can take; at zero `stagger play` starts the level again. 0: no limit.
+  int hit_points = 0;
   bool operator==(const PlayerStart&) const = default;
 };
 
@@ -59,6 +61,8 @@ inline constexpr float kMinEnemyHeightM = 1.0f;
 inline constexpr float kMaxEnemyHeightM = 2.5f;
 inline constexpr float kMinEnemyMassKg = 30.0f;
 inline constexpr float kMaxEnemyMassKg = 200.0f;
+/// The most hit points a level may give the player.
+inline constexpr int kMaxHitPoints = 1000;
 
 /// A named set of enemy settings that spawns pick by name. The level keeps its settings as the
 /// JSON they were written in, with the place of every key and value: the simulation reads them

@@ -30,6 +30,7 @@ struct SceneDescription {
   std::vector<levels::Route> routes;        ///< the patrol routes the enemies walk
   Vec3 player_position{0, 0, 3};            ///< [m] feet
   float player_yaw_rad = kPi;               ///< [rad] facing -Z, toward the origin
+  int player_hit_points = 0;  ///< punches the player takes before the level restarts; 0: no limit
   float spawn_height_m = 0.02f;  ///< [m] enemies are dropped from this height above their spawn
   /// The most enemies present at once, those added at run time (Simulation::add_enemy) included:
   /// the crowd is sized for it. 0: as many as `enemies`.

@@ -72,6 +72,8 @@ struct PlayReport {
   int snap_turns = 0;             ///< turns by the turn stick's flicks
   int hits_taken = 0;             ///< enemies' punches that reached the player's head or torso
   int blocks = 0;                 ///< punches whose arm met a solid physics hand first
+  int hit_points_left = 0;        ///< at the end (0 in a level without hit points)
+  int restarts = 0;               ///< times the level started again, out of hit points
   int session_restarts = 0;       ///< XR sessions created again after a loss
   std::string end_reason;         ///< `time`, `window closed`, `session exited`, ...
   sim::SimulationResult simulation;
