@@ -160,10 +160,11 @@ TEST(XrPlay, WithoutControllersTrackedHandsShoveWithThePalmAndFingers) {
 }
 
 TEST(XrPlay, EachControllerProfileBindsAndDrivesTheHands) {
-  for (const char* profile : {"/interaction_profiles/khr/simple_controller",
-                              "/interaction_profiles/oculus/touch_controller",
-                              "/interaction_profiles/valve/index_controller",
-                              "/interaction_profiles/htc/vive_controller"}) {
+  for (const char* profile :
+       {"/interaction_profiles/khr/simple_controller",
+        "/interaction_profiles/oculus/touch_controller",
+        "/interaction_profiles/valve/index_controller", "/interaction_profiles/htc/vive_controller",
+        "/interaction_profiles/microsoft/motion_controller"}) {
     SCOPED_TRACE(profile);
     nlohmann::json move = right_hand_path(0.5, {0.6, 1.2, -0.3}, {0.6, 1.2, -0.9}, 0.6);
     const nlohmann::json script = {{"display_hz", 0},

@@ -154,13 +154,21 @@ struct HandTracker : Object {
   int hand = 0;
 };
 
+/// An input on its way to its value (`HandState::inputs`), from where it was.
+struct InputRamp {
+  XrVector2f from{};
+  XrTime start = 0;         ///< [ns] when it leaves `from`
+  XrDuration duration = 0;  ///< [ns] how long it takes to arrive
+};
+
 struct HandState {
   XrPosef pose{};
   XrVector3f linear_velocity{};
   XrVector3f angular_velocity{};
   Tracking tracking = Tracking::Tracked;
-  std::vector<PathPoint> path;  ///< scripted path in progress (empty: static pose)
-  std::map<std::string, XrVector2f> inputs;
+  std::vector<PathPoint> path;               ///< scripted path in progress (empty: static pose)
+  std::map<std::string, XrVector2f> inputs;  ///< by identifier; where a ramp ends
+  std::map<std::string, InputRamp> ramps;    ///< inputs still ramping (script `ramp_s`)
 };
 
 struct HapticRecord {
@@ -303,6 +311,11 @@ struct HandPose {
   Tracking tracking = Tracking::Tracked;
 };
 HandPose hand_pose_at(int hand, XrTime time);
+/// An input's value (x, y) at a time: where it is set to, or on its way there along a ramp.
+XrVector2f input_value(int hand, const std::string& identifier, XrTime time);
+/// Sets an input to `value`, at once or (`ramp_ns` > 0) linearly from where it is at `start`.
+void set_input(int hand, const std::string& identifier, XrVector2f value, XrTime start,
+               XrDuration ramp_ns);
 /// A space's pose and velocity in STAGE at a time, with XrSpaceLocationFlags/XrSpaceVelocityFlags.
 struct SpaceState {
   XrPosef pose{};

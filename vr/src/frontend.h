@@ -33,6 +33,15 @@ struct FrameInput {
   std::array<TrackedHand, 2> hands;  ///< left, right
   bool focused = true;               ///< input reaches the game (XR: session FOCUSED)
   bool toggle_overlay = false;
+  /// Locomotion sticks, each axis -1..1: x to the right, y forward (pushed away from the
+  /// player). In VR `move_stick` is the left thumbstick and `turn_stick` the right one (Vive:
+  /// the trackpads; the runtime may bind them elsewhere); both zero when the controller has no
+  /// stick (simple controller), when nothing is bound, when unfocused, and outside VR. Raw: no
+  /// dead zone applied.
+  std::array<float, 2> move_stick{};
+  std::array<float, 2> turn_stick{};
+  bool move_click = false;  ///< the move stick (or trackpad) pressed down
+  bool turn_click = false;  ///< the turn stick (or trackpad) pressed down
 };
 
 class Frontend {
