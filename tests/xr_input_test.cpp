@@ -186,6 +186,7 @@ TEST_F(XrFrontendTest, AWindowsMixedRealityTrackpadIsNotTheStick) {
   const FrameInput in = next_frame();
   EXPECT_TRUE(in.hands[0].tracked);
   EXPECT_EQ(in.move_stick, (std::array<float, 2>{0.0f, 0.0f}));
+  EXPECT_EQ(frontend_->frames_in_flight(), 2);
 }
 
 }  // namespace

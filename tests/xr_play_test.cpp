@@ -91,6 +91,7 @@ TEST(XrPlay, SixHundredFramesUnderCoreValidationThenACleanExitOnExiting) {
       << run.process.out;
   EXPECT_EQ(run.report["play"]["end_reason"], "session exited");
   EXPECT_EQ(run.report["play"]["frames"], 602);
+  EXPECT_EQ(run.report["play"]["frames_in_flight"], 2);
   EXPECT_EQ(run.summary["frames_total"], 602);
   EXPECT_EQ(run.summary["frames_submitted"], 600);
   EXPECT_TRUE(run.summary["errors"].empty()) << run.summary["errors"].dump();

@@ -171,6 +171,7 @@ uint32_t stagger_simxr_sessions_created(void) {
 size_t stagger_simxr_read_view_image(uint32_t view, uint32_t* width, uint32_t* height,
                                      uint8_t* rgba, size_t capacity) {
   auto lock = lock_runtime();
+  sx::finish_readbacks();
   const auto& images = sx::runtime().view_images;
   if (view >= images.size() || images[view].rgba.empty()) return 0;
   const sx::ViewImage& image = images[view];

@@ -191,6 +191,7 @@ void finish_frame(Session& session, const XrFrameEndInfo& info) {
       break;
     }
   }
+  if (rt.capture_frame && *rt.capture_frame == rt.frames_total) finish_readback(session);
   if (rt.capture_frame && *rt.capture_frame == rt.frames_total && !rt.view_images.empty() &&
       !rt.view_images[0].rgba.empty()) {
     if (!write_png_rgb(rt.capture_path, rt.view_images[0]))

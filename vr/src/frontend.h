@@ -59,6 +59,10 @@ class Frontend {
   virtual std::string end_reason() const = 0;
   virtual std::string device() const = 0;
   virtual int session_restarts() const { return 0; }
+  /// How many frames' GPU work may still be running while the game prepares the next frame:
+  /// 0 when each frame waits for the GPU, 1 when a frame waits for the one before it (the
+  /// desktop window), 2 in VR.
+  virtual int frames_in_flight() const { return 1; }
 };
 
 }  // namespace stagger::vr

@@ -185,6 +185,7 @@ class XrGame final : public Frontend {
     return gpu_->device_name + " through OpenXR (" + runtime_name() + ")";
   }
   int session_restarts() const override { return restarts_; }
+  int frames_in_flight() const override { return XrFrameLoop::kFramesInFlight; }
 
  private:
   std::string runtime_name() const {
@@ -201,6 +202,8 @@ class XrGame final : public Frontend {
   }
 
   void destroy_session() {
+    // The frames still in flight draw into the session's swapchains: they finish first.
+    if (frames_) frames_->wait_idle();
     vr::destroy_session(session_source(), session_);
     status_.running = false;
     if (frames_) frames_->forget_frame();

@@ -57,7 +57,9 @@ struct PlayReport {
       hand_travel_unfocused_m{};  ///< [m] of which while the input was not focused
   long unfocused_frames = 0;      ///< frames without input focus (XR: session not FOCUSED)
   int session_restarts = 0;       ///< XR sessions created again after a loss
-  std::string end_reason;         ///< `time`, `window closed`, `session exited`, ...
+  /// Frames whose GPU work may still run while the next is prepared (0 headless, 1 desktop, 2 VR)
+  int frames_in_flight = 0;
+  std::string end_reason;  ///< `time`, `window closed`, `session exited`, ...
   sim::SimulationResult simulation;
 };
 
