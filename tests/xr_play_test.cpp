@@ -92,6 +92,7 @@ TEST(XrPlay, SixHundredFramesUnderCoreValidationThenACleanExitOnExiting) {
       << run.process.out;
   EXPECT_EQ(run.report["play"]["end_reason"], "session exited");
   EXPECT_EQ(run.report["play"]["frames"], 602);
+  EXPECT_EQ(run.report["play"]["frames_in_flight"], 2);
   EXPECT_EQ(run.summary["frames_total"], 602);
   EXPECT_EQ(run.summary["frames_submitted"], 600);
   EXPECT_TRUE(run.summary["errors"].empty()) << run.summary["errors"].dump();
@@ -172,6 +173,49 @@ TEST(XrPlay, AGuardPunchingAStandingPlayerLandsHitsFeltOnBothControllers) {
   EXPECT_GE(right, 1);
 }
 
+nlohmann::json stick(double t, const char* hand, double x, double y) {
+  return {{"t", t}, {"type", "input"}, {"hand", hand}, {"input", "thumbstick"}, {"value", {x, y}}};
+}
+
+TEST(XrPlay, TheLeftThumbstickWalksTheBodyAcrossTheCourtyard) {
+  // The courtyard's player starts at (0, 0, 12) facing -Z. A Windows Mixed Reality controller's
+  // left stick held forward for 3 s, then let go.
+  const nlohmann::json script = {
+      {"display_hz", 90},
+      {"interaction_profile", "/interaction_profiles/microsoft/motion_controller"},
+      {"events",
+       {stick(0.5, "left", 0, 1), stick(3.5, "left", 0, 0), {{"t", 4.5}, {"type", "exit"}}}}};
+  const XrRun run = play_xr(courtyard(), script);
+  ASSERT_EQ(run.process.exit_code, 0) << run.process.out << run.process.err;
+  const auto& player = run.report["play"]["player"];
+  std::printf("player %s\n", player.dump().c_str());
+  EXPECT_LE(player["feet"][2].get<double>(), 12.0 - 5.0) << "at least 5 m forward in 3 s";
+  EXPECT_NEAR(player["feet"][0].get<double>(), 0.0, 0.05) << "straight ahead";
+  EXPECT_NEAR(player["feet"][1].get<double>(), 0.0, 0.02);
+}
+
+TEST(XrPlay, SnapTurnsThenWalksIntoAWallAndStopsThere) {
+  // Three flicks of the right stick turn the player 90° right, from -Z to +X; the left stick
+  // then walks it 8 s toward the east wall, whose face is at x = 15.
+  const nlohmann::json script = {{"display_hz", 90},
+                                 {"events",
+                                  {stick(0.5, "right", 1, 0),
+                                   stick(0.6, "right", 0, 0),
+                                   stick(0.7, "right", 1, 0),
+                                   stick(0.8, "right", 0, 0),
+                                   stick(0.9, "right", 1, 0),
+                                   stick(1.0, "right", 0, 0),
+                                   stick(1.2, "left", 0, 1),
+                                   {{"t", 9.5}, {"type", "exit"}}}}};
+  const XrRun run = play_xr(courtyard(), script);
+  ASSERT_EQ(run.process.exit_code, 0) << run.process.out << run.process.err;
+  const auto& player = run.report["play"]["player"];
+  std::printf("player %s\n", player.dump().c_str());
+  EXPECT_EQ(player["snap_turns"], 3);
+  EXPECT_NEAR(player["feet"][0].get<double>(), 15.0 - 0.25, 0.03) << "stopped by the wall";
+  EXPECT_NEAR(player["feet"][2].get<double>(), 12.0, 0.05) << "walked along +X";
+}
+
 TEST(XrPlay, OutOfHitPointsTheLevelStartsAgain) {
   // The same guard, and a player with two hit points: the second hit restarts the level.
   const nlohmann::json script = {{"display_hz", 90},
@@ -227,10 +271,11 @@ TEST(XrPlay, WithoutControllersTrackedHandsShoveWithThePalmAndFingers) {
 }
 
 TEST(XrPlay, EachControllerProfileBindsAndDrivesTheHands) {
-  for (const char* profile : {"/interaction_profiles/khr/simple_controller",
-                              "/interaction_profiles/oculus/touch_controller",
-                              "/interaction_profiles/valve/index_controller",
-                              "/interaction_profiles/htc/vive_controller"}) {
+  for (const char* profile :
+       {"/interaction_profiles/khr/simple_controller",
+        "/interaction_profiles/oculus/touch_controller",
+        "/interaction_profiles/valve/index_controller", "/interaction_profiles/htc/vive_controller",
+        "/interaction_profiles/microsoft/motion_controller"}) {
     SCOPED_TRACE(profile);
     nlohmann::json move = right_hand_path(0.5, {0.6, 1.2, -0.3}, {0.6, 1.2, -0.9}, 0.6);
     const nlohmann::json script = {{"display_hz", 0},

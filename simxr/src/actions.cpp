@@ -137,16 +137,29 @@ std::vector<Source> sources_for(const Session& session, const Action& action, Xr
 }
 
 XrVector2f raw_input(int hand, const std::string& identifier) {
-  const auto& inputs = runtime().hands[static_cast<std::size_t>(hand)].inputs;
-  auto it = inputs.find(identifier == "grip" ? "squeeze" : identifier);
-  return it == inputs.end() ? XrVector2f{0.0f, 0.0f} : it->second;
+  return input_value(hand, identifier == "grip" ? "squeeze" : identifier, now_ns());
 }
 
 bool is_boolean_component(const std::string& c) {
   return c == "click" || c == "touch";
 }
 
+// A thumbstick or trackpad: x and y from its position, click (and the Index trackpad's force)
+// from its own press input, `<identifier>_click`, since pushing a stick sideways does not press
+// it; touched while pushed off centre or pressed.
+float stick_scalar(int hand, const std::string& identifier, const std::string& c) {
+  const XrVector2f at = raw_input(hand, identifier);
+  const float press = raw_input(hand, identifier + "_click").x;
+  if (c == "x") return at.x;
+  if (c == "y") return at.y;
+  if (c == "click") return press >= kPressThreshold ? 1.0f : 0.0f;
+  if (c == "touch") return at.x != 0.0f || at.y != 0.0f || press > 0.0f ? 1.0f : 0.0f;
+  return press;  // force
+}
+
 float scalar_of(const Source& s) {
+  if (s.parts.identifier == "thumbstick" || s.parts.identifier == "trackpad")
+    return stick_scalar(s.parts.hand, s.parts.identifier, s.parts.component);
   const XrVector2f raw = raw_input(s.parts.hand, s.parts.identifier);
   const std::string& c = s.parts.component;
   if (c == "click") return raw.x >= kPressThreshold ? 1.0f : 0.0f;
@@ -262,6 +275,7 @@ XrPath resolve_profile(const Instance& instance) {
   for (const char* fallback :
        {"/interaction_profiles/oculus/touch_controller",
         "/interaction_profiles/valve/index_controller", "/interaction_profiles/htc/vive_controller",
+        "/interaction_profiles/microsoft/motion_controller",
         "/interaction_profiles/khr/simple_controller"}) {
     if (XrPath p = suggested(fallback); p != XR_NULL_PATH) return p;
   }

@@ -90,15 +90,16 @@ int stagger_simxr_set_head(const float position[3], float yaw_rad) {
 
 int stagger_simxr_set_input(int hand, const char* input, float x, float y) {
   if (!valid_hand(hand) || input == nullptr) return -1;
-  static const char* const kInputs[] = {"trigger", "squeeze", "grip",     "thumbstick", "trackpad",
-                                        "a",       "b",       "x",        "y",          "menu",
-                                        "system",  "select",  "thumbrest"};
+  static const char* const kInputs[] = {
+      "trigger",  "squeeze",        "grip",   "thumbstick", "thumbstick_click",
+      "trackpad", "trackpad_click", "a",      "b",          "x",
+      "y",        "menu",           "system", "select",     "thumbrest"};
   const bool known = std::any_of(std::begin(kInputs), std::end(kInputs),
                                  [&](const char* k) { return std::strcmp(k, input) == 0; });
   if (!known) return -1;
   auto lock = lock_runtime();
   const std::string name = std::strcmp(input, "grip") == 0 ? "squeeze" : input;
-  hand_state(hand).inputs[name] = {x, y};
+  sx::set_input(hand, name, {x, y}, sx::now_ns(), 0);
   return 0;
 }
 
@@ -170,6 +171,7 @@ uint32_t stagger_simxr_sessions_created(void) {
 size_t stagger_simxr_read_view_image(uint32_t view, uint32_t* width, uint32_t* height,
                                      uint8_t* rgba, size_t capacity) {
   auto lock = lock_runtime();
+  sx::finish_readbacks();
   const auto& images = sx::runtime().view_images;
   if (view >= images.size() || images[view].rgba.empty()) return 0;
   const sx::ViewImage& image = images[view];

@@ -6,7 +6,8 @@
 namespace stagger::simxr {
 
 /// The interaction profile the session uses: the scripted one if the application suggested
-/// bindings for it, else the first suggested of touch, index, vive, simple; XR_NULL_PATH if none.
+/// bindings for it, else the first suggested of touch, index, vive, WMR, simple; XR_NULL_PATH if
+/// none.
 XrPath resolve_profile(const Instance& instance);
 
 /// Pose of an action space's action in STAGE (grip or aim of the bound hand); nullopt when the

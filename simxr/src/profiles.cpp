@@ -55,6 +55,14 @@ std::vector<Profile> make_profiles() {
                    "output/haptic"});
   out.push_back(index);
 
+  Profile wmr{
+      "/interaction_profiles/microsoft/motion_controller", "Mixed Reality Controller", {}, true};
+  add_both(wmr, {"input/menu/click", "input/squeeze/click", "input/trigger/value",
+                 "input/thumbstick/x", "input/thumbstick/y", "input/thumbstick/click",
+                 "input/trackpad/x", "input/trackpad/y", "input/trackpad/click",
+                 "input/trackpad/touch", "input/grip/pose", "input/aim/pose", "output/haptic"});
+  out.push_back(wmr);
+
   // Core profiles that are accepted in suggestions but never simulated.
   Profile daydream{
       "/interaction_profiles/google/daydream_controller", "Daydream Controller", {}, false};
@@ -67,13 +75,6 @@ std::vector<Profile> make_profiles() {
           {"input/system/click", "input/volume_up/click", "input/volume_down/click",
            "input/mute_mic/click"});
   out.push_back(vive_pro);
-  Profile wmr{
-      "/interaction_profiles/microsoft/motion_controller", "Mixed Reality Controller", {}, false};
-  add_both(wmr, {"input/menu/click", "input/squeeze/click", "input/trigger/value",
-                 "input/thumbstick/x", "input/thumbstick/y", "input/thumbstick/click",
-                 "input/trackpad/x", "input/trackpad/y", "input/trackpad/click",
-                 "input/trackpad/touch", "input/grip/pose", "input/aim/pose", "output/haptic"});
-  out.push_back(wmr);
   Profile xbox{"/interaction_profiles/microsoft/xbox_controller", "Xbox Controller", {}, false};
   add_top(xbox, "/user/gamepad",
           {"input/menu/click",

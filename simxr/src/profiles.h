@@ -20,7 +20,8 @@ struct Profile {
 /// path.
 const Profile* find_profile(std::string_view path);
 const std::vector<Profile>& all_profiles();
-/// One of the four simulated profiles (simple, touch, index, vive); nullptr otherwise.
+/// One of the five simulated profiles (simple, touch, index, vive, Windows Mixed Reality);
+/// nullptr otherwise.
 const Profile* find_simulated_profile(std::string_view path);
 
 /// Whether `binding` is a component path of the profile or the parent of one (…/input/trigger).

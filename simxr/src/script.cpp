@@ -63,10 +63,14 @@ int hand_of(const json& v, const std::string& where) {
   return 0;
 }
 
+/// [s] the longest input ramp, as long as a script's longest time (a day).
+constexpr double kMaxRampS = 86400.0;
+
 const std::set<std::string>& input_names() {
   static const std::set<std::string> names{
-      "trigger", "squeeze", "grip", "thumbstick", "trackpad", "a",        "b",
-      "x",       "y",       "menu", "system",     "select",   "thumbrest"};
+      "trigger",  "squeeze",        "grip",   "thumbstick", "thumbstick_click",
+      "trackpad", "trackpad_click", "a",      "b",          "x",
+      "y",        "menu",           "system", "select",     "thumbrest"};
   return names;
 }
 
@@ -89,7 +93,7 @@ std::vector<PathPoint> parse_path(const json& v, const std::string& where) {
 }
 
 ScriptEvent parse_event(const json& v, const std::string& where) {
-  check_keys(v, where, {"t", "frame", "type", "hand", "path", "input", "value", "state"});
+  check_keys(v, where, {"t", "frame", "type", "hand", "path", "input", "value", "ramp_s", "state"});
   ScriptEvent e;
   if (v.contains("t")) {
     e.t = number(v["t"], where + ".t");
@@ -106,6 +110,8 @@ ScriptEvent parse_event(const json& v, const std::string& where) {
   auto require = [&](const char* key) {
     if (!v.contains(key)) fail(where, "a \"" + type + "\" event needs \"" + key + "\"");
   };
+  if (v.contains("ramp_s") && type != "input")
+    fail(where + ".ramp_s", "only an \"input\" event ramps");
   if (type == "hand") {
     e.type = EventType::Hand;
     require("hand");
@@ -120,8 +126,8 @@ ScriptEvent parse_event(const json& v, const std::string& where) {
     e.hand = hand_of(v["hand"], where + ".hand");
     if (!v["input"].is_string() || input_names().count(v["input"].get<std::string>()) == 0) {
       fail(where + ".input",
-           "unknown input (trigger, squeeze, thumbstick, trackpad, a, b, x, y, menu, system, "
-           "select, thumbrest)");
+           "unknown input (trigger, squeeze, thumbstick, thumbstick_click, trackpad, "
+           "trackpad_click, a, b, x, y, menu, system, select, thumbrest)");
     }
     e.input = v["input"];
     if (e.input == "grip") e.input = "squeeze";
@@ -133,6 +139,11 @@ ScriptEvent parse_event(const json& v, const std::string& where) {
       e.value = {v["value"].get<bool>() ? 1.0f : 0.0f, 0.0f};
     } else {
       e.value = {static_cast<float>(number(v["value"], where + ".value")), 0.0f};
+    }
+    if (v.contains("ramp_s")) {
+      e.ramp_s = number(v["ramp_s"], where + ".ramp_s");
+      if (e.ramp_s < 0.0 || e.ramp_s > kMaxRampS)
+        fail(where + ".ramp_s", "must be in [0, 86400] seconds");
     }
   } else if (type == "tracking") {
     e.type = EventType::Tracking;

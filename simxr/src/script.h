@@ -34,6 +34,7 @@ struct ScriptEvent {
   int hand = 1;                        ///< 0 left, 1 right
   std::string input;                   ///< input identifier ("trigger", ...)
   XrVector2f value{};                  ///< input value (x, y)
+  double ramp_s = 0.0;  ///< [s] an input moves to `value` linearly over this long (0: at once)
   Tracking tracking = Tracking::Tracked;
   std::string profile;
   std::vector<PathPoint> path;

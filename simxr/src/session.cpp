@@ -86,9 +86,13 @@ bool apply_event(const ScriptEvent& e) {
     case EventType::Hand:
       hand.path = e.path;
       return true;
-    case EventType::Input:
-      hand.inputs[e.input] = e.value;
+    case EventType::Input: {
+      // A timed ramp starts at its time, not when the runtime got round to it.
+      const XrTime start =
+          e.t && rt.script_origin ? *rt.script_origin + static_cast<XrTime>(*e.t * 1e9) : now_ns();
+      set_input(e.hand, e.input, e.value, start, static_cast<XrDuration>(e.ramp_s * 1e9));
       return true;
+    }
     case EventType::Tracking:
       hand.tracking = e.tracking;
       return true;
@@ -187,6 +191,7 @@ void finish_frame(Session& session, const XrFrameEndInfo& info) {
       break;
     }
   }
+  if (rt.capture_frame && *rt.capture_frame == rt.frames_total) finish_readback(session);
   if (rt.capture_frame && *rt.capture_frame == rt.frames_total && !rt.view_images.empty() &&
       !rt.view_images[0].rgba.empty()) {
     if (!write_png_rgb(rt.capture_path, rt.view_images[0]))

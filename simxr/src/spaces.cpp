@@ -55,6 +55,31 @@ HandPose hand_pose_at(int hand, XrTime time) {
   return out;
 }
 
+XrVector2f input_value(int hand, const std::string& identifier, XrTime time) {
+  const HandState& h = runtime().hands[static_cast<std::size_t>(hand)];
+  const auto value = h.inputs.find(identifier);
+  if (value == h.inputs.end()) return {0.0f, 0.0f};
+  const auto ramp = h.ramps.find(identifier);
+  if (ramp == h.ramps.end()) return value->second;
+  const InputRamp& r = ramp->second;
+  if (time >= r.start + r.duration) return value->second;
+  if (time <= r.start) return r.from;
+  const auto u =
+      static_cast<float>(static_cast<double>(time - r.start) / static_cast<double>(r.duration));
+  return {r.from.x + (value->second.x - r.from.x) * u, r.from.y + (value->second.y - r.from.y) * u};
+}
+
+void set_input(int hand, const std::string& identifier, XrVector2f value, XrTime start,
+               XrDuration ramp_ns) {
+  HandState& h = runtime().hands[static_cast<std::size_t>(hand)];
+  if (ramp_ns > 0) {
+    h.ramps[identifier] = {input_value(hand, identifier, start), start, ramp_ns};
+  } else {
+    h.ramps.erase(identifier);
+  }
+  h.inputs[identifier] = value;
+}
+
 SpaceState locate_in_stage(const Space& space, XrTime time) {
   const Session* session = find_object<Session>(space.session);
   switch (space.reference) {

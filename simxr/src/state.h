@@ -60,6 +60,35 @@ struct ActionValue {
   XrTime last_change = 0;
 };
 
+/// A host-visible buffer the projection views are copied into, grown on demand.
+struct StagingBuffer {
+  VkBuffer buffer = VK_NULL_HANDLE;
+  VkDeviceMemory memory = VK_NULL_HANDLE;
+  VkDeviceSize size = 0;
+  void* mapped = nullptr;
+};
+
+/// [frames] how far the simulated compositor may lag: the readbacks of this many frames may be
+/// pending at once, so an application that reuses a frame's resources too early (two frames in
+/// flight without waiting) does so while the GPU still uses them, where validation sees it.
+constexpr std::size_t kReadbacksInFlight = 2;
+
+/// A copy of the submitted projection views into a staging buffer, submitted on the app's queue
+/// at xrEndFrame and finished (waited for, read into Runtime::view_images) only when someone
+/// needs it or a newer frame needs its buffer, as a compositor reads frames without holding the
+/// application up.
+struct PendingReadback {
+  VkCommandBuffer cmd = VK_NULL_HANDLE;
+  VkFence fence = VK_NULL_HANDLE;
+  std::size_t staging = 0;  ///< which of VulkanBinding::staging
+  struct View {
+    VkDeviceSize offset = 0;  ///< [bytes] in the staging buffer
+    std::uint32_t width = 0, height = 0;
+    bool bgra = false;  ///< stored blue first: swapped to RGBA when read
+  };
+  std::vector<View> views;
+};
+
 struct VulkanBinding {
   VkInstance instance = VK_NULL_HANDLE;
   VkPhysicalDevice physical_device = VK_NULL_HANDLE;
@@ -68,10 +97,9 @@ struct VulkanBinding {
   std::uint32_t queue_index = 0;
   VkQueue queue = VK_NULL_HANDLE;
   VkCommandPool pool = VK_NULL_HANDLE;
-  VkBuffer staging = VK_NULL_HANDLE;  ///< host-visible readback buffer, grown on demand
-  VkDeviceMemory staging_memory = VK_NULL_HANDLE;
-  VkDeviceSize staging_size = 0;
-  void* staging_mapped = nullptr;
+  std::array<StagingBuffer, kReadbacksInFlight> staging{};  ///< used in turn
+  std::size_t next_staging = 0;
+  std::deque<PendingReadback> readbacks;  ///< oldest first
 };
 
 struct Session : Object {
@@ -154,13 +182,21 @@ struct HandTracker : Object {
   int hand = 0;
 };
 
+/// An input on its way to its value (`HandState::inputs`), from where it was.
+struct InputRamp {
+  XrVector2f from{};
+  XrTime start = 0;         ///< [ns] when it leaves `from`
+  XrDuration duration = 0;  ///< [ns] how long it takes to arrive
+};
+
 struct HandState {
   XrPosef pose{};
   XrVector3f linear_velocity{};
   XrVector3f angular_velocity{};
   Tracking tracking = Tracking::Tracked;
-  std::vector<PathPoint> path;  ///< scripted path in progress (empty: static pose)
-  std::map<std::string, XrVector2f> inputs;
+  std::vector<PathPoint> path;               ///< scripted path in progress (empty: static pose)
+  std::map<std::string, XrVector2f> inputs;  ///< by identifier; where a ramp ends
+  std::map<std::string, InputRamp> ramps;    ///< inputs still ramping (script `ramp_s`)
 };
 
 struct HapticRecord {
@@ -303,6 +339,11 @@ struct HandPose {
   Tracking tracking = Tracking::Tracked;
 };
 HandPose hand_pose_at(int hand, XrTime time);
+/// An input's value (x, y) at a time: where it is set to, or on its way there along a ramp.
+XrVector2f input_value(int hand, const std::string& identifier, XrTime time);
+/// Sets an input to `value`, at once or (`ramp_ns` > 0) linearly from where it is at `start`.
+void set_input(int hand, const std::string& identifier, XrVector2f value, XrTime start,
+               XrDuration ramp_ns);
 /// A space's pose and velocity in STAGE at a time, with XrSpaceLocationFlags/XrSpaceVelocityFlags.
 struct SpaceState {
   XrPosef pose{};
@@ -322,8 +363,14 @@ void log_info(const std::string& message);
 // Vulkan (vulkan_graphics.cpp)
 void destroy_swapchain_resources(Swapchain& swapchain);
 void destroy_session_graphics(Session& session);
-/// Copies the last released image of each projection view into runtime().view_images.
+/// Starts copying the last released image of each projection view; `finish_readback` puts them
+/// into runtime().view_images.
 void capture_projection_views(Session& session, const XrCompositionLayerProjection& layer);
+/// Waits for the session's pending copies, if any, and stores the newest one's images in
+/// runtime().view_images.
+void finish_readback(Session& session);
+/// finish_readback for every live session (before view_images is read).
+void finish_readbacks();
 XrResult create_session_graphics(Session& session, const XrGraphicsBindingVulkanKHR& binding);
 
 }  // namespace stagger::simxr

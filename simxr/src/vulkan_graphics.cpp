@@ -2,7 +2,8 @@
 // images live on the application's device, and readback of submitted images. The runtime calls
 // Vulkan through the process's Vulkan loader (libvulkan), which dispatches on the app's handles.
 // The app's queue is used only inside xrAcquireSwapchainImage (initial layout) and xrEndFrame
-// (readback), as the extension allows.
+// (readback), as the extension allows. The readback is not waited for in xrEndFrame: as a
+// compositor would, the runtime lets the application go on while the GPU finishes the frame.
 #include <algorithm>
 #include <cstring>
 #include <functional>
@@ -57,35 +58,56 @@ std::optional<uint32_t> memory_type(VkPhysicalDevice physical, uint32_t bits,
   return std::nullopt;
 }
 
-// Records commands into a one-shot command buffer on the app's queue and waits for it.
-bool submit_and_wait(VulkanBinding& vk, const std::function<void(VkCommandBuffer)>& record) {
+struct Submitted {
+  VkCommandBuffer cmd = VK_NULL_HANDLE;
+  VkFence fence = VK_NULL_HANDLE;
+};
+
+// Records commands into a one-shot command buffer and submits it on the app's queue, with a fence
+// to wait on; nullopt (and nothing left behind) when that fails.
+std::optional<Submitted> submit(VulkanBinding& vk,
+                                const std::function<void(VkCommandBuffer)>& record) {
   VkCommandBufferAllocateInfo alloc{};
   alloc.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_ALLOCATE_INFO;
   alloc.commandPool = vk.pool;
   alloc.level = VK_COMMAND_BUFFER_LEVEL_PRIMARY;
   alloc.commandBufferCount = 1;
-  VkCommandBuffer cmd = VK_NULL_HANDLE;
-  if (vkAllocateCommandBuffers(vk.device, &alloc, &cmd) != VK_SUCCESS) return false;
+  Submitted s;
+  if (vkAllocateCommandBuffers(vk.device, &alloc, &s.cmd) != VK_SUCCESS) return std::nullopt;
   VkCommandBufferBeginInfo begin{};
   begin.sType = VK_STRUCTURE_TYPE_COMMAND_BUFFER_BEGIN_INFO;
   begin.flags = VK_COMMAND_BUFFER_USAGE_ONE_TIME_SUBMIT_BIT;
-  vkBeginCommandBuffer(cmd, &begin);
-  record(cmd);
-  vkEndCommandBuffer(cmd);
+  vkBeginCommandBuffer(s.cmd, &begin);
+  record(s.cmd);
+  vkEndCommandBuffer(s.cmd);
   VkFenceCreateInfo fence_info{};
   fence_info.sType = VK_STRUCTURE_TYPE_FENCE_CREATE_INFO;
-  VkFence fence = VK_NULL_HANDLE;
-  vkCreateFence(vk.device, &fence_info, nullptr, &fence);
-  VkSubmitInfo submit{};
-  submit.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
-  submit.commandBufferCount = 1;
-  submit.pCommandBuffers = &cmd;
-  bool ok = vkQueueSubmit(vk.queue, 1, &submit, fence) == VK_SUCCESS;
-  if (ok) ok = vkWaitForFences(vk.device, 1, &fence, VK_TRUE, UINT64_MAX) == VK_SUCCESS;
-  vkDestroyFence(vk.device, fence, nullptr);
-  vkFreeCommandBuffers(vk.device, vk.pool, 1, &cmd);
-  if (!ok) log_error("Vulkan submit on the application's queue failed");
+  VkSubmitInfo info{};
+  info.sType = VK_STRUCTURE_TYPE_SUBMIT_INFO;
+  info.commandBufferCount = 1;
+  info.pCommandBuffers = &s.cmd;
+  if (vkCreateFence(vk.device, &fence_info, nullptr, &s.fence) == VK_SUCCESS &&
+      vkQueueSubmit(vk.queue, 1, &info, s.fence) == VK_SUCCESS) {
+    return s;
+  }
+  if (s.fence != VK_NULL_HANDLE) vkDestroyFence(vk.device, s.fence, nullptr);
+  vkFreeCommandBuffers(vk.device, vk.pool, 1, &s.cmd);
+  log_error("Vulkan submit on the application's queue failed");
+  return std::nullopt;
+}
+
+// Waits for a submission and frees what it held; false when the wait failed.
+bool finish(VulkanBinding& vk, const Submitted& s) {
+  const bool ok = vkWaitForFences(vk.device, 1, &s.fence, VK_TRUE, UINT64_MAX) == VK_SUCCESS;
+  vkDestroyFence(vk.device, s.fence, nullptr);
+  vkFreeCommandBuffers(vk.device, vk.pool, 1, &s.cmd);
+  if (!ok) log_error("waiting for the application's queue failed");
   return ok;
+}
+
+bool submit_and_wait(VulkanBinding& vk, const std::function<void(VkCommandBuffer)>& record) {
+  const auto submitted = submit(vk, record);
+  return submitted && finish(vk, *submitted);
 }
 
 void barrier(VkCommandBuffer cmd, VkImage image, VkFormat format, VkImageLayout from,
@@ -104,21 +126,24 @@ void barrier(VkCommandBuffer cmd, VkImage image, VkFormat format, VkImageLayout 
                        0, 0, nullptr, 0, nullptr, 1, &b);
 }
 
-bool ensure_staging(VulkanBinding& vk, VkDeviceSize size) {
-  if (vk.staging_size >= size) return true;
-  if (vk.staging != VK_NULL_HANDLE) {
-    vkDestroyBuffer(vk.device, vk.staging, nullptr);
-    vkFreeMemory(vk.device, vk.staging_memory, nullptr);
-    vk.staging = VK_NULL_HANDLE;
-    vk.staging_size = 0;
+void destroy_staging(VkDevice device, StagingBuffer& staging) {
+  if (staging.buffer != VK_NULL_HANDLE) {
+    vkDestroyBuffer(device, staging.buffer, nullptr);
+    vkFreeMemory(device, staging.memory, nullptr);
   }
+  staging = StagingBuffer{};
+}
+
+bool ensure_staging(VulkanBinding& vk, StagingBuffer& staging, VkDeviceSize size) {
+  if (staging.size >= size) return true;
+  destroy_staging(vk.device, staging);
   VkBufferCreateInfo info{};
   info.sType = VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO;
   info.size = size;
   info.usage = VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-  if (vkCreateBuffer(vk.device, &info, nullptr, &vk.staging) != VK_SUCCESS) return false;
+  if (vkCreateBuffer(vk.device, &info, nullptr, &staging.buffer) != VK_SUCCESS) return false;
   VkMemoryRequirements req{};
-  vkGetBufferMemoryRequirements(vk.device, vk.staging, &req);
+  vkGetBufferMemoryRequirements(vk.device, staging.buffer, &req);
   const auto type =
       memory_type(vk.physical_device, req.memoryTypeBits,
                   VK_MEMORY_PROPERTY_HOST_VISIBLE_BIT | VK_MEMORY_PROPERTY_HOST_COHERENT_BIT);
@@ -126,15 +151,37 @@ bool ensure_staging(VulkanBinding& vk, VkDeviceSize size) {
   alloc.sType = VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO;
   alloc.allocationSize = req.size;
   alloc.memoryTypeIndex = type.value_or(0);
-  if (!type || vkAllocateMemory(vk.device, &alloc, nullptr, &vk.staging_memory) != VK_SUCCESS) {
-    vkDestroyBuffer(vk.device, vk.staging, nullptr);
-    vk.staging = VK_NULL_HANDLE;
+  if (!type || vkAllocateMemory(vk.device, &alloc, nullptr, &staging.memory) != VK_SUCCESS) {
+    vkDestroyBuffer(vk.device, staging.buffer, nullptr);
+    staging.buffer = VK_NULL_HANDLE;
     return false;
   }
-  vkBindBufferMemory(vk.device, vk.staging, vk.staging_memory, 0);
-  vkMapMemory(vk.device, vk.staging_memory, 0, VK_WHOLE_SIZE, 0, &vk.staging_mapped);
-  vk.staging_size = size;
+  vkBindBufferMemory(vk.device, staging.buffer, staging.memory, 0);
+  vkMapMemory(vk.device, staging.memory, 0, VK_WHOLE_SIZE, 0, &staging.mapped);
+  staging.size = size;
   return true;
+}
+
+// Waits for the oldest pending readback; its images become runtime().view_images.
+void finish_oldest(VulkanBinding& vk) {
+  const PendingReadback pending = std::move(vk.readbacks.front());
+  vk.readbacks.pop_front();
+  if (!finish(vk, {pending.cmd, pending.fence})) return;
+  Runtime& rt = runtime();
+  if (rt.view_images.size() < pending.views.size()) rt.view_images.resize(pending.views.size());
+  for (std::size_t i = 0; i < pending.views.size(); ++i) {
+    const PendingReadback::View& v = pending.views[i];
+    ViewImage& out = rt.view_images[i];
+    out.width = v.width;
+    out.height = v.height;
+    const std::size_t bytes = static_cast<std::size_t>(out.width) * out.height * 4;
+    const auto* src =
+        static_cast<const std::uint8_t*>(vk.staging[pending.staging].mapped) + v.offset;
+    out.rgba.assign(src, src + bytes);
+    if (v.bgra) {
+      for (std::size_t p = 0; p < bytes; p += 4) std::swap(out.rgba[p], out.rgba[p + 2]);
+    }
+  }
 }
 
 // For the calls whose system id comes inside `info`: the error for an `info` that cannot be used,
@@ -230,18 +277,17 @@ XrResult create_session_graphics(Session& session, const XrGraphicsBindingVulkan
 
 void destroy_session_graphics(Session& session) {
   if (!session.vulkan) return;
+  finish_readback(session);
   VulkanBinding& vk = *session.vulkan;
-  if (vk.staging != VK_NULL_HANDLE) {
-    vkDestroyBuffer(vk.device, vk.staging, nullptr);
-    vkFreeMemory(vk.device, vk.staging_memory, nullptr);
-  }
+  for (StagingBuffer& staging : vk.staging) destroy_staging(vk.device, staging);
   vkDestroyCommandPool(vk.device, vk.pool, nullptr);
   session.vulkan.reset();
 }
 
 void destroy_swapchain_resources(Swapchain& sc) {
-  const Session* session = find_object<Session>(sc.session);
+  Session* session = find_object<Session>(sc.session);
   if (session == nullptr || !session->vulkan) return;
+  finish_readback(*session);  // (its copy may still read these images)
   const VkDevice device = session->vulkan->device;
   for (VkImage image : sc.images) vkDestroyImage(device, image, nullptr);
   for (VkDeviceMemory memory : sc.memories) vkFreeMemory(device, memory, nullptr);
@@ -251,6 +297,10 @@ void destroy_swapchain_resources(Swapchain& sc) {
 
 void capture_projection_views(Session& session, const XrCompositionLayerProjection& layer) {
   VulkanBinding& vk = *session.vulkan;
+  // The staging buffer this copy takes turns with: the frame that used it last is finished first.
+  if (vk.readbacks.size() >= kReadbacksInFlight) finish_oldest(vk);
+  const std::size_t slot = vk.next_staging;
+  StagingBuffer& staging = vk.staging[slot];
   struct Copy {
     const Swapchain* swapchain;
     XrSwapchainSubImage sub;
@@ -266,8 +316,8 @@ void capture_projection_views(Session& session, const XrCompositionLayerProjecti
     total += static_cast<VkDeviceSize>(sub.imageRect.extent.width) *
              static_cast<VkDeviceSize>(sub.imageRect.extent.height) * 4;
   }
-  if (!ensure_staging(vk, total)) return;
-  const bool ok = submit_and_wait(vk, [&](VkCommandBuffer cmd) {
+  if (!ensure_staging(vk, staging, total)) return;
+  const auto submitted = submit(vk, [&](VkCommandBuffer cmd) {
     for (const Copy& c : copies) {
       const VkImage image =
           c.swapchain->images[static_cast<std::size_t>(c.swapchain->last_released)];
@@ -282,7 +332,7 @@ void capture_projection_views(Session& session, const XrCompositionLayerProjecti
       region.imageOffset = {c.sub.imageRect.offset.x, c.sub.imageRect.offset.y, 0};
       region.imageExtent = {static_cast<uint32_t>(c.sub.imageRect.extent.width),
                             static_cast<uint32_t>(c.sub.imageRect.extent.height), 1};
-      vkCmdCopyImageToBuffer(cmd, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, vk.staging, 1,
+      vkCmdCopyImageToBuffer(cmd, image, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, staging.buffer, 1,
                              &region);
       barrier(cmd, image, c.swapchain->format, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, layout, layers,
               mips);
@@ -295,27 +345,32 @@ void capture_projection_views(Session& session, const XrCompositionLayerProjecti
     to_host.dstAccessMask = VK_ACCESS_HOST_READ_BIT;
     to_host.srcQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
     to_host.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    to_host.buffer = vk.staging;
+    to_host.buffer = staging.buffer;
     to_host.offset = 0;
     to_host.size = VK_WHOLE_SIZE;
     vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_TRANSFER_BIT, VK_PIPELINE_STAGE_HOST_BIT, 0, 0,
                          nullptr, 1, &to_host, 0, nullptr);
   });
-  if (!ok) return;
-  Runtime& rt = runtime();
-  if (rt.view_images.size() < copies.size()) rt.view_images.resize(copies.size());
-  for (std::size_t i = 0; i < copies.size(); ++i) {
-    const Copy& c = copies[i];
-    ViewImage& out = rt.view_images[i];
-    out.width = static_cast<uint32_t>(c.sub.imageRect.extent.width);
-    out.height = static_cast<uint32_t>(c.sub.imageRect.extent.height);
-    const std::size_t bytes = static_cast<std::size_t>(out.width) * out.height * 4;
-    const auto* src = static_cast<const std::uint8_t*>(vk.staging_mapped) + c.offset;
-    out.rgba.assign(src, src + bytes);
+  if (!submitted) return;
+  PendingReadback pending{submitted->cmd, submitted->fence, slot, {}};
+  for (const Copy& c : copies) {
     const VkFormat f = c.swapchain->format;
-    if (f == VK_FORMAT_B8G8R8A8_SRGB || f == VK_FORMAT_B8G8R8A8_UNORM) {
-      for (std::size_t p = 0; p < bytes; p += 4) std::swap(out.rgba[p], out.rgba[p + 2]);
-    }
+    pending.views.push_back({c.offset, static_cast<uint32_t>(c.sub.imageRect.extent.width),
+                             static_cast<uint32_t>(c.sub.imageRect.extent.height),
+                             f == VK_FORMAT_B8G8R8A8_SRGB || f == VK_FORMAT_B8G8R8A8_UNORM});
+  }
+  vk.readbacks.push_back(std::move(pending));
+  vk.next_staging = (slot + 1) % kReadbacksInFlight;
+}
+
+void finish_readback(Session& session) {
+  if (!session.vulkan) return;
+  while (!session.vulkan->readbacks.empty()) finish_oldest(*session.vulkan);
+}
+
+void finish_readbacks() {
+  for (auto& [id, object] : runtime().objects) {
+    if (object->kind == Kind::Session) finish_readback(static_cast<Session&>(*object));
   }
 }
 

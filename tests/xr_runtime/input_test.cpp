@@ -1,5 +1,8 @@
 // Actions, interaction profiles, scripted poses, conversions, haptics, focus and hand tracking.
+#include <chrono>
 #include <cmath>
+#include <ostream>
+#include <thread>
 
 #include "xr_test_util.h"
 
@@ -12,6 +15,7 @@ constexpr const char* kTouch = "/interaction_profiles/oculus/touch_controller";
 constexpr const char* kIndex = "/interaction_profiles/valve/index_controller";
 constexpr const char* kVive = "/interaction_profiles/htc/vive_controller";
 constexpr const char* kSimple = "/interaction_profiles/khr/simple_controller";
+constexpr const char* kWmr = "/interaction_profiles/microsoft/motion_controller";
 
 XrAction make_action(XrActionSet set, const char* name, XrActionType type,
                      const std::vector<XrPath>& subactions) {
@@ -26,12 +30,14 @@ XrAction make_action(XrActionSet set, const char* name, XrActionType type,
   return action;
 }
 
-/// A headless session with one action set: grip pose, trigger (float), squeeze (float), haptic.
+/// A headless session with one action set: grip pose, trigger (float), squeeze (float), haptic,
+/// a stick (vector) and its press (boolean).
 struct Rig : HeadlessSession {
   XrActionSet set = XR_NULL_HANDLE;
   XrAction pose = XR_NULL_HANDLE, trigger = XR_NULL_HANDLE, squeeze = XR_NULL_HANDLE,
            haptic = XR_NULL_HANDLE;
   XrAction pressed = XR_NULL_HANDLE;  ///< boolean on the trigger's value (threshold conversion)
+  XrAction stick = XR_NULL_HANDLE, stick_press = XR_NULL_HANDLE;
   XrPath left = XR_NULL_PATH, right = XR_NULL_PATH;
 
   explicit Rig(std::vector<const char*> extra = {}) : HeadlessSession(std::move(extra)) {
@@ -46,6 +52,8 @@ struct Rig : HeadlessSession {
     squeeze = make_action(set, "squeeze", XR_ACTION_TYPE_FLOAT_INPUT, {left, right});
     haptic = make_action(set, "haptic", XR_ACTION_TYPE_VIBRATION_OUTPUT, {left, right});
     pressed = make_action(set, "pressed", XR_ACTION_TYPE_BOOLEAN_INPUT, {left, right});
+    stick = make_action(set, "stick", XR_ACTION_TYPE_VECTOR2F_INPUT, {left, right});
+    stick_press = make_action(set, "stick_press", XR_ACTION_TYPE_BOOLEAN_INPUT, {left, right});
   }
 
   XrResult suggest(const char* profile,
@@ -68,8 +76,10 @@ struct Rig : HeadlessSession {
     } else {
       b.push_back({trigger, "/user/hand/right/input/trigger/value"});
       b.push_back({pressed, "/user/hand/right/input/trigger/value"});
-      b.push_back({squeeze, profile == kVive ? "/user/hand/right/input/squeeze/click"
-                                             : "/user/hand/right/input/squeeze/value"});
+      // (Vive and WMR squeezes are buttons)
+      b.push_back({squeeze, profile == kVive || profile == kWmr
+                                ? "/user/hand/right/input/squeeze/click"
+                                : "/user/hand/right/input/squeeze/value"});
     }
     ASSERT_EQ(suggest(profile.c_str(), b), XR_SUCCESS);
   }
@@ -106,9 +116,12 @@ struct Rig : HeadlessSession {
     return action_state(action, sub, XR_TYPE_ACTION_STATE_FLOAT, xrGetActionStateFloat);
   }
 
-  XrActionStateBoolean bool_state(XrAction action) {
-    return action_state(action, XR_NULL_PATH, XR_TYPE_ACTION_STATE_BOOLEAN,
-                        xrGetActionStateBoolean);
+  XrActionStateBoolean bool_state(XrAction action, XrPath sub = XR_NULL_PATH) {
+    return action_state(action, sub, XR_TYPE_ACTION_STATE_BOOLEAN, xrGetActionStateBoolean);
+  }
+
+  XrActionStateVector2f vector_state(XrAction action, XrPath sub = XR_NULL_PATH) {
+    return action_state(action, sub, XR_TYPE_ACTION_STATE_VECTOR2F, xrGetActionStateVector2f);
   }
 
   XrResult vibrate(float amplitude) {
@@ -226,12 +239,118 @@ TEST_P(XrRuntimeProfiles, BindsPoseTriggerSqueezeAndHaptics) {
   EXPECT_EQ(std::string(name).rfind("Right Hand", 0), 0u) << name;
 }
 
-INSTANTIATE_TEST_SUITE_P(AllFour, XrRuntimeProfiles,
-                         ::testing::Values(kTouch, kIndex, kVive, kSimple),
+INSTANTIATE_TEST_SUITE_P(AllFive, XrRuntimeProfiles,
+                         ::testing::Values(kTouch, kIndex, kVive, kSimple, kWmr),
                          [](const ::testing::TestParamInfo<const char*>& param) {
                            const std::string p = param.param;
                            return p.substr(p.find_last_of('/') + 1);
                          });
+
+struct StickCase {
+  const char* profile;
+  const char* stick;  ///< thumbstick or trackpad
+};
+
+// (names the case in test listings instead of its bytes)
+void PrintTo(const StickCase& c, std::ostream* out) {
+  *out << c.profile << " " << c.stick;
+}
+
+class XrRuntimeSticks : public ::testing::TestWithParam<StickCase> {};
+
+TEST_P(XrRuntimeSticks, PositionAndPressAreReadApart) {
+  const StickCase c = GetParam();
+  Control control;
+  control.fresh(std::string(R"({"display_hz": 0, "interaction_profile": ")") + c.profile + "\"}");
+  Rig rig;
+  const std::string stick = std::string("/user/hand/left/input/") + c.stick;
+  const std::string click = stick + "/click";
+  ASSERT_EQ(rig.suggest(c.profile, {{rig.pose, "/user/hand/left/input/grip/pose"},
+                                    {rig.stick, stick.c_str()},
+                                    {rig.stick_press, click.c_str()}}),
+            XR_SUCCESS);
+  EXPECT_EQ(rig.start(), 1);
+  const std::string press_input = std::string(c.stick) + "_click";
+  // Pushed right and back: read as the vector, and not a press.
+  ASSERT_EQ(control.stagger_simxr_set_input(STAGGER_SIMXR_HAND_LEFT, c.stick, 0.75f, -0.5f), 0);
+  ASSERT_EQ(rig.sync(), XR_SUCCESS);
+  XrActionStateVector2f v = rig.vector_state(rig.stick, rig.left);
+  EXPECT_TRUE(v.isActive);
+  EXPECT_FLOAT_EQ(v.currentState.x, 0.75f);
+  EXPECT_FLOAT_EQ(v.currentState.y, -0.5f);
+  EXPECT_FALSE(rig.bool_state(rig.stick_press, rig.left).currentState);
+  EXPECT_FALSE(rig.vector_state(rig.stick, rig.right).isActive);  // only the left hand is bound
+  // Pressed down where it is.
+  ASSERT_EQ(
+      control.stagger_simxr_set_input(STAGGER_SIMXR_HAND_LEFT, press_input.c_str(), 1.0f, 0.0f), 0);
+  ASSERT_EQ(rig.sync(), XR_SUCCESS);
+  EXPECT_TRUE(rig.bool_state(rig.stick_press, rig.left).currentState);
+  v = rig.vector_state(rig.stick, rig.left);
+  EXPECT_FLOAT_EQ(v.currentState.x, 0.75f);
+  EXPECT_FLOAT_EQ(v.currentState.y, -0.5f);
+  // Let go: centred, not pressed.
+  ASSERT_EQ(control.stagger_simxr_set_input(STAGGER_SIMXR_HAND_LEFT, c.stick, 0.0f, 0.0f), 0);
+  ASSERT_EQ(
+      control.stagger_simxr_set_input(STAGGER_SIMXR_HAND_LEFT, press_input.c_str(), 0.0f, 0.0f), 0);
+  ASSERT_EQ(rig.sync(), XR_SUCCESS);
+  v = rig.vector_state(rig.stick, rig.left);
+  EXPECT_EQ(v.currentState.x, 0.0f);
+  EXPECT_EQ(v.currentState.y, 0.0f);
+  EXPECT_FALSE(rig.bool_state(rig.stick_press, rig.left).currentState);
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryStick, XrRuntimeSticks,
+                         ::testing::Values(StickCase{kTouch, "thumbstick"},
+                                           StickCase{kIndex, "thumbstick"},
+                                           StickCase{kVive, "trackpad"},
+                                           StickCase{kWmr, "thumbstick"},
+                                           StickCase{kWmr, "trackpad"}),
+                         [](const ::testing::TestParamInfo<StickCase>& param) {
+                           const std::string p = param.param.profile;
+                           return p.substr(p.find_last_of('/') + 1) + "_" + param.param.stick;
+                         });
+
+TEST(XrRuntimeInput, ScriptedInputsRampToTheirValue) {
+  Control control;
+  // The left stick takes 1000 s to reach the corner; the right trackpad 1 ms.
+  control.fresh(R"({"display_hz": 0, "interaction_profile": ")" + std::string(kWmr) +
+                R"(", "events": [
+      {"t": 0, "type": "input", "hand": "left", "input": "thumbstick", "value": [1, -1],
+       "ramp_s": 1000},
+      {"t": 0, "type": "input", "hand": "right", "input": "trackpad", "value": [0.5, 0.25],
+       "ramp_s": 0.001}]})");
+  Rig rig;
+  ASSERT_EQ(rig.suggest(kWmr, {{rig.stick, "/user/hand/left/input/thumbstick"},
+                               {rig.stick, "/user/hand/right/input/trackpad"}}),
+            XR_SUCCESS);
+  rig.start();
+  std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  ASSERT_EQ(rig.sync(), XR_SUCCESS);
+  // Under a second into the ramp: barely off centre, on its way to (1, -1).
+  const XrVector2f left = rig.vector_state(rig.stick, rig.left).currentState;
+  EXPECT_GT(left.x, 0.0f);
+  EXPECT_LT(left.x, 1e-3f);
+  EXPECT_FLOAT_EQ(left.y, -left.x);
+  const XrVector2f right = rig.vector_state(rig.stick, rig.right).currentState;
+  EXPECT_FLOAT_EQ(right.x, 0.5f);
+  EXPECT_FLOAT_EQ(right.y, 0.25f);
+  // A value set at once ends a ramp.
+  ASSERT_EQ(control.stagger_simxr_set_input(STAGGER_SIMXR_HAND_LEFT, "thumbstick", 0.1f, 0.2f), 0);
+  ASSERT_EQ(rig.sync(), XR_SUCCESS);
+  EXPECT_FLOAT_EQ(rig.vector_state(rig.stick, rig.left).currentState.x, 0.1f);
+  EXPECT_FLOAT_EQ(rig.vector_state(rig.stick, rig.left).currentState.y, 0.2f);
+  // Only inputs ramp, and not backwards in time.
+  char error[512] = {};
+  EXPECT_NE(control.stagger_simxr_load_script(
+                R"({"events": [{"t": 0, "type": "exit", "ramp_s": 1}]})", error, sizeof error),
+            0);
+  EXPECT_NE(std::string(error).find("events[0].ramp_s"), std::string::npos) << error;
+  EXPECT_NE(control.stagger_simxr_load_script(R"({"events": [{"t": 0, "type": "input",
+                "hand": "left", "input": "trigger", "value": 1, "ramp_s": -1}]})",
+                                              error, sizeof error),
+            0);
+  EXPECT_NE(std::string(error).find("events[0].ramp_s"), std::string::npos) << error;
+}
 
 TEST(XrRuntimeInput, BadPathFailsTheWholeSuggestCall) {
   Control control;
@@ -245,7 +364,7 @@ TEST(XrRuntimeInput, BadPathFailsTheWholeSuggestCall) {
                         {{rig.pose, "/user/hand/right/input/grip/pose"}}),
             XR_ERROR_PATH_UNSUPPORTED);
   // Core profiles the runtime does not simulate are still accepted (hello_xr suggests them).
-  EXPECT_EQ(rig.suggest("/interaction_profiles/microsoft/motion_controller",
+  EXPECT_EQ(rig.suggest("/interaction_profiles/oculus/go_controller",
                         {{rig.pose, "/user/hand/right/input/grip/pose"}}),
             XR_SUCCESS);
   rig.start();

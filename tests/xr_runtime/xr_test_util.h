@@ -7,7 +7,7 @@
 #include <time.h>
 #include <vulkan/vulkan.h>
 
-#define XR_USE_GRAPHICS_API_VULKAN 1
+#define XR_USE_GRAPHICS_API_VULKAN  // (as vr/src/xr_common.h has it: a test may include both)
 #define XR_USE_TIMESPEC 1
 #include <openxr/openxr.h>
 #include <openxr/openxr_platform.h>

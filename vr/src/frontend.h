@@ -32,17 +32,21 @@ struct FrameInput {
   Vec3 player_head;                  ///< [m]
   Quat head_rotation;                ///< the head's orientation (world); it looks along its -Z
   std::array<TrackedHand, 2> hands;  ///< left, right
-  /// Locomotion: the move stick (the left thumbstick or trackpad; W A S D), x right, y forward,
-  /// each -1..1; zero when unfocused or unbound.
-  std::array<float, 2> move_stick{};
-  /// The turn stick (the right thumbstick or trackpad; Q and E), x right: a flick turns.
-  std::array<float, 2> turn_stick{};
-  bool focused = true;  ///< input reaches the game (XR: session FOCUSED)
+  bool focused = true;               ///< input reaches the game (XR: session FOCUSED)
   bool toggle_overlay = false;
   /// Keys pressed (or repeated while held) since the last frame that the window's camera does
   /// not use, by their X keysym names (`space`, `period`, `Right`, `bracketleft`,
   /// `bracketright`), in order: the replay viewer's controls.
   std::vector<std::string> keys;
+  /// Locomotion sticks, each axis -1..1: x to the right, y forward (pushed away from the
+  /// player). In VR `move_stick` is the left thumbstick and `turn_stick` the right one (Vive:
+  /// the trackpads; the runtime may bind them elsewhere); both zero when the controller has no
+  /// stick (simple controller), when nothing is bound and when unfocused; in the desktop window
+  /// W A S D are the move stick and Q and E flick the turn stick. Raw: no dead zone applied.
+  std::array<float, 2> move_stick{};
+  std::array<float, 2> turn_stick{};
+  bool move_click = false;  ///< the move stick (or trackpad) pressed down
+  bool turn_click = false;  ///< the turn stick (or trackpad) pressed down
 };
 
 class Frontend {
@@ -66,6 +70,10 @@ class Frontend {
   virtual int session_restarts() const { return 0; }
   /// A line about what is shown (the desktop puts it in the window's title).
   virtual void set_status(const std::string& /*status*/) {}
+  /// How many frames' GPU work may still be running while the game prepares the next frame:
+  /// 0 when each frame waits for the GPU, 1 when a frame waits for the one before it (the
+  /// desktop window), 2 in VR.
+  virtual int frames_in_flight() const { return 1; }
 };
 
 }  // namespace stagger::vr

@@ -66,6 +66,7 @@ class Headless final : public Frontend {
   void draw(const DrawFrame&, bool) override {}
   std::string end_reason() const override { return "time"; }
   std::string device() const override { return ""; }
+  int frames_in_flight() const override { return 0; }
 
  private:
   double frame_s_;
@@ -273,6 +274,7 @@ Result<PlayReport> play(const sim::SceneDescription& scene, const PlaySettings& 
   report.mode = started.value().mode;
   report.mode_note = started.value().note;
   report.device = frontend.device();
+  report.frames_in_flight = frontend.frames_in_flight();
   log << "stagger play: mode " << name_of(report.mode);
   if (!report.device.empty()) log << " on " << report.device;
   if (!report.mode_note.empty()) log << " (" << report.mode_note << ")";
@@ -433,6 +435,7 @@ std::string play_report_json(const PlayReport& report) {
         {"restarts", report.restarts}}},
       {"unfocused_frames", report.unfocused_frames},
       {"session_restarts", report.session_restarts},
+      {"frames_in_flight", report.frames_in_flight},
       {"cpu_ms_per_frame",
        {{"physics", cost_json(report.costs.physics_ms)},
         {"ai", cost_json(report.costs.ai_ms)},

@@ -23,8 +23,8 @@ constexpr vk::ClearColorValue kSky{std::array<float, 4>{0.32f, 0.45f, 0.62f, 1.0
 }  // namespace
 
 Renderer::Renderer(const GpuContext& gpu, const std::vector<sim::MeshData>& meshes,
-                   vk::Extent2D size, int targets)
-    : gpu_(gpu), size_(size) {
+                   vk::Extent2D size, int targets, int frame_slots)
+    : gpu_(gpu), size_(size), slots_(static_cast<std::size_t>(frame_slots)) {
   create_render_pass();
   create_pipelines();
   for (int i = 0; i < targets; ++i) {
@@ -164,18 +164,21 @@ void Renderer::reserve(HostBuffer& buffer, vk::DeviceSize bytes, vk::BufferUsage
   buffer = create_host_buffer(gpu_, size, usage);
 }
 
-void Renderer::upload(const DrawFrame& frame) {
-  reserve(instances_, frame.items.size() * sizeof(GpuInstance),
+void Renderer::upload(const DrawFrame& frame, int slot) {
+  slot_ = static_cast<std::size_t>(slot);
+  FrameBuffers& buffers = slots_.at(slot_);
+  reserve(buffers.instances, frame.items.size() * sizeof(GpuInstance),
           vk::BufferUsageFlagBits::eVertexBuffer);
-  auto* out = static_cast<GpuInstance*>(instances_.mapped);
+  auto* out = static_cast<GpuInstance*>(buffers.instances.mapped);
   item_meshes_.clear();
   for (std::size_t i = 0; i < frame.items.size(); ++i) {
     out[i] = frame.items[i].instance;
     item_meshes_.push_back(frame.items[i].mesh);
   }
-  reserve(lines_, frame.lines.size() * sizeof(LineVertex), vk::BufferUsageFlagBits::eVertexBuffer);
+  reserve(buffers.lines, frame.lines.size() * sizeof(LineVertex),
+          vk::BufferUsageFlagBits::eVertexBuffer);
   if (!frame.lines.empty())
-    std::memcpy(lines_.mapped, frame.lines.data(), frame.lines.size() * sizeof(LineVertex));
+    std::memcpy(buffers.lines.mapped, frame.lines.data(), frame.lines.size() * sizeof(LineVertex));
   line_vertices_ = static_cast<std::uint32_t>(frame.lines.size());
 }
 
@@ -183,12 +186,13 @@ void Renderer::record(vk::CommandBuffer cmd, int target, const Mat4& view_projec
   const std::array<vk::ClearValue, 2> clear{vk::ClearValue(kSky),
                                             vk::ClearValue(vk::ClearDepthStencilValue(1.0f, 0))};
   const Target& t = targets_[static_cast<std::size_t>(target)];
+  const FrameBuffers& buffers = slots_[slot_];
   cmd.beginRenderPass(
       vk::RenderPassBeginInfo(*render_pass_, *t.framebuffer, vk::Rect2D({0, 0}, size_), clear),
       vk::SubpassContents::eInline);
   cmd.pushConstants<Mat4>(*layout_, vk::ShaderStageFlagBits::eVertex, 0, view_projection);
   cmd.bindPipeline(vk::PipelineBindPoint::eGraphics, *mesh_pipeline_);
-  cmd.bindVertexBuffers(0, {*vertices_.buffer, *instances_.buffer}, {0, 0});
+  cmd.bindVertexBuffers(0, {*vertices_.buffer, *buffers.instances.buffer}, {0, 0});
   cmd.bindIndexBuffer(*indices_.buffer, 0, vk::IndexType::eUint32);
   for (std::size_t i = 0; i < item_meshes_.size(); ++i) {
     const MeshRange& m = meshes_[static_cast<std::size_t>(item_meshes_[i])];
@@ -197,7 +201,7 @@ void Renderer::record(vk::CommandBuffer cmd, int target, const Mat4& view_projec
   }
   if (line_vertices_ > 0) {
     cmd.bindPipeline(vk::PipelineBindPoint::eGraphics, *line_pipeline_);
-    cmd.bindVertexBuffers(0, {*lines_.buffer}, {0});
+    cmd.bindVertexBuffers(0, {*buffers.lines.buffer}, {0});
     cmd.draw(line_vertices_, 1, 0, 0);
   }
   cmd.endRenderPass();
@@ -222,6 +226,13 @@ void Renderer::record_blit(vk::CommandBuffer cmd, int target, vk::Image dst, vk:
 void Renderer::record_readback(vk::CommandBuffer cmd, int target) {
   reserve(readback_, static_cast<vk::DeviceSize>(size_.width) * size_.height * 4,
           vk::BufferUsageFlagBits::eTransferDst);
+  // With frames in flight an earlier frame's copy into the same buffer may not have finished:
+  // this one writes after it.
+  const vk::BufferMemoryBarrier after_last(
+      vk::AccessFlagBits::eTransferWrite, vk::AccessFlagBits::eTransferWrite,
+      VK_QUEUE_FAMILY_IGNORED, VK_QUEUE_FAMILY_IGNORED, *readback_.buffer, 0, VK_WHOLE_SIZE);
+  cmd.pipelineBarrier(vk::PipelineStageFlagBits::eTransfer, vk::PipelineStageFlagBits::eTransfer,
+                      {}, {}, after_last, {});
   const vk::BufferImageCopy region(
       0, 0, 0, vk::ImageSubresourceLayers(vk::ImageAspectFlagBits::eColor, 0, 0, 1), {0, 0, 0},
       vk::Extent3D(size_, 1));

@@ -2,7 +2,9 @@
 // The renderer (Vulkan-Hpp): instanced lit meshes with depth, and the debug overlay's lines,
 // drawn into its own colour + depth targets (one per eye in VR, one on the desktop and offscreen).
 // A finished target is in TRANSFER_SRC_OPTIMAL, ready to be blitted into a swapchain image or
-// copied back to the host. Meshes are uploaded once; instances and lines once per frame.
+// copied back to the host. Meshes are uploaded once; instances and lines once per frame, into
+// one of `frame_slots` sets of buffers, so that a frame can be uploaded while the GPU still draws
+// the one before it from another set.
 
 #include <cstdint>
 #include <vector>
@@ -19,7 +21,7 @@ class Renderer {
   static constexpr vk::Format kDepthFormat = vk::Format::eD32Sfloat;
 
   Renderer(const GpuContext& gpu, const std::vector<sim::MeshData>& meshes, vk::Extent2D size,
-           int targets);
+           int targets, int frame_slots = 1);
 
   vk::Extent2D size() const { return size_; }
   vk::Image colour_image(int target) const {
@@ -29,10 +31,10 @@ class Renderer {
     return *targets_[static_cast<std::size_t>(target)].depth.image;
   }
 
-  /// Copies the frame's instances and lines into this frame's buffers (before recording; the
-  /// previous submission that read them must have finished).
-  void upload(const DrawFrame& frame);
-  /// Records drawing the uploaded frame, seen through `view`, into `target`.
+  /// Copies the frame's instances and lines into the buffers of `slot` (0 .. frame_slots - 1),
+  /// before recording; the submission that last read that slot must have finished.
+  void upload(const DrawFrame& frame, int slot = 0);
+  /// Records drawing the frame last uploaded, seen through `view`, into `target`.
   void record(vk::CommandBuffer cmd, int target, const Mat4& view_projection);
   /// Records a blit of `target` into `dst` (a swapchain image of `dst_size`), taking it from
   /// `dst_from` to `dst_to`.
@@ -71,8 +73,12 @@ class Renderer {
   HostBuffer vertices_;
   HostBuffer indices_;
   std::vector<MeshRange> meshes_;
-  HostBuffer instances_;
-  HostBuffer lines_;
+  struct FrameBuffers {
+    HostBuffer instances;
+    HostBuffer lines;
+  };
+  std::vector<FrameBuffers> slots_;
+  std::size_t slot_ = 0;  ///< the slot last uploaded
   HostBuffer readback_;
   std::vector<int> item_meshes_;
   std::uint32_t line_vertices_ = 0;

@@ -30,14 +30,39 @@ void release(const XrEyeSwapchain& s) {
 XrFrameLoop::XrFrameLoop(const GpuContext& gpu, const std::vector<sim::MeshData>& meshes,
                          const XrFrameTarget& target)
     : gpu_(gpu), target_(target) {
-  renderer_ =
-      std::make_unique<Renderer>(gpu_, meshes, target_.session.swapchains.colour[0].size, 2);
+  renderer_ = std::make_unique<Renderer>(gpu_, meshes, target_.session.swapchains.colour[0].size, 2,
+                                         kFramesInFlight);
   pool_ = vk::raii::CommandPool(
       gpu_.device, vk::CommandPoolCreateInfo(vk::CommandPoolCreateFlagBits::eResetCommandBuffer,
                                              gpu_.queue_family));
   commands_ = vk::raii::CommandBuffers(
-      gpu_.device, vk::CommandBufferAllocateInfo(*pool_, vk::CommandBufferLevel::ePrimary, 1));
-  done_ = vk::raii::Fence(gpu_.device, vk::FenceCreateInfo());
+      gpu_.device, vk::CommandBufferAllocateInfo(*pool_, vk::CommandBufferLevel::ePrimary,
+                                                 static_cast<std::uint32_t>(kFramesInFlight)));
+  // Signalled at first: a slot not used yet has nothing to wait for.
+  for (int i = 0; i < kFramesInFlight; ++i)
+    done_.emplace_back(gpu_.device, vk::FenceCreateInfo(vk::FenceCreateFlagBits::eSignaled));
+}
+
+XrFrameLoop::~XrFrameLoop() {
+  wait_idle();  // (the command buffers and the renderer's buffers go with this object)
+}
+
+void XrFrameLoop::wait_idle() const noexcept {
+  std::vector<vk::Fence> fences;
+  for (const vk::raii::Fence& f : done_) fences.push_back(*f);
+  try {
+    (void)gpu_.device.waitForFences(fences, VK_TRUE, UINT64_MAX);
+  } catch (const vk::SystemError&) {
+    // A lost device runs nothing any more: there is nothing left to wait for.
+  }
+}
+
+std::size_t XrFrameLoop::take_slot() {
+  const std::size_t slot = next_slot_;
+  next_slot_ = (next_slot_ + 1) % done_.size();
+  if (gpu_.device.waitForFences(*done_[slot], VK_TRUE, UINT64_MAX) != vk::Result::eSuccess)
+    throw std::runtime_error("GPU hang");
+  return slot;
 }
 
 void XrFrameLoop::wait_and_begin() {
@@ -98,8 +123,9 @@ XrResult XrFrameLoop::end(const std::vector<XrCompositionLayerBaseHeader*>& laye
   return xrEndFrame(target_.session.session, &end);
 }
 
-bool XrFrameLoop::save_screenshot(const std::string& path) const {
+bool XrFrameLoop::save_screenshot(const std::string& path) {
   if (!kept_pixels_) return false;
+  wait_idle();  // (the last frame's copy may still be running)
   const vk::Extent2D size = renderer_->size();
   return write_png(
       Image{static_cast<int>(size.width), static_cast<int>(size.height), renderer_->pixels_rgb()},
@@ -126,15 +152,19 @@ bool XrFrameLoop::locate_views(std::array<XrView, 2>& views) const {
 bool XrFrameLoop::render_views(const DrawFrame& frame, ProjectionViews& out, bool keep_pixels) {
   std::array<XrView, 2> views{};
   if (!locate_views(views)) return false;
-  renderer_->upload(frame);
-  const vk::CommandBuffer cmd = *commands_[0];
+  const std::size_t slot = take_slot();
+  renderer_->upload(frame, static_cast<int>(slot));
+  const vk::CommandBuffer cmd = *commands_[slot];
   cmd.reset();
   cmd.begin(vk::CommandBufferBeginInfo(vk::CommandBufferUsageFlagBits::eOneTimeSubmit));
   for (std::size_t eye = 0; eye < 2; ++eye) {
     out[eye] = record_eye(cmd, eye, views[eye], keep_pixels && eye == 0);
   }
   cmd.end();
-  submit(cmd);
+  // (reset only now: a frame given up while recording, its session lost, leaves it signalled)
+  gpu_.device.resetFences(*done_[slot]);
+  gpu_.queue.submit(vk::SubmitInfo({}, {}, cmd), *done_[slot]);
+  // Released once submitted: the runtime reads the images after this submission on the queue.
   const XrEyeSwapchains& chains = target_.session.swapchains;
   for (std::size_t eye = 0; eye < 2; ++eye) {
     release(chains.colour[eye]);
@@ -187,13 +217,6 @@ void XrFrameLoop::record_depth_copy(vk::CommandBuffer cmd, int target, vk::Image
                 vk::ImageCopy(layers, {0, 0, 0}, layers, {0, 0, 0}, vk::Extent3D(size, 1)));
   image_barrier(cmd, dst, vk::ImageLayout::eTransferDstOptimal,
                 vk::ImageLayout::eDepthStencilAttachmentOptimal, depth);
-}
-
-void XrFrameLoop::submit(vk::CommandBuffer cmd) {
-  gpu_.queue.submit(vk::SubmitInfo({}, {}, cmd), *done_);
-  if (gpu_.device.waitForFences(*done_, VK_TRUE, UINT64_MAX) != vk::Result::eSuccess)
-    throw std::runtime_error("GPU hang");
-  gpu_.device.resetFences(*done_);
 }
 
 }  // namespace stagger::vr

@@ -4,6 +4,12 @@
 // not want the frame drawn or the views cannot be located). The extensions' projection-view
 // hooks add to each eye's view. Which state lets frames run is the state machine's
 // (xr_session_state.h); this only runs them.
+//
+// Two frames are in flight: each frame records into one of two slots (command buffer, fence,
+// the renderer's per-frame buffers) and does not wait for the GPU after submitting; before a
+// slot is recorded again, its fence (the frame two before) is waited for. No semaphore is needed:
+// the runtime reads a released swapchain image on our queue, after our submission, and
+// xrWaitSwapchainImage hands an image back only once the compositor is done reading it.
 
 #include <memory>
 #include <string>
@@ -28,9 +34,15 @@ struct XrFrameTarget {
 
 class XrFrameLoop {
  public:
+  /// Frames whose GPU work may run while the next one is recorded.
+  static constexpr int kFramesInFlight = 2;
+
   /// The renderer draws at the left eye's swapchain size.
   XrFrameLoop(const GpuContext& gpu, const std::vector<sim::MeshData>& meshes,
               const XrFrameTarget& target);
+  ~XrFrameLoop();
+  XrFrameLoop(const XrFrameLoop&) = delete;
+  XrFrameLoop& operator=(const XrFrameLoop&) = delete;
 
   /// xrWaitFrame, then xrBeginFrame (XR_FRAME_DISCARDED is a success). Throws XrFailure.
   void wait_and_begin();
@@ -53,7 +65,11 @@ class XrFrameLoop {
   void end_empty();
 
   /// The left eye of the last frame drawn with `keep_pixels`, as a PNG; false if none.
-  bool save_screenshot(const std::string& path) const;
+  bool save_screenshot(const std::string& path);
+
+  /// Waits until the GPU has finished every frame submitted (before the session's swapchains
+  /// are destroyed: xrDestroySwapchain requires it). A lost device has nothing to wait for.
+  void wait_idle() const noexcept;
 
  private:
   using ProjectionViews = std::array<XrCompositionLayerProjectionView, 2>;
@@ -63,14 +79,16 @@ class XrFrameLoop {
                                               const XrView& view, bool readback);
   void record_depth_copy(vk::CommandBuffer cmd, int target, vk::Image dst,
                          vk::Extent2D dst_size) const;
-  void submit(vk::CommandBuffer cmd);
+  /// The slot of the frame about to be recorded, once the GPU is done with its last use.
+  std::size_t take_slot();
   XrResult end(const std::vector<XrCompositionLayerBaseHeader*>& layers) const;
 
   const GpuContext& gpu_;
   XrFrameTarget target_;
   vk::raii::CommandPool pool_{nullptr};
-  vk::raii::CommandBuffers commands_{nullptr};
-  vk::raii::Fence done_{nullptr};
+  vk::raii::CommandBuffers commands_{nullptr};  // one per slot
+  std::vector<vk::raii::Fence> done_;           // one per slot: signalled when its frame is done
+  std::size_t next_slot_ = 0;
   std::unique_ptr<Renderer> renderer_;  // (made first, destroyed first)
   XrFrameState frame_{XR_TYPE_FRAME_STATE};
   bool begun_ = false;

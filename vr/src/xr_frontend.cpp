@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
@@ -184,6 +185,7 @@ class XrGame final : public Frontend {
     return gpu_->device_name + " through OpenXR (" + runtime_name() + ")";
   }
   int session_restarts() const override { return restarts_; }
+  int frames_in_flight() const override { return XrFrameLoop::kFramesInFlight; }
 
  private:
   std::string runtime_name() const {
@@ -200,6 +202,8 @@ class XrGame final : public Frontend {
   }
 
   void destroy_session() {
+    // The frames still in flight draw into the session's swapchains: they finish first.
+    if (frames_) frames_->wait_idle();
     vr::destroy_session(session_source(), session_);
     status_.running = false;
     if (frames_) frames_->forget_frame();
@@ -327,7 +331,26 @@ class XrGame final : public Frontend {
       frame.controller_drives[side] = c.active && c.position_valid && c.orientation_valid;
       if (frame.controller_drives[side]) input.hands[side] = rig_.hand(c.grip, c.velocity);
     }
+    read_sticks(controllers, input);
     extensions_.frame_input(frame, input);
+  }
+
+  // The move and turn actions from whichever hand they are bound to (the one pushed further,
+  // should both hands have one), as the game's sticks.
+  static void read_sticks(const std::array<ControllerState, 2>& controllers, FrameInput& input) {
+    auto stick = [](XrVector2f v) {
+      auto axis = [](float a) { return std::isfinite(a) ? std::clamp(a, -1.0f, 1.0f) : 0.0f; };
+      return std::array<float, 2>{axis(v.x), axis(v.y)};
+    };
+    auto further = [](XrVector2f a, XrVector2f b) {
+      return a.x * a.x + a.y * a.y >= b.x * b.x + b.y * b.y ? a : b;
+    };
+    const ControllerState& left = controllers[0];
+    const ControllerState& right = controllers[1];
+    input.move_stick = stick(further(left.move, right.move));
+    input.turn_stick = stick(further(left.turn, right.turn));
+    input.move_click = left.move_click || right.move_click;
+    input.turn_click = left.turn_click || right.turn_click;
   }
 
   XrInstance instance_;

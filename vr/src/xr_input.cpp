@@ -47,31 +47,71 @@ void XrInput::create_actions() {
   aim_ = create_action(set_, "aim_pose", "Hand aim", XR_ACTION_TYPE_POSE_INPUT, hands_);
   trigger_ = create_action(set_, "trigger", "Trigger", XR_ACTION_TYPE_FLOAT_INPUT, hands_);
   squeeze_ = create_action(set_, "squeeze", "Squeeze", XR_ACTION_TYPE_FLOAT_INPUT, hands_);
+  // Move and turn are actions of their own, not "the left stick": a runtime's rebinding screen
+  // can then put them on either hand (a left-handed player), and the game reads them the same.
+  move_ = create_action(set_, "move", "Move", XR_ACTION_TYPE_VECTOR2F_INPUT, hands_);
+  turn_ = create_action(set_, "turn", "Turn", XR_ACTION_TYPE_VECTOR2F_INPUT, hands_);
+  move_click_ =
+      create_action(set_, "move_click", "Move stick press", XR_ACTION_TYPE_BOOLEAN_INPUT, hands_);
+  turn_click_ =
+      create_action(set_, "turn_click", "Turn stick press", XR_ACTION_TYPE_BOOLEAN_INPUT, hands_);
   haptic_ = create_action(set_, "haptic", "Hit feedback", XR_ACTION_TYPE_VIBRATION_OUTPUT, hands_);
-  // The paths of each profile (docs/vr.md, OpenXR). Simple controllers have no squeeze.
-  auto both = [](XrAction a, const std::string& leaf) {
-    return std::vector<std::pair<XrAction, std::string>>{{a, "/user/hand/left/" + leaf},
-                                                         {a, "/user/hand/right/" + leaf}};
-  };
-  auto bindings = [&](const char* trigger, const char* squeeze) {
-    std::vector<std::pair<XrAction, std::string>> all;
-    for (const auto& part : {both(grip_, "input/grip/pose"), both(aim_, "input/aim/pose"),
-                             both(trigger_, trigger), both(haptic_, "output/haptic")}) {
-      all.insert(all.end(), part.begin(), part.end());
-    }
-    if (squeeze != nullptr) {
-      const auto s = both(squeeze_, squeeze);
-      all.insert(all.end(), s.begin(), s.end());
-    }
-    return all;
-  };
-  suggest("/interaction_profiles/khr/simple_controller", bindings("input/select/click", nullptr));
-  suggest("/interaction_profiles/oculus/touch_controller",
-          bindings("input/trigger/value", "input/squeeze/value"));
-  suggest("/interaction_profiles/valve/index_controller",
-          bindings("input/trigger/value", "input/squeeze/value"));
-  suggest("/interaction_profiles/htc/vive_controller",
-          bindings("input/trigger/value", "input/squeeze/click"));
+  suggest_profiles();
+}
+
+namespace {
+
+// The input paths of one profile the actions bind to (below /user/hand/<side>/); null: the
+// controller has no such input.
+struct ProfilePaths {
+  const char* profile;
+  const char* trigger;
+  const char* squeeze;
+  const char* stick;  ///< the vector (parent) path: thumbstick, or trackpad where there is none
+  const char* stick_click;
+};
+
+// The paths of each profile (docs/vr.md, OpenXR). Simple controllers have no squeeze and no
+// stick; Vive controllers have a trackpad instead of a stick; WMR controllers have both (the
+// stick is used); Vive and WMR squeezes are buttons.
+constexpr ProfilePaths kProfiles[] = {
+    {"/interaction_profiles/khr/simple_controller", "input/select/click", nullptr, nullptr,
+     nullptr},
+    {"/interaction_profiles/oculus/touch_controller", "input/trigger/value", "input/squeeze/value",
+     "input/thumbstick", "input/thumbstick/click"},
+    {"/interaction_profiles/valve/index_controller", "input/trigger/value", "input/squeeze/value",
+     "input/thumbstick", "input/thumbstick/click"},
+    {"/interaction_profiles/htc/vive_controller", "input/trigger/value", "input/squeeze/click",
+     "input/trackpad", "input/trackpad/click"},
+    {"/interaction_profiles/microsoft/motion_controller", "input/trigger/value",
+     "input/squeeze/click", "input/thumbstick", "input/thumbstick/click"},
+};
+
+}  // namespace
+
+void XrInput::suggest_profiles() {
+  using Bindings = std::vector<std::pair<XrAction, std::string>>;
+  for (const ProfilePaths& p : kProfiles) {
+    Bindings all;
+    auto both = [&](XrAction a, const char* leaf) {
+      if (leaf == nullptr) return;
+      all.emplace_back(a, std::string("/user/hand/left/") + leaf);
+      all.emplace_back(a, std::string("/user/hand/right/") + leaf);
+    };
+    auto one = [&](XrAction a, const char* side, const char* leaf) {
+      if (leaf != nullptr) all.emplace_back(a, std::string("/user/hand/") + side + "/" + leaf);
+    };
+    both(grip_, "input/grip/pose");
+    both(aim_, "input/aim/pose");
+    both(trigger_, p.trigger);
+    both(squeeze_, p.squeeze);
+    both(haptic_, "output/haptic");
+    one(move_, "left", p.stick);
+    one(move_click_, "left", p.stick_click);
+    one(turn_, "right", p.stick);
+    one(turn_click_, "right", p.stick_click);
+    suggest(p.profile, all);
+  }
 }
 
 void XrInput::suggest(const char* profile,
@@ -130,25 +170,49 @@ std::array<ControllerState, 2> XrInput::read(XrSpace base, XrTime time) {
     XrActionStatePose pose{XR_TYPE_ACTION_STATE_POSE};
     xr_check(xrGetActionStatePose(session_, &get, &pose), "xrGetActionStatePose");
     c.active = pose.isActive == XR_TRUE;
-    for (auto [action, value] :
-         {std::pair<XrAction, float*>{trigger_, &c.trigger}, {squeeze_, &c.squeeze}}) {
-      get.action = action;
-      XrActionStateFloat state{XR_TYPE_ACTION_STATE_FLOAT};
-      xr_check(xrGetActionStateFloat(session_, &get, &state), "xrGetActionStateFloat");
-      *value = state.isActive ? state.currentState : 0.0f;
-    }
-    if (!c.active) continue;
-    XrSpaceVelocity velocity{XR_TYPE_SPACE_VELOCITY};
-    XrSpaceLocation location{XR_TYPE_SPACE_LOCATION, &velocity};
-    xr_check(xrLocateSpace(grip_spaces_[side], base, time, &location), "xrLocateSpace");
-    c.position_valid = (location.locationFlags & XR_SPACE_LOCATION_POSITION_VALID_BIT) != 0;
-    c.orientation_valid = (location.locationFlags & XR_SPACE_LOCATION_ORIENTATION_VALID_BIT) != 0;
-    c.tracked = (location.locationFlags & XR_SPACE_LOCATION_POSITION_TRACKED_BIT) != 0;
-    c.grip = location.pose;
-    c.velocity_valid = (velocity.velocityFlags & XR_SPACE_VELOCITY_LINEAR_VALID_BIT) != 0;
-    if (c.velocity_valid) c.velocity = velocity.linearVelocity;
+    read_buttons(side, c);
+    if (c.active) read_pose(side, base, time, c);
   }
   return hands;
+}
+
+// Trigger, squeeze, the sticks and their clicks; an inactive action (unbound, unfocused) reads 0.
+void XrInput::read_buttons(std::size_t side, ControllerState& c) const {
+  XrActionStateGetInfo get{XR_TYPE_ACTION_STATE_GET_INFO};
+  get.subactionPath = hands_[side];
+  for (auto [action, value] :
+       {std::pair<XrAction, float*>{trigger_, &c.trigger}, {squeeze_, &c.squeeze}}) {
+    get.action = action;
+    XrActionStateFloat state{XR_TYPE_ACTION_STATE_FLOAT};
+    xr_check(xrGetActionStateFloat(session_, &get, &state), "xrGetActionStateFloat");
+    *value = state.isActive ? state.currentState : 0.0f;
+  }
+  for (auto [action, value] :
+       {std::pair<XrAction, XrVector2f*>{move_, &c.move}, {turn_, &c.turn}}) {
+    get.action = action;
+    XrActionStateVector2f state{XR_TYPE_ACTION_STATE_VECTOR2F};
+    xr_check(xrGetActionStateVector2f(session_, &get, &state), "xrGetActionStateVector2f");
+    *value = state.isActive ? state.currentState : XrVector2f{0.0f, 0.0f};
+  }
+  for (auto [action, value] :
+       {std::pair<XrAction, bool*>{move_click_, &c.move_click}, {turn_click_, &c.turn_click}}) {
+    get.action = action;
+    XrActionStateBoolean state{XR_TYPE_ACTION_STATE_BOOLEAN};
+    xr_check(xrGetActionStateBoolean(session_, &get, &state), "xrGetActionStateBoolean");
+    *value = state.isActive && state.currentState;
+  }
+}
+
+void XrInput::read_pose(std::size_t side, XrSpace base, XrTime time, ControllerState& c) const {
+  XrSpaceVelocity velocity{XR_TYPE_SPACE_VELOCITY};
+  XrSpaceLocation location{XR_TYPE_SPACE_LOCATION, &velocity};
+  xr_check(xrLocateSpace(grip_spaces_[side], base, time, &location), "xrLocateSpace");
+  c.position_valid = (location.locationFlags & XR_SPACE_LOCATION_POSITION_VALID_BIT) != 0;
+  c.orientation_valid = (location.locationFlags & XR_SPACE_LOCATION_ORIENTATION_VALID_BIT) != 0;
+  c.tracked = (location.locationFlags & XR_SPACE_LOCATION_POSITION_TRACKED_BIT) != 0;
+  c.grip = location.pose;
+  c.velocity_valid = (velocity.velocityFlags & XR_SPACE_VELOCITY_LINEAR_VALID_BIT) != 0;
+  if (c.velocity_valid) c.velocity = velocity.linearVelocity;
 }
 
 void XrInput::haptic_pulse(int side, float amplitude, XrDuration duration) {

@@ -1,7 +1,8 @@
 #pragma once
-// OpenXR input: one action set with grip and aim poses for both hands, trigger, squeeze and
-// haptics; suggested bindings for the simple, Touch, Index and Vive controllers (one failing
-// profile is logged, never fatal); per frame, the grip poses with their velocities and validity.
+// OpenXR input: one action set with grip and aim poses for both hands, trigger, squeeze, the
+// move and turn sticks with their clicks, and haptics; suggested bindings for the simple, Touch,
+// Index, Vive and Windows Mixed Reality controllers (one failing profile is logged, never
+// fatal); per frame, the grip poses with their velocities and validity, and the buttons.
 
 #include <array>
 #include <string>
@@ -21,8 +22,14 @@ struct ControllerState {
   XrPosef grip{};
   XrVector3f velocity{};  ///< [m/s]; zero when not valid
   bool velocity_valid = false;
-  float trigger = 0;
-  float squeeze = 0;
+  float trigger = 0;  ///< 0..1
+  float squeeze = 0;  ///< 0..1 (0 or 1 on controllers whose squeeze is a button: Vive, WMR)
+  /// The `move` and `turn` actions as bound on this hand (x right, y forward, each -1..1): by
+  /// default the left thumbstick (Vive: trackpad) moves and the right one turns. Zero unbound.
+  XrVector2f move{};
+  XrVector2f turn{};
+  bool move_click = false;  ///< the move stick (or trackpad) pressed down
+  bool turn_click = false;  ///< the turn stick (or trackpad) pressed down
 };
 
 class XrInput {
@@ -49,7 +56,10 @@ class XrInput {
 
  private:
   void create_actions();
+  void suggest_profiles();
   void suggest(const char* profile, const std::vector<std::pair<XrAction, std::string>>& bindings);
+  void read_buttons(std::size_t side, ControllerState& c) const;
+  void read_pose(std::size_t side, XrSpace base, XrTime time, ControllerState& c) const;
   XrPath path(const std::string& text) const;
 
   XrInstance instance_;
@@ -59,6 +69,10 @@ class XrInput {
   XrAction aim_ = XR_NULL_HANDLE;
   XrAction trigger_ = XR_NULL_HANDLE;
   XrAction squeeze_ = XR_NULL_HANDLE;
+  XrAction move_ = XR_NULL_HANDLE;
+  XrAction turn_ = XR_NULL_HANDLE;
+  XrAction move_click_ = XR_NULL_HANDLE;
+  XrAction turn_click_ = XR_NULL_HANDLE;
   XrAction haptic_ = XR_NULL_HANDLE;
   std::array<XrPath, 2> hands_{};
   std::array<XrSpace, 2> grip_spaces_{XR_NULL_HANDLE, XR_NULL_HANDLE};

@@ -68,9 +68,11 @@ STAGGER_SIMXR_API int stagger_simxr_set_hand_tracking(int hand, int tracking);
 /* Head (VIEW space) position in STAGE [m] and yaw about +Y [rad]. */
 STAGGER_SIMXR_API int stagger_simxr_set_head(const float position[3], float yaw_rad);
 
-/* Sets an input of a hand by its identifier: "trigger", "squeeze", "thumbstick", "trackpad",
- * "a", "b", "x", "y", "menu", "system", "select", "thumbrest". x is the value (0..1, or -1..1 for
- * the axes of thumbstick/trackpad), y the second axis. Buttons are pressed when x >= 0.5. */
+/* Sets an input of a hand by its identifier: "trigger", "squeeze", "thumbstick",
+ * "thumbstick_click", "trackpad", "trackpad_click", "a", "b", "x", "y", "menu", "system",
+ * "select", "thumbrest". x is the value (0..1, or -1..1 for the axes of thumbstick/trackpad), y
+ * the second axis. Buttons are pressed when x >= 0.5; a stick or trackpad is pressed by its
+ * "_click" input, not by its position. */
 STAGGER_SIMXR_API int stagger_simxr_set_input(int hand, const char* input, float x, float y);
 
 /* Makes the given interaction profile the active one (queues INTERACTION_PROFILE_CHANGED). */

@@ -75,7 +75,9 @@ struct PlayReport {
   int hit_points_left = 0;        ///< at the end (0 in a level without hit points)
   int restarts = 0;               ///< times the level started again, out of hit points
   int session_restarts = 0;       ///< XR sessions created again after a loss
-  std::string end_reason;         ///< `time`, `window closed`, `session exited`, ...
+  /// Frames whose GPU work may still run while the next is prepared (0 headless, 1 desktop, 2 VR)
+  int frames_in_flight = 0;
+  std::string end_reason;  ///< `time`, `window closed`, `session exited`, ...
   sim::SimulationResult simulation;
 };
 
