@@ -801,6 +801,7 @@ struct PlayOptions {
   std::string settings;
   float snap_turn_deg = 30.0f;
   bool move_along_hand = false;
+  bool comfort_vignette = false;
 };
 
 int run_play(const PlayOptions& o) {
@@ -822,6 +823,7 @@ int run_play(const PlayOptions& o) {
   settings.height = o.size[1];
   settings.snap_turn_deg = o.snap_turn_deg;
   settings.move_along_hand = o.move_along_hand;
+  settings.comfort_vignette = o.comfort_vignette;
   settings.stop = kStopOnInterrupt;
   settings.script = std::move(run->script);
   stagger::app::catch_interrupts();
@@ -1257,6 +1259,8 @@ int main(int argc, char** argv) {
       ->check(finite_in("--snap-turn", "degrees", "deg", stagger::app::kSnapTurnRange));
   play_cmd->add_flag("--move-along-hand", play.move_along_hand,
                      "The move stick walks where the left hand points, not where the head looks");
+  play_cmd->add_flag("--comfort-vignette", play.comfort_vignette,
+                     "Darken the edges of the view while the move stick walks the player");
   play_cmd->add_option("--size", play.size, "Desktop window size in pixels, WIDTH HEIGHT")
       ->expected(2)
       ->capture_default_str()

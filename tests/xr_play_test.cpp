@@ -28,7 +28,7 @@ struct XrRun {
 // Runs `stagger play LEVEL --mode xr` against the simulated runtime with `script`; `env` adds
 // variables (a capture, the validation layer).
 XrRun play_xr(const std::string& level, const nlohmann::json& script, const std::string& env = "",
-              bool validate = false) {
+              bool validate = false, const std::string& options = "") {
   const auto script_path = test::temp_path("simxr_script.json");
   const auto summary_path = test::temp_path("simxr_summary.json");
   const auto report_path = test::temp_path("xr_report.json");
@@ -49,7 +49,8 @@ XrRun play_xr(const std::string& level, const nlohmann::json& script, const std:
   }
   XrRun run;
   run.process = test::run_stagger(
-      "play \"" + level + "\" --mode xr --report \"" + report_path.string() + "\"", vars);
+      "play \"" + level + "\" --mode xr --report \"" + report_path.string() + "\" " + options,
+      vars);
   if (std::filesystem::exists(report_path))
     run.report = nlohmann::json::parse(test::read_file(report_path));
   if (std::filesystem::exists(summary_path))
@@ -162,6 +163,7 @@ TEST(XrPlay, AGuardPunchingAStandingPlayerLandsHitsFeltOnBothControllers) {
               run.report["enemies"][0]["punches"].get<int>(), player["hits_taken"].get<int>(),
               player["blocks"].get<int>());
   EXPECT_GE(player["hits_taken"].get<int>(), 1) << run.report["play"].dump();
+  EXPECT_GE(player["vignette_frames"].get<int>(), 1) << "a hit flashes the view red";
   EXPECT_GE(run.report["play"]["haptic_pulses"]["left"].get<int>(), 1);
   EXPECT_GE(run.report["play"]["haptic_pulses"]["right"].get<int>(), 1);
   int left = 0, right = 0;
@@ -192,6 +194,31 @@ TEST(XrPlay, TheLeftThumbstickWalksTheBodyAcrossTheCourtyard) {
   EXPECT_LE(player["feet"][2].get<double>(), 12.0 - 5.0) << "at least 5 m forward in 3 s";
   EXPECT_NEAR(player["feet"][0].get<double>(), 0.0, 0.05) << "straight ahead";
   EXPECT_NEAR(player["feet"][1].get<double>(), 0.0, 0.02);
+}
+
+TEST(XrPlay, TheComfortVignetteDarkensTheEdgesOfTheViewWhileTheStickWalks) {
+  // The left eye is read back at frame 150, during a walk across the courtyard (the stick is
+  // held to the end: on a loaded machine frames come later than 90 a second).
+  const auto left_eye = test::temp_path("vignette_eye.png");
+  std::filesystem::remove(left_eye);
+  const nlohmann::json script = {
+      {"display_hz", 90},
+      {"events",
+       {stick(0.5, "left", 0, 1), {{"t", 6.0}, {"type", "exit"}}}}};
+  const XrRun run = play_xr(courtyard(), script, "STAGGER_SIMXR_CAPTURE=150:" + left_eye.string(),
+                            false, "--comfort-vignette");
+  ASSERT_EQ(run.process.exit_code, 0) << run.process.out << run.process.err;
+  EXPECT_GT(run.report["play"]["player"]["vignette_frames"].get<int>(), 100);
+  const test::PngImage image = test::read_png(left_eye.string());
+  ASSERT_GT(image.width, 0);
+  const auto dark = [&](int x, int y) {
+    const std::uint8_t* p = image.at(x, y);
+    return p[0] < 40 && p[1] < 40 && p[2] < 40;
+  };
+  const int w = image.width - 1, h = image.height - 1;
+  EXPECT_TRUE(dark(0, 0) && dark(w, 0) && dark(0, h) && dark(w, h)) << "the corners are dark";
+  EXPECT_FALSE(dark(image.width / 2, image.height / 2)) << "the centre is clear";
+  std::filesystem::remove(left_eye);
 }
 
 TEST(XrPlay, SnapTurnsThenWalksIntoAWallAndStopsThere) {

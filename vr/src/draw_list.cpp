@@ -65,8 +65,51 @@ Rgb balance_colour(physics::BalanceState state) {
 
 }  // namespace
 
+namespace {
+
+constexpr float kRingOuter = 5.0f;  // [-] the vignette ring's outer radius, in inner radii
+constexpr int kRingSegments = 48;
+constexpr Rgb kHitVignette{0.8f, 0.02f, 0.02f};
+constexpr Rgb kComfortVignette{0.02f, 0.02f, 0.02f};
+
+// An annulus in the XY plane (inner radius 1, outer kRingOuter), both faces: seen from the head
+// whichever way the renderer culls.
+sim::MeshData ring_mesh() {
+  sim::MeshData m;
+  for (int side = 0; side < 2; ++side) {
+    const Vec3 normal{0, 0, side == 0 ? 1.0f : -1.0f};
+    const auto base = static_cast<std::uint32_t>(m.positions.size());
+    for (int i = 0; i < kRingSegments; ++i) {
+      const float a = 2.0f * kPi * static_cast<float>(i) / kRingSegments;
+      const Vec3 dir{std::cos(a), std::sin(a), 0};
+      m.positions.push_back(dir);
+      m.positions.push_back(dir * kRingOuter);
+      m.normals.push_back(normal);
+      m.normals.push_back(normal);
+    }
+    for (int i = 0; i < kRingSegments; ++i) {
+      const auto in0 = base + static_cast<std::uint32_t>(2 * i);
+      const auto in1 = base + static_cast<std::uint32_t>(2 * ((i + 1) % kRingSegments));
+      const std::uint32_t quad[6] = {in0, in0 + 1, in1 + 1, in0, in1 + 1, in1};
+      for (int k = 0; k < 6; ++k) m.indices.push_back(quad[side == 0 ? k : 5 - k]);
+    }
+  }
+  return m;
+}
+
+}  // namespace
+
+void SceneGeometry::add_vignette(DrawFrame& frame, Vec3 head, Quat head_rotation,
+                                 float inner_radius_m, bool red) const {
+  const Vec3 centre = head + head_rotation.rotate({0, 0, -kVignetteDistanceM});
+  frame.items.push_back({ring_mesh_, instance(centre, head_rotation, Vec3{1, 1, 1} * inner_radius_m,
+                                              red ? kHitVignette : kComfortVignette)});
+}
+
 SceneGeometry::SceneGeometry(const sim::Simulation& simulation) {
   meshes_.push_back(sim::box_mesh({0.5f, 0.5f, 0.5f}));
+  meshes_.push_back(ring_mesh());
+  ring_mesh_ = static_cast<int>(meshes_.size()) - 1;
   add_level(simulation.scene().description());
   bodies_ = sim::shaped_bodies(simulation);
   for (const sim::ShapedBody& body : bodies_) {

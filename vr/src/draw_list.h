@@ -51,6 +51,12 @@ class SceneGeometry {
   /// (centres of mass, feet midpoints, balance state, navigation, patrol routes) if `overlay`.
   DrawFrame frame(const sim::Simulation& simulation, const BodyPoses& before,
                   const BodyPoses& after, float alpha, bool overlay) const;
+  /// Closes in the edges of the view: an opaque ring `kVignetteDistanceM` in front of the head
+  /// [m, world] turned with it, clear within `inner_radius_m` [m] of the view's centre. `red`: a
+  /// hit's flash; otherwise a dark comfort ring while the stick moves the player.
+  void add_vignette(DrawFrame& frame, Vec3 head, Quat head_rotation, float inner_radius_m,
+                    bool red) const;
+  static constexpr float kVignetteDistanceM = 0.2f;
 
  private:
   int mesh_for(const physics::BodySettings& shape);
@@ -63,6 +69,7 @@ class SceneGeometry {
   std::vector<sim::ShapedBody> bodies_;
   std::vector<int> body_mesh_;
   std::vector<Vec3> body_scale_;
+  int ring_mesh_ = 0;  // the vignette: an annulus of inner radius 1 m in the XY plane
 };
 
 }  // namespace stagger::vr

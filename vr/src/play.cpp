@@ -50,10 +50,16 @@ constexpr float kHapticFullNs = 30.0f;     // [N·s] this impulse gives full amp
 constexpr double kHapticGapS = 0.1;        // [s]
 constexpr double kHapticPulseS = 0.03;     // [s]
 // Taking a hit: a strong, longer pulse on both controllers, felt whatever the hands are doing.
-constexpr float kHitPulseAmplitude = 1.0f;    // [0, 1]
-constexpr double kHitPulseS = 0.12;           // [s]
-constexpr int kFingerJointSpheres = 24;       // XR_HAND_JOINT_COUNT_EXT less palm and wrist
-constexpr float kFingerJointRadiusM = 0.01f;  // [m]
+constexpr float kHitPulseAmplitude = 1.0f;  // [0, 1]
+constexpr double kHitPulseS = 0.12;         // [s]
+// ... and a red flash at the edges of the view, clear within this radius 0.2 m before the eyes
+// (about 24° off the view's centre). The comfort vignette, while the stick walks the player,
+// leaves a wider view (31°).
+constexpr double kHitVignetteS = 0.3;            // [s]
+constexpr float kHitVignetteInnerM = 0.09f;      // [m]
+constexpr float kComfortVignetteInnerM = 0.12f;  // [m]
+constexpr int kFingerJointSpheres = 24;          // XR_HAND_JOINT_COUNT_EXT less palm and wrist
+constexpr float kFingerJointRadiusM = 0.01f;     // [m]
 
 // A frontend for `headless`: no display, no input, a fixed frame clock.
 class Headless final : public Frontend {
@@ -283,6 +289,7 @@ Result<PlayReport> play(const sim::SceneDescription& scene, const PlaySettings& 
   try {
     auto locomotion = std::make_unique<Locomotion>(game.player(), locomotion_settings(settings));
     int hit_points = scene.player_hit_points;
+    double hit_flash_until_s = -1;  // [s] game time
     StepClock clock(game.simulation().scene().world().dt(), 0.25);
     bool overlay = settings.overlay;
     std::array<double, 2> last_pulse{-1e9, -1e9};
@@ -354,9 +361,22 @@ Result<PlayReport> play(const sim::SceneDescription& scene, const PlaySettings& 
         if (input.hands[side].tracked && input.focused && !game.scripted(static_cast<int>(side)))
           ++report.hand_tracked_frames[side];
       }
+      if (hits > 0) hit_flash_until_s = game_s + kHitVignetteS;
       const double render_start = thread_cpu_ms();
-      if (report.mode != PlayMode::headless)
-        frontend.draw(game.frame(overlay), !settings.screenshot.empty());
+      if (report.mode != PlayMode::headless) {
+        DrawFrame frame = game.frame(overlay);
+        // A hit flashes the edges of the view red; with --comfort-vignette, walking by the stick
+        // darkens them (the view moving without the body is what makes players sick).
+        const bool hit_flash = game_s < hit_flash_until_s;
+        const bool comfort = settings.comfort_vignette && locomotion->moving();
+        if (input.player_present && (hit_flash || comfort)) {
+          game.geometry().add_vignette(frame, input.player_head, input.head_rotation,
+                                       hit_flash ? kHitVignetteInnerM : kComfortVignetteInnerM,
+                                       hit_flash);
+          ++report.vignette_frames;
+        }
+        frontend.draw(frame, !settings.screenshot.empty());
+      }
       report.costs.render_ms.push_back(thread_cpu_ms() - render_start);
       ++report.frames;
       input = FrameInput{};
@@ -432,7 +452,8 @@ std::string play_report_json(const PlayReport& report) {
         {"hits_taken", report.hits_taken},
         {"blocks", report.blocks},
         {"hit_points_left", report.hit_points_left},
-        {"restarts", report.restarts}}},
+        {"restarts", report.restarts},
+        {"vignette_frames", report.vignette_frames}}},
       {"unfocused_frames", report.unfocused_frames},
       {"session_restarts", report.session_restarts},
       {"frames_in_flight", report.frames_in_flight},

@@ -41,6 +41,8 @@ struct PlaySettings {
   /// The desktop window starts with the fly camera at the overview instead of in the player's
   /// body (F toggles between them).
   bool start_flying = false;
+  /// Darkens the edges of the view while the move stick walks the player (comfort).
+  bool comfort_vignette = false;
   /// Timed events, as `stagger sim --input` applies them (docs/design.md, Input scripts). A side
   /// the script has `hand` events for is the script's hand instead of the live one; from the
   /// first `player` event on, the script places the player and the live head no longer does.
@@ -74,6 +76,7 @@ struct PlayReport {
   int blocks = 0;                 ///< punches whose arm met a solid physics hand first
   int hit_points_left = 0;        ///< at the end (0 in a level without hit points)
   int restarts = 0;               ///< times the level started again, out of hit points
+  long vignette_frames = 0;       ///< frames drawn with a hit's flash or the comfort vignette
   int session_restarts = 0;       ///< XR sessions created again after a loss
   /// Frames whose GPU work may still run while the next is prepared (0 headless, 1 desktop, 2 VR)
   int frames_in_flight = 0;
