@@ -202,9 +202,7 @@ TEST(XrPlay, TheComfortVignetteDarkensTheEdgesOfTheViewWhileTheStickWalks) {
   const auto left_eye = test::temp_path("vignette_eye.png");
   std::filesystem::remove(left_eye);
   const nlohmann::json script = {
-      {"display_hz", 90},
-      {"events",
-       {stick(0.5, "left", 0, 1), {{"t", 6.0}, {"type", "exit"}}}}};
+      {"display_hz", 90}, {"events", {stick(0.5, "left", 0, 1), {{"t", 6.0}, {"type", "exit"}}}}};
   const XrRun run = play_xr(courtyard(), script, "STAGGER_SIMXR_CAPTURE=150:" + left_eye.string(),
                             false, "--comfort-vignette");
   ASSERT_EQ(run.process.exit_code, 0) << run.process.out << run.process.err;
