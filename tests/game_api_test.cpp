@@ -213,7 +213,8 @@ TEST(GameApi, APunchThrownAtThePlayerAndLandingIsHeard) {
     }
   });
   run_until(s, 12.0);
-  const sim::EnemyStats& guard = s.result().enemies[0];
+  const sim::SimulationResult result = s.result();
+  const sim::EnemyStats& guard = result.enemies[0];
   EXPECT_GE(thrown, 3);
   EXPECT_EQ(thrown, guard.punches);
   EXPECT_GE(landed, 1);
@@ -242,7 +243,8 @@ TEST(GameApi, AHandHeldInFrontOfTheFaceBlocksPunches) {
     landed += e.kind == EventKind::punch_landed;
   });
   run_until(s, 12.0);
-  const sim::EnemyStats& guard = s.result().enemies[0];
+  const sim::SimulationResult result = s.result();
+  const sim::EnemyStats& guard = result.enemies[0];
   std::printf("punches thrown %d, blocked %d, landed %d\n", guard.punches, blocked, landed);
   EXPECT_GE(blocked, 1);
   EXPECT_EQ(blocked, guard.punches_blocked);
