@@ -196,13 +196,19 @@ TEST(GameApi, BadCallsGiveClearErrors) {
   EXPECT_TRUE(s.result().finite);
 }
 
-TEST(GameApi, APunchThrownAtThePlayerAndLandingIsHeard) {
-  // The player stands 1.2 m in front of the guard: it sees, closes in and punches.
+// From 0.5 s the player stands 1.2 m in front of the yard's guard.
+sim::InputScript player_before_the_guard() {
   sim::InputScript script;
   sim::PlayerEvent player;
   player.t = 0.5;
   player.position = {0, 0, 1.2f};
   script.players = {player};
+  return script;
+}
+
+TEST(GameApi, APunchThrownAtThePlayerAndLandingIsHeard) {
+  // The player stands 1.2 m in front of the guard: it sees, closes in and punches.
+  sim::InputScript script = player_before_the_guard();
   sim::Simulation s(yard(), script);
   int thrown = 0, landed = 0;
   s.on_event([&](const EnemyEvent& e) {
@@ -226,11 +232,7 @@ TEST(GameApi, APunchThrownAtThePlayerAndLandingIsHeard) {
 TEST(GameApi, AHandHeldInFrontOfTheFaceBlocksPunches) {
   // The same guard and player; a scripted hand held still 35 cm in front of the player's face,
   // between it and the guard.
-  sim::InputScript script;
-  sim::PlayerEvent player;
-  player.t = 0.5;
-  player.position = {0, 0, 1.2f};
-  script.players = {player};
+  sim::InputScript script = player_before_the_guard();
   sim::HandEvent guard_hand;
   guard_hand.hand = 1;
   guard_hand.t = 0.0;

@@ -148,14 +148,19 @@ nlohmann::json hand_held(const char* hand, nlohmann::json at) {
   return {{"t", 0.0}, {"type", "hand"}, {"hand", hand}, {"path", {{{"t", 0.0}, {"position", at}}}}};
 }
 
+// 8 s of a player standing with both hands hanging low at its sides, out of a punch's way.
+nlohmann::json hands_at_the_sides_for_8_s() {
+  return {{"display_hz", 90},
+          {"events",
+           {hand_held("left", {-0.3, 0.8, 0.05}),
+            hand_held("right", {0.3, 0.8, 0.05}),
+            {{"t", 8.0}, {"type", "exit"}}}}};
+}
+
 TEST(XrPlay, AGuardPunchingAStandingPlayerLandsHitsFeltOnBothControllers) {
   // The guard stands 1.6 m in front of the player, facing it, and closes in to punch; the hands
   // hang low at the player's sides, out of the way.
-  const nlohmann::json script = {{"display_hz", 90},
-                                 {"events",
-                                  {hand_held("left", {-0.3, 0.8, 0.05}),
-                                   hand_held("right", {0.3, 0.8, 0.05}),
-                                   {{"t", 8.0}, {"type", "exit"}}}}};
+  const nlohmann::json script = hands_at_the_sides_for_8_s();
   const XrRun run = play_xr(kAttackLevel, script);
   ASSERT_EQ(run.process.exit_code, 0) << run.process.out << run.process.err;
   const auto& player = run.report["play"]["player"];
@@ -243,11 +248,7 @@ TEST(XrPlay, SnapTurnsThenWalksIntoAWallAndStopsThere) {
 
 TEST(XrPlay, OutOfHitPointsTheLevelStartsAgain) {
   // The same guard, and a player with two hit points: the second hit restarts the level.
-  const nlohmann::json script = {{"display_hz", 90},
-                                 {"events",
-                                  {hand_held("left", {-0.3, 0.8, 0.05}),
-                                   hand_held("right", {0.3, 0.8, 0.05}),
-                                   {{"t", 8.0}, {"type", "exit"}}}}};
+  const nlohmann::json script = hands_at_the_sides_for_8_s();
   const XrRun run = play_xr(STAGGER_TEST_DATA "/xr/attack_hit_points.json", script);
   ASSERT_EQ(run.process.exit_code, 0) << run.process.out << run.process.err;
   const auto& player = run.report["play"]["player"];
