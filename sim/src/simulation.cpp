@@ -60,8 +60,8 @@ ai::SquadMember Simulation::member_for(std::size_t index) {
 void Simulation::start_minds() {
   // The minds think at about 90 Hz (every third step at 240 Hz): the legs, not the plans, need
   // the physics rate.
-  ai_every_steps_ = std::max(
-      1, static_cast<int>(std::lround(scene_.description().world.physics_hz / kDefaultAiHz)));
+  const Result<float> rate = set_ai_rate_hz(kDefaultAiHz);
+  STAGGER_ASSERT(rate.ok());
   if (!scene_.description().enemies.empty()) ensure_squad();
 }
 
