@@ -16,6 +16,7 @@
 #include "control/hit_reaction_controller.h"
 #include "control/stance_controller.h"
 #include "control/step_controller.h"
+#include "stagger/core/assert.h"
 #include "stagger/core/enum_table.h"
 
 namespace stagger::physics {
@@ -189,9 +190,13 @@ void Ragdoll::kill() {
 
 void Ragdoll::reset() {
   rig_.reset_to_spawn();
+  restart_controllers(rig_.spawn_yaw());
+}
+
+void Ragdoll::restart_controllers(float yaw_rad) {
   // The controllers, as the constructor leaves them (counts kept).
   *sense_ = {};
-  sense_->yaw = rig_.spawn_yaw();
+  sense_->yaw = yaw_rad;
   hits_->reset();
   arms_->reset();
   stance_->reset();
@@ -205,6 +210,46 @@ void Ragdoll::reset() {
   rig_.set_joint_targets(pose_.target, true);
   measure(0.0f);
   posted_state_ = state_;  // a reset is no get-up
+}
+
+void Ragdoll::suspend() {
+  if (!rig_.simulated()) return;
+  rig_.set_simulated(false);
+  measure_suspended();
+}
+
+void Ragdoll::pose_suspended(const std::array<BodyState, kBodyPartCount>& parts) {
+  STAGGER_ASSERT(!rig_.simulated());
+  rig_.place_parts(parts);
+  measure_suspended();
+}
+
+void Ragdoll::measure_suspended() {
+  // What the minds read (the centre of mass, its velocity, the heading), from the placed parts:
+  // a posed body is upright and in balance as far as they are concerned.
+  const MassCenter center = rig_.mass_center(-1);
+  BalanceReadout& b = sense_->balance;
+  const float sole =
+      std::min(body_state(BodyPart::foot_l).position.y, body_state(BodyPart::foot_r).position.y) -
+      blueprint().bodies[slot(BodyPart::foot_l)].half_extents.y;
+  b = {};
+  b.com = center.position;
+  b.com_velocity = center.velocity;
+  b.extrapolated_com = {center.position.x, sole, center.position.z};
+  b.support_mid = b.extrapolated_com;
+  b.com_height_m = center.position.y - sole;
+  const Vec3 forward = horizontal(body_state(BodyPart::pelvis).rotation.rotate({0, 0, 1}));
+  if (length(forward) > 1e-3f) b.forward = normalized(forward);
+  sense_->yaw = yaw_of(b.forward);
+}
+
+void Ragdoll::resume(bool upright) {
+  if (rig_.simulated()) return;
+  rig_.set_simulated(true);
+  const LocomotionIntent intent = steps_->intent();
+  restart_controllers(rig_.pelvis_yaw());
+  steps_->set_intent(intent);
+  if (!upright) fall();
 }
 
 void Ragdoll::teleport(Vec3 feet_position, float yaw_rad) {
@@ -242,6 +287,7 @@ void Ragdoll::take_events(std::vector<RagdollEvent>& out) {
 }
 
 void Ragdoll::before_step(float dt) {
+  if (!rig_.simulated()) return;  // posed by its owner
   sense_->age_s += dt;
   hits_->advance(dt);
   state_time_s_ += dt;
@@ -255,6 +301,7 @@ void Ragdoll::before_step(float dt) {
 }
 
 void Ragdoll::after_step(float dt) {
+  if (!rig_.simulated()) return;
   rig_.close_joint_gaps(settings().max_joint_gap_m);
   measure(dt);
   witness_->observe(dt, is_upright(state_), rig_, *sense_, steps_->swing());

@@ -313,6 +313,29 @@ void RagdollRig::reset_to_spawn() {
   }
 }
 
+void RagdollRig::set_simulated(bool simulated) {
+  world_.impl().set_owner_simulated(owner_, simulated);
+  simulated_ = simulated;
+}
+
+void RagdollRig::place_parts(const std::array<BodyState, kBodyPartCount>& parts) {
+  World::Impl& impl = world_.impl();
+  for (const BodyBlueprint& b : blueprint_.bodies) {
+    const BodyState& to = parts[slot(b.part)];
+    btRigidBody& rigid = impl.rigid(body(b.part));
+    const btTransform transform(to_bt(to.rotation), to_bt(to.position));
+    rigid.setWorldTransform(transform);
+    rigid.setCenterOfMassTransform(transform);
+    rigid.setInterpolationWorldTransform(transform);
+    rigid.setLinearVelocity(to_bt(to.linear_velocity));
+    rigid.setAngularVelocity(to_bt(to.angular_velocity));
+    rigid.setInterpolationLinearVelocity(to_bt(to.linear_velocity));
+    rigid.setInterpolationAngularVelocity(to_bt(to.angular_velocity));
+    rigid.clearForces();
+    if (simulated_) impl.dynamics.updateSingleAabb(&rigid);
+  }
+}
+
 void RagdollRig::set_joint_targets(const Pose& pose, bool forget_motion) {
   World::Impl& impl = world_.impl();
   for (int j = 0; j < kJointCount; ++j) {

@@ -265,6 +265,7 @@ void remove_owned_constraints(World::Impl& impl, std::vector<std::unique_ptr<Rec
 }  // namespace
 
 void World::Impl::remove_owner(int owner) {
+  set_owner_simulated(owner, true);  // a suspended ragdoll's parts back first, to be removed
   remove_owned_constraints(*this, pulls, owner);
   remove_owned_constraints(*this, foot_anchors, owner);
   std::erase_if(controlled_joints,
@@ -276,6 +277,64 @@ void World::Impl::remove_owner(int owner) {
     record.body.reset();
     record.shape.reset();
   }
+}
+
+namespace {
+
+// Whether `constraint` switched off collisions between its two bodies when it was added (Bullet
+// keeps that as a reference from each body to it).
+bool disables_linked_collisions(btTypedConstraint& constraint) {
+  btRigidBody& b = constraint.getRigidBodyB();
+  for (int i = 0; i < b.getNumConstraintRefs(); ++i) {
+    if (b.getConstraintRef(i) == &constraint) return true;
+  }
+  return false;
+}
+
+template <typename Record>
+void take_out_owned(World::Impl& impl, std::vector<std::unique_ptr<Record>>& records, int owner,
+                    World::Impl::Suspended& out) {
+  for (auto& record : records) {
+    if (!record || !impl.holds_owner(record->constraint(), owner)) continue;
+    btTypedConstraint& c = record->constraint();
+    out.constraints.emplace_back(&c, disables_linked_collisions(c));
+    impl.dynamics.removeConstraint(&c);
+  }
+}
+
+}  // namespace
+
+void World::Impl::set_owner_simulated(int owner, bool simulated) {
+  const bool suspended_now = suspended.count(owner) > 0;
+  if (simulated != suspended_now) return;  // already so
+  if (!simulated) {
+    Suspended& out = suspended[owner];
+    take_out_owned(*this, pulls, owner, out);
+    take_out_owned(*this, foot_anchors, owner, out);
+    take_out_owned(*this, joints, owner, out);
+    std::erase_if(controlled_joints, [&](DrivenJoint* j) {
+      if (!holds_owner(j->constraint(), owner)) return false;
+      out.controlled.push_back(j);
+      return true;
+    });
+    for (BodyRecord& record : bodies) {
+      if (record.owner == owner && record.body) dynamics.removeRigidBody(record.body.get());
+    }
+    return;
+  }
+  // Bodies first: a constraint refers to its bodies' places in the world.
+  for (BodyRecord& record : bodies) {
+    if (record.owner != owner || !record.body) continue;
+    dynamics.addRigidBody(record.body.get());
+    record.body->forceActivationState(DISABLE_DEACTIVATION);
+    record.touching = false;
+  }
+  Suspended& held = suspended[owner];
+  for (const auto& [constraint, linked_off] : held.constraints)
+    dynamics.addConstraint(constraint, linked_off);
+  // The drives' order does not matter: each sets only its own joint's motors.
+  controlled_joints.insert(controlled_joints.end(), held.controlled.begin(), held.controlled.end());
+  suspended.erase(owner);
 }
 
 void World::Impl::scan_contacts() {

@@ -4,6 +4,7 @@
 #include <BulletCollision/CollisionDispatch/btSimulationIslandManager.h>
 #include <btBulletDynamicsCommon.h>
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -77,6 +78,10 @@ struct World::Impl {
   /// Removes the bodies of ragdoll group `owner` and every constraint on them from the dynamics
   /// world and frees them; their records stay, empty, so that other ids keep their meaning.
   void remove_owner(int owner);
+  /// Takes the bodies of ragdoll group `owner` and every constraint on them out of the dynamics
+  /// world (`simulated` false: they keep their state, collide with nothing and cost nothing in a
+  /// step) or puts them back as they were (true).
+  void set_owner_simulated(int owner, bool simulated);
   /// Whether the constraint holds a body of group `owner`.
   bool holds_owner(const btTypedConstraint& constraint, int owner) const;
   /// Switches the self-collision of ragdoll `owner`, adding or removing its pairs at once.
@@ -100,6 +105,12 @@ struct World::Impl {
   std::uint64_t steps = 0;
   int next_owner = 0;
   std::vector<SelfCollision> self_collision;  ///< per owner
+  /// What set_owner_simulated took out, per suspended owner, to put back.
+  struct Suspended {
+    std::vector<std::pair<btTypedConstraint*, bool>> constraints;  ///< and linked-collisions off
+    std::vector<DrivenJoint*> controlled;
+  };
+  std::map<int, Suspended> suspended;
 
   SelfCollisionFilter self_filter{*this};  // first: the broadphase asks it until destroyed
   btDefaultCollisionConfiguration collision_config;

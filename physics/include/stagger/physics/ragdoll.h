@@ -109,6 +109,18 @@ class Ragdoll {
   float max_foot_slip_m() const;
   /// Limp for good: a corpse that comes to rest and sleeps.
   void kill();
+  /// Activity levels: takes the body out of the simulation. Its bodies and joints leave the
+  /// physics world (they touch nothing and cost nothing in a step) and its controllers stop; its
+  /// owner poses it with pose_suspended(). State, intent and counts are kept.
+  void suspend();
+  bool suspended() const { return !rig_.simulated(); }
+  /// Places a suspended body's parts (world centre of mass [m], rotation, velocities [m/s],
+  /// [rad/s]) and updates what the minds read from them (centre of mass, heading).
+  void pose_suspended(const std::array<BodyState, kBodyPartCount>& parts);
+  /// Back into the simulation from the parts' current pose and velocities, its controllers
+  /// started afresh (as after a reset, counts kept) with the intent it had: standing (then
+  /// walking, if told to), or, with `upright` false, falling limp (a body that lies down gets up).
+  void resume(bool upright = true);
   /// Back to where and how it was created: standing at its spawn in the build pose, at rest, its
   /// controllers fresh (the counts of get-ups and steps are kept). The cure for a body that went
   /// non-finite.
@@ -145,6 +157,8 @@ class Ragdoll {
 
  private:
   void measure(float dt);
+  void measure_suspended();
+  void restart_controllers(float yaw_rad);
   void react(BodyPart part, Vec3 impulse);
   void update_targets(float dt);
   void update_upright();

@@ -113,6 +113,13 @@ class RagdollRig {
   void clamp_velocities(float max_linear, float max_angular);
   /// Every body back to the build pose at the spawn, at rest and awake.
   void reset_to_spawn();
+  /// Takes every body and joint out of the simulation (`simulated` false: they keep their state,
+  /// touch nothing and cost nothing in a step) or puts them back.
+  void set_simulated(bool simulated);
+  bool simulated() const { return simulated_; }
+  /// Moves every part to `parts[slot(part)]` (centre of mass [m], rotation, velocities [m/s],
+  /// [rad/s]) at once.
+  void place_parts(const std::array<BodyState, kBodyPartCount>& parts);
   /// Moves the spawn (feet [m], facing [rad], 0 = +Z) that reset_to_spawn returns to.
   void move_spawn(Vec3 feet_position, float yaw_rad) {
     spawn_feet_ = feet_position;
@@ -137,6 +144,7 @@ class RagdollRig {
   std::array<std::size_t, 2> foot_anchors_{};  // left, right
   std::size_t pelvis_pull_ = 0;                // the get-up lift and the stepping hold
   bool drives_active_ = true;
+  bool simulated_ = true;
   Vec3 spawn_feet_;  // where it was built, for reset_to_spawn
   float spawn_yaw_ = 0;
 };

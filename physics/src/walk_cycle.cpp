@@ -1,0 +1,204 @@
+#include "stagger/physics/walk_cycle.h"
+
+#include <algorithm>
+#include <cmath>
+#include <memory>
+
+#include "stagger/physics/ragdoll.h"
+
+namespace stagger::physics {
+
+namespace {
+
+constexpr float kStandS = 1.5f;         // [s] standing still before setting off
+constexpr float kMaxWalkS = 10.0f;      // [s] the longest walk before giving up on a cycle
+constexpr int kWarmUpSteps = 4;         // steps before the recorded cycle: the gait has settled
+constexpr float kSoleContactM = 0.02f;  // [m] a sole this close to the ground is on it
+constexpr float kGroundHalfM = 50.0f;   // [m] half the private floor's width
+
+// Every part's world state now.
+std::array<BodyState, kBodyPartCount> parts_of(const Ragdoll& body) {
+  std::array<BodyState, kBodyPartCount> parts{};
+  for (int p = 0; p < kBodyPartCount; ++p)
+    parts[static_cast<std::size_t>(p)] = body.body_state(static_cast<BodyPart>(p));
+  return parts;
+}
+
+// `parts` seen from `root` facing `yaw_rad`.
+BodyPoses to_local(const std::array<BodyState, kBodyPartCount>& parts, Vec3 root, float yaw_rad) {
+  const Quat unturn = Quat::from_yaw(-yaw_rad);
+  BodyPoses local{};
+  for (std::size_t p = 0; p < parts.size(); ++p) {
+    local[p].position = unturn.rotate(parts[p].position - root);
+    local[p].rotation = normalized(unturn * parts[p].rotation);
+  }
+  return local;
+}
+
+Vec3 ground_under(Vec3 p) {
+  return {p.x, 0.0f, p.z};
+}
+
+PartPose mix(const PartPose& a, const PartPose& b, float t) {
+  return {lerp(a.position, b.position, t), slerp(a.rotation, b.rotation, t)};
+}
+
+// One cycle's recorded steps, closed into a loop: what the last step misses of the first is
+// spread over the cycle, so that playing it round and round has no seam.
+void close_loop(std::vector<BodyPoses>& steps) {
+  const BodyPoses& first = steps.front();
+  const BodyPoses last = steps.back();
+  const auto n = static_cast<float>(steps.size() - 1);
+  for (std::size_t k = 0; k < steps.size(); ++k) {
+    const float f = static_cast<float>(k) / n;
+    for (std::size_t p = 0; p < first.size(); ++p) {
+      PartPose& pose = steps[k][p];
+      pose.position = pose.position + (first[p].position - last[p].position) * f;
+      const Quat miss = normalized(first[p].rotation * last[p].rotation.conjugate());
+      pose.rotation = normalized(slerp(Quat{}, miss, f) * pose.rotation);
+    }
+  }
+}
+
+// `steps` (evenly spaced in time, the last equal to the first) resampled to kFrames frames.
+std::vector<BodyPoses> resample(const std::vector<BodyPoses>& steps) {
+  std::vector<BodyPoses> frames(WalkCycle::kFrames);
+  const auto spans = static_cast<float>(steps.size() - 1);
+  for (int f = 0; f < WalkCycle::kFrames; ++f) {
+    const float at = spans * static_cast<float>(f) / static_cast<float>(WalkCycle::kFrames);
+    const auto i = static_cast<std::size_t>(at);
+    const std::size_t j = std::min(i + 1, steps.size() - 1);
+    for (std::size_t p = 0; p < frames[0].size(); ++p)
+      frames[static_cast<std::size_t>(f)][p] =
+          mix(steps[i][p], steps[j][p], at - static_cast<float>(i));
+  }
+  return frames;
+}
+
+// The frames just after a foot lands: both feet down, the first kLandingShare of each such run
+// of frames. Later in a run the rear foot is about to lift, and a body handed to its controllers
+// there starts from a stance it is already leaving (it fell in 3 of 8 such hand-overs).
+constexpr float kLandingShare = 0.4f;
+
+std::vector<float> landing_phases(const std::vector<BodyPoses>& frames, float sole_half_m) {
+  const std::size_t n = frames.size();
+  std::vector<bool> both_down(n);
+  for (std::size_t f = 0; f < n; ++f) {
+    const auto sole = [&](BodyPart foot) { return frames[f][slot(foot)].position.y - sole_half_m; };
+    both_down[f] = sole(BodyPart::foot_l) < kSoleContactM && sole(BodyPart::foot_r) < kSoleContactM;
+  }
+  std::vector<float> phases;
+  for (std::size_t start = 0; start < n; ++start) {
+    if (!both_down[start] || both_down[(start + n - 1) % n]) continue;  // not a run's first frame
+    std::size_t length = 0;
+    while (length < n && both_down[(start + length) % n]) ++length;
+    const auto keep = std::max<std::size_t>(
+        1, static_cast<std::size_t>(std::ceil(kLandingShare * static_cast<float>(length))));
+    for (std::size_t k = 0; k < keep; ++k)
+      phases.push_back(static_cast<float>((start + k) % n) / static_cast<float>(n));
+  }
+  std::sort(phases.begin(), phases.end());
+  return phases;
+}
+
+}  // namespace
+
+WalkCycleResult record_walk_cycle(const RagdollSettings& settings,
+                                  const WorldSettings& world_settings, float speed_mps) {
+  WalkCycleResult out;
+  World world(world_settings);
+  world.add_static_box({{0, -0.5f, 0}, {kGroundHalfM, 0.5f, kGroundHalfM}, {}, 0.9f});
+  Ragdoll& body = world.add_ragdoll(settings, {0, 0, 0}, 0.0f);
+  const auto stand_steps = static_cast<int>(std::lround(kStandS / world.dt()));
+  for (int i = 0; i < stand_steps; ++i) world.step();
+  {
+    const auto parts = parts_of(body);
+    out.cycle.standing = to_local(parts, ground_under(parts[slot(BodyPart::pelvis)].position),
+                                  yaw_of(body.balance().forward));
+  }
+  LocomotionIntent walk;
+  walk.gait = Gait::walk;
+  walk.velocity = {0, 0, speed_mps};
+  body.set_intent(walk);
+
+  // The world states of every step from the start of step kWarmUpSteps to that of the one two
+  // steps later: one cycle, left and right.
+  std::vector<std::array<BodyState, kBodyPartCount>> recorded;
+  const int first = body.steps_taken() + kWarmUpSteps;
+  const auto max_steps = static_cast<int>(std::lround(kMaxWalkS / world.dt()));
+  for (int i = 0; i < max_steps; ++i) {
+    world.step();
+    if (!is_upright(body.state())) {
+      out.error = "the walker fell while its walk was recorded";
+      return out;
+    }
+    const int taken = body.steps_taken();
+    if (taken >= first) recorded.push_back(parts_of(body));
+    if (taken >= first + 2) break;
+  }
+  if (body.steps_taken() < first + 2 || recorded.size() < 3) {
+    out.error = "the walker did not take enough steps to record a cycle";
+    return out;
+  }
+  // The root moves straight and evenly from the cycle's first pelvis to its last.
+  const Vec3 from = ground_under(recorded.front()[slot(BodyPart::pelvis)].position);
+  const Vec3 to = ground_under(recorded.back()[slot(BodyPart::pelvis)].position);
+  const float heading = yaw_of(to - from);
+  std::vector<BodyPoses> steps;
+  const auto n = static_cast<float>(recorded.size() - 1);
+  for (std::size_t k = 0; k < recorded.size(); ++k)
+    steps.push_back(to_local(recorded[k], lerp(from, to, static_cast<float>(k) / n), heading));
+  close_loop(steps);
+  out.cycle.frames = resample(steps);
+  out.cycle.stride_m = length(to - from);
+  out.cycle.period_s = n * world.dt();
+  out.cycle.speed_mps = out.cycle.stride_m / out.cycle.period_s;
+  out.cycle.landing_phases = landing_phases(
+      out.cycle.frames, body.blueprint().bodies[slot(BodyPart::foot_l)].half_extents.y);
+  out.ok = true;
+  return out;
+}
+
+BodyPoses sample_walk_cycle(const WalkCycle& cycle, float phase, float walk_weight) {
+  const float wrapped = phase - std::floor(phase);
+  const float at = wrapped * static_cast<float>(WalkCycle::kFrames);
+  const auto i = std::min(static_cast<std::size_t>(at), cycle.frames.size() - 1);
+  const std::size_t j = (i + 1) % cycle.frames.size();
+  const float t = at - static_cast<float>(i);
+  const float w = std::clamp(walk_weight, 0.0f, 1.0f);
+  BodyPoses out{};
+  for (std::size_t p = 0; p < out.size(); ++p)
+    out[p] = mix(cycle.standing[p], mix(cycle.frames[i][p], cycle.frames[j][p], t), w);
+  return out;
+}
+
+void place_poses(const BodyPoses& local, Vec3 root, float yaw_rad,
+                 std::array<BodyState, kBodyPartCount>& out) {
+  const Quat turn = Quat::from_yaw(yaw_rad);
+  for (std::size_t p = 0; p < local.size(); ++p) {
+    out[p].position = root + turn.rotate(local[p].position);
+    out[p].rotation = normalized(turn * local[p].rotation);
+  }
+}
+
+float closest_phase(const WalkCycle& cycle,
+                    const std::array<BodyState, kBodyPartCount>& world_parts, Vec3 root,
+                    float yaw_rad) {
+  const BodyPoses local = to_local(world_parts, root, yaw_rad);
+  float best = 1e30f;
+  std::size_t best_frame = 0;
+  for (std::size_t f = 0; f < cycle.frames.size(); ++f) {
+    float sum = 0;
+    for (std::size_t p = 0; p < local.size(); ++p) {
+      const Vec3 d = local[p].position - cycle.frames[f][p].position;
+      sum += dot(d, d);
+    }
+    if (sum < best) {
+      best = sum;
+      best_frame = f;
+    }
+  }
+  return static_cast<float>(best_frame) / static_cast<float>(cycle.frames.size());
+}
+
+}  // namespace stagger::physics
