@@ -712,12 +712,14 @@ int run_patrol_bench(const std::string& level_path, stagger::bench::PatrolBenchO
   const auto scene_or = patrolled_level(level_path, settings_path);
   if (!scene_or) return kExitWrongInput;
   const stagger::sim::SceneDescription& scene = *scene_or;
-  std::cerr << "stagger bench: " << options.enemies << " enemies patrolling " << level_path
-            << " for " << options.seconds << " simulated seconds...\n";
+  std::cerr << "stagger bench: " << options.enemies << " enemies patrolling " << level_path;
+  if (options.max_active > 0) std::cerr << ", at most " << options.max_active << " full ragdolls,";
+  std::cerr << " for " << options.seconds << " simulated seconds...\n";
   stagger::app::catch_interrupts();
   options.stop = kStopOnInterrupt;
   const stagger::bench::PatrolBenchResult r = stagger::bench::run_patrol_benchmark(scene, options);
-  std::cout << stagger::bench::patrol_bench_text(r);
+  std::cout << (options.max_active > 0 ? stagger::bench::crowd_bench_text(r)
+                                       : stagger::bench::patrol_bench_text(r));
   return r.interrupted ? kExitInterrupted : 0;
 }
 
@@ -1159,9 +1161,21 @@ int main(int argc, char** argv) {
                    "Instead: enemies patrolling this level (navmesh build, navigation tick, CPU "
                    "per 90 Hz frame)")
       ->transform(stagger::app::level_argument());
+  std::string crowd_level;
+  bench_cmd
+      ->add_option("--crowd", crowd_level,
+                   "Instead: enemies patrolling this level with activity levels (the nearest "
+                   "--max-active are full ragdolls, the rest walk their cycle kinematically)")
+      ->transform(stagger::app::level_argument())
+      ->excludes("--patrol");
+  int crowd_max_active = 32;
+  bench_cmd
+      ->add_option("--max-active", crowd_max_active, "With --crowd: the most full ragdolls at once")
+      ->capture_default_str()
+      ->check(integer_in("--max-active", "full ragdolls", 1, 1024));
   bench_cmd
       ->add_option("--enemies", patrol_bench.enemies,
-                   "With --patrol or --soak: enemies spread along the level's routes")
+                   "With --patrol, --crowd or --soak: enemies spread along the level's routes")
       ->capture_default_str()
       ->check(integer_in("--enemies", "enemies", 1, 1024));
   std::string soak_level;
@@ -1414,10 +1428,14 @@ int main(int argc, char** argv) {
       soak.seconds = bench_cmd->count("--seconds") > 0 ? bench.seconds : 600.0;
       return run_soak(soak_level, soak, bench_settings);
     }
-    if (!patrol_level.empty()) {
+    if (!patrol_level.empty() || !crowd_level.empty()) {
       if (bench_cmd->count("--seconds") > 0) patrol_bench.seconds = bench.seconds;
-      return run_patrol_bench(patrol_level, patrol_bench, bench_settings);
+      if (!crowd_level.empty()) patrol_bench.max_active = crowd_max_active;
+      return run_patrol_bench(crowd_level.empty() ? patrol_level : crowd_level, patrol_bench,
+                              bench_settings);
     }
+    if (bench_cmd->count("--max-active") > 0)
+      return usage("stagger bench: --max-active applies to --crowd only");
     if (bench_cmd->count("--enemies") > 0)
       return usage("stagger bench: --enemies applies to --patrol and --soak only");
     return run_bench(bench, bench_settings);

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <vector>
 
@@ -96,6 +97,7 @@ struct LoadSum {
 };
 
 constexpr std::uint64_t kLoadSampleSteps = 24;  // the solver load is read every 0.1 s
+constexpr float kPlayerEyeHeightM = 1.7f;       // [m] the crowd bench's player's head
 
 }  // namespace
 
@@ -150,12 +152,19 @@ PatrolBenchResult run_patrol_benchmark(const sim::SceneDescription& scene,
   }
   r.navmesh_build_ms = percentile(builds, 0.5);
 
-  const sim::SceneDescription patrolled = with_patrollers(scene, options.enemies);
+  sim::SceneDescription patrolled = with_patrollers(scene, options.enemies);
+  patrolled.activity.max_active = options.max_active;
   r.enemies = static_cast<int>(patrolled.enemies.size());
   const auto steps = static_cast<std::uint64_t>(options.seconds * 240.0);
   const auto warm_up = static_cast<std::uint64_t>(kWarmUpS * 240.0);
   {
     sim::Simulation s(patrolled, {});
+    if (options.max_active > 0) {
+      // The player stands at the level's start, looking nowhere in particular: distance alone
+      // picks the active enemies.
+      s.set_player(patrolled.player_position,
+                   patrolled.player_position + Vec3{0, kPlayerEyeHeightM, 0});
+    }
     while (s.scene().world().step_count() < warm_up && !r.interrupted) {
       r.interrupted = options.stop && options.stop();
       s.step();
@@ -166,6 +175,7 @@ PatrolBenchResult run_patrol_benchmark(const sim::SceneDescription& scene,
     // Timed in chunks, with the solver load read between them: reading it walks every pair and
     // row, which is no part of a frame's cost.
     double cpu_ms = 0;
+    double active_sum = 0;  // active count × steps, sampled at each chunk's end
     LoadSum load;
     std::uint64_t done = 0;
     while (done < steps && !r.interrupted) {
@@ -177,6 +187,11 @@ PatrolBenchResult run_patrol_benchmark(const sim::SceneDescription& scene,
         s.step();
       }
       cpu_ms += thread_cpu_ms() - start;
+      if (options.max_active > 0) {
+        const int active = s.activity().active_count();
+        active_sum += static_cast<double>(active) * static_cast<double>(i);
+        r.max_active_seen = std::max(r.max_active_seen, active);
+      }
       done += i;
       r.interrupted = i < chunk;
       load.add(s.scene().world().solver_load());
@@ -190,8 +205,16 @@ PatrolBenchResult run_patrol_benchmark(const sim::SceneDescription& scene,
     r.nav_tick_p50_ms = percentile(ticks, 0.5);
     r.nav_tick_p99_ms = percentile(ticks, 0.99);
     r.nav_tick_max_ms = ticks.empty() ? 0 : *std::max_element(ticks.begin(), ticks.end());
-    for (const auto& e : result.enemies) r.falls += e.falls;
+    for (const auto& e : result.enemies) {
+      r.falls += e.falls;
+      r.promotions += e.activity.promotions;
+      r.demotions += e.activity.demotions;
+      r.max_switch_jump_mps = std::max(r.max_switch_jump_mps, e.activity.max_switch_jump_mps);
+    }
     r.falls -= falls_before;
+    r.mean_active = options.max_active > 0
+                        ? active_sum / static_cast<double>(std::max<std::uint64_t>(1, done))
+                        : r.enemies;
   }
   {
     // The baseline is stock Bullet: none of Stagger's replacements of its internals.
@@ -200,7 +223,10 @@ PatrolBenchResult run_patrol_benchmark(const sim::SceneDescription& scene,
     physics::World world(stock);
     for (const auto& box : patrolled.boxes) world.add_static_box(box);
     for (const auto& mesh : patrolled.meshes) world.add_static_mesh(mesh);
-    for (const levels::EnemySpawn& e : patrolled.enemies) {
+    // As many stock ragdolls as there were full ragdolls (on average) in the run.
+    const auto baseline_count = static_cast<std::size_t>(std::lround(r.mean_active));
+    for (std::size_t k = 0; k < std::min(baseline_count, patrolled.enemies.size()); ++k) {
+      const levels::EnemySpawn& e = patrolled.enemies[k];
       physics::add_baseline_ragdoll(world, sim::settings_of(patrolled, e).ragdoll,
                                     e.position + Vec3{0, patrolled.spawn_height_m, 0},
                                     deg_to_rad(e.yaw_deg));
@@ -233,6 +259,29 @@ std::string patrol_bench_text(const PatrolBenchResult& r) {
       r.navmesh_build_ms, r.enemies, r.nav_tick_p50_ms, r.nav_tick_p99_ms, r.nav_tick_max_ms,
       r.enemies, r.frame_ms, r.baseline_frame_ms, r.falls, r.pairs, r.self_pairs, r.contact_points,
       r.self_contact_points, r.constraint_rows);
+  return std::string(text) +
+         (r.interrupted ? "interrupted: the figures are of the steps that ran\n" : "");
+}
+
+}  // namespace stagger::bench
+
+namespace stagger::bench {
+
+std::string crowd_bench_text(const PatrolBenchResult& r) {
+  char text[1024];
+  const double per_active = r.mean_active > 0 ? r.frame_ms / r.mean_active : 0.0;
+  std::snprintf(
+      text, sizeof(text),
+      "CPU per 90 Hz frame, %d enemies with activity levels   %8.2f ms   (target <= 5.5 ms)\n"
+      "  full ragdolls: %.1f on average, %d at most; %d promotions, %d demotions, largest body "
+      "speed jump at a switch %.3f m/s\n"
+      "  the frame per full ragdoll                          %8.3f ms\n"
+      "  stock Bullet, %.0f ragdolls posed                    %8.2f ms\n"
+      "navigation tick: p50 %.3f ms, p99 %.3f ms, max %.3f ms\n"
+      "falls during the timed run: %d\n",
+      r.enemies, r.frame_ms, r.mean_active, r.max_active_seen, r.promotions, r.demotions,
+      static_cast<double>(r.max_switch_jump_mps), per_active, std::round(r.mean_active),
+      r.baseline_frame_ms, r.nav_tick_p50_ms, r.nav_tick_p99_ms, r.nav_tick_max_ms, r.falls);
   return std::string(text) +
          (r.interrupted ? "interrupted: the figures are of the steps that ran\n" : "");
 }

@@ -6,6 +6,7 @@
 
 #include "stagger/core/cpu_clock.h"
 #include "stagger/core/enum_table.h"
+#include "stagger/core/random.h"
 #include "stagger/core/step_clock.h"
 #include "stagger/sim/scene.h"
 
@@ -21,7 +22,8 @@ Simulation::Simulation(const SceneDescription& scene, InputScript script)
     : scene_(scene),
       script_(std::move(script)),
       max_present_(std::max<std::ptrdiff_t>(scene.max_enemies,
-                                            static_cast<std::ptrdiff_t>(scene.enemies.size()))) {
+                                            static_cast<std::ptrdiff_t>(scene.enemies.size()))),
+      activity_(scene.activity, scene.world) {
   for (std::size_t i = 0; i < scene_.enemies().size(); ++i) start_enemy_stats(i);
   start_minds();
   start_hands();
@@ -41,6 +43,10 @@ void Simulation::start_enemy_stats(std::size_t index) {
   squad_index_.push_back(-1);
   punches_seen_.push_back(0);
   punch_ended_.push_back(0);
+  const EnemySettings tuned =
+      settings_of(scene_.description(), scene_.description().enemies[index]);
+  activity_.add_enemy(index, *enemy.ragdoll, {tuned.brain.patrol_speed, tuned.brain.chase_speed},
+                      settings_hash(tuned));
 }
 
 ai::SquadMember Simulation::member_for(std::size_t index) {
@@ -102,6 +108,7 @@ void Simulation::guard_finite() {
       continue;
     }
     ++stats_[i].resets;
+    make_active(i);
     body.reset();
     last_com_[i] = body.balance().com;
   }
@@ -161,10 +168,27 @@ void Simulation::set_hand_joints(int side, const std::vector<std::optional<Vec3>
   }
 }
 
-void Simulation::set_player(Vec3 feet, Vec3 head) {
+void Simulation::set_player(Vec3 feet, Vec3 head, Vec3 gaze) {
   player_.present = true;
   player_.feet = feet;
   player_.head = head;
+  player_gaze_ = gaze;
+}
+
+void Simulation::activity_before_step() {
+  if (!activity_.enabled()) return;
+  ActivityViewer viewer;
+  viewer.present = player_.present;
+  viewer.feet = player_.feet;
+  viewer.head = player_.head;
+  viewer.gaze = player_gaze_;
+  std::vector<Vec3> hands;
+  for (const physics::Hand* hand : hands_) {
+    if (hand != nullptr && !hand->ghost()) hands.push_back(hand->state().position);
+  }
+  const bool decide =
+      scene_.world().step_count() % static_cast<std::uint64_t>(ai_every_steps_) == 0;
+  activity_.before_step(viewer, hands, scene_.world().dt(), decide);
 }
 
 namespace {
@@ -218,7 +242,10 @@ void Simulation::apply_due_events() {
   const double half_step = 0.5 * static_cast<double>(scene_.world().dt());
   while (next_kill_ < script_.kills.size() && script_.kills[next_kill_].t <= now + half_step) {
     const KillEvent& kill = script_.kills[next_kill_++];
-    if (Enemy* enemy = scene_.find_enemy(kill.enemy)) enemy->ragdoll->kill();
+    if (const std::optional<EnemyId> id = find_enemy(kill.enemy)) {
+      make_active(static_cast<std::size_t>(*id));
+      scene_.enemies()[static_cast<std::size_t>(*id)].ragdoll->kill();
+    }
   }
   while (next_walk_ < script_.walks.size() && script_.walks[next_walk_].t <= now + half_step) {
     const WalkEvent& walk = script_.walks[next_walk_++];
@@ -238,6 +265,7 @@ void Simulation::apply_due_events() {
     for (std::size_t i = 0; i < scene_.enemies().size(); ++i) {
       Enemy& enemy = scene_.enemies()[i];
       if (enemy.name != push.enemy || enemy.removed()) continue;
+      make_active(i);
       enemy.ragdoll->apply_impulse(push.body, push.impulse);
       scripted_pushes_[i].emplace_back(now, length(push.impulse));
     }
@@ -256,7 +284,9 @@ void Simulation::step() {
     navigation_tick_ms_.push_back(squad_->last_navigation_ms());
   }
   move_hands();
+  activity_before_step();
   scene_.world().step();
+  activity_.after_step(scene_.world().dt());
   guard_finite();
   record_stats();
   collect_events();
@@ -316,7 +346,8 @@ void Simulation::record_stats() {
     s.stays_down = r.stays_down();
     s.max_balance_error_m = std::max(s.max_balance_error_m, balance.error_m);
     s.min_pelvis_height_m = std::min(s.min_pelvis_height_m, r.pelvis_height());
-    s.max_joint_separation_m = std::max(s.max_joint_separation_m, r.max_joint_separation());
+    if (!r.suspended())  // a posed body's joints are the cycle's, not the solver's
+      s.max_joint_separation_m = std::max(s.max_joint_separation_m, r.max_joint_separation());
     if (physics::is_upright(state))
       s.distance_walked_m += static_cast<double>(length(horizontal(balance.com - last_com_[i])));
     last_com_[i] = balance.com;
@@ -453,6 +484,8 @@ Result<void> Simulation::remove_enemy(EnemyId enemy) {
   const Result<std::size_t> i = present_index(enemy);
   if (!i) return Error{i.error()};
   if (squad_ && squad_index_[i.value()] >= 0) squad_->remove(squad_index_[i.value()]);
+  make_active(i.value());  // its bodies back in the world, to be taken out with it
+  activity_.remove_enemy(i.value());
   scene_.remove_enemy(i.value());
   stats_[i.value()].removed = true;
   return {};
@@ -465,6 +498,7 @@ Result<void> Simulation::teleport_enemy(EnemyId enemy, Vec3 feet, float yaw_rad)
     return Error{"teleport of enemy " + std::to_string(i.value()) +
                  ": the position and yaw must be finite numbers"};
   }
+  make_active(i.value());
   physics::Ragdoll& body = *scene_.enemies()[i.value()].ragdoll;
   body.teleport(feet + Vec3{0, scene_.description().spawn_height_m, 0}, yaw_rad);
   last_com_[i.value()] = body.balance().com;
@@ -477,6 +511,7 @@ Result<void> Simulation::push_enemy(EnemyId enemy, physics::BodyPart part, Vec3 
   if (!i) return Error{i.error()};
   if (static_cast<int>(part) >= physics::kBodyPartCount) return Error{"no such body part"};
   if (!finite(impulse)) return Error{"a push's impulse must be finite"};
+  make_active(i.value());
   scene_.enemies()[i.value()].ragdoll->apply_impulse(part, impulse);
   scripted_pushes_[i.value()].emplace_back(scene_.world().time(), length(impulse));
   return {};
@@ -485,6 +520,7 @@ Result<void> Simulation::push_enemy(EnemyId enemy, physics::BodyPart part, Vec3 
 Result<void> Simulation::kill_enemy(EnemyId enemy) {
   const Result<std::size_t> i = present_index(enemy);
   if (!i) return Error{i.error()};
+  make_active(i.value());
   scene_.enemies()[i.value()].ragdoll->kill();
   return {};
 }
@@ -611,6 +647,10 @@ SimulationResult Simulation::result() const {
     const physics::Ragdoll& ragdoll = *scene_.enemies()[i].ragdoll;
     r.enemies[i].balance_state = std::string(physics::name_of(ragdoll.balance().state));
     r.enemies[i].final_state = std::string(physics::name_of(ragdoll.state()));
+    if (activity_.enabled()) {
+      r.enemies[i].activity = activity_.stats(i);
+      r.enemies[i].final_activity = std::string(name_of(activity_.activity(i)));
+    }
   }
   // Pushes: the script's, then the hands' shoves, in the order they began.
   for (std::size_t i = 0; i < r.enemies.size(); ++i) {

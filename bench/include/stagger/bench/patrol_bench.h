@@ -12,9 +12,13 @@
 namespace stagger::bench {
 
 struct PatrolBenchOptions {
-  int enemies = 32;            ///< spread along the level's routes
-  double seconds = 20.0;       ///< simulated time (after 2 s untimed)
-  int navmesh_builds = 5;      ///< the build time is their median
+  int enemies = 32;        ///< spread along the level's routes
+  double seconds = 20.0;   ///< simulated time (after 2 s untimed)
+  int navmesh_builds = 5;  ///< the build time is their median
+  /// `stagger bench --crowd`: activity levels with at most this many full ragdolls (0: every
+  /// enemy is one, the patrol bench), and the player standing at the level's start, where the
+  /// nearest are active
+  int max_active = 0;
   std::function<bool()> stop;  ///< asked before every step: true ends the bench early
 };
 
@@ -27,7 +31,13 @@ struct PatrolBenchResult {
   double frame_ms = 0;           ///< CPU per 90 Hz frame (8/3 physics steps), everything
   double baseline_frame_ms = 0;  ///< the same for stock Bullet ragdolls holding a pose
   int falls = 0;                 ///< during the timed run, all enemies
-  bool interrupted = false;      ///< `stop` ended it: the figures are of the steps that ran
+  /// With activity levels: full ragdolls during the timed run (mean over the steps, and most),
+  /// and the stock Bullet baseline is of that many (the mean, rounded) ragdolls
+  double mean_active = 0;
+  int max_active_seen = 0;
+  int promotions = 0, demotions = 0;  ///< during the whole run, all enemies
+  float max_switch_jump_mps = 0;      ///< [m/s] largest body speed jump at a switch
+  bool interrupted = false;           ///< `stop` ended it: the figures are of the steps that ran
   /// Per enemy, averaged over the timed run (sampled every 0.1 s): what the solver carries.
   double pairs = 0, self_pairs = 0, contact_points = 0, self_contact_points = 0,
          constraint_rows = 0;
@@ -37,6 +47,7 @@ struct PatrolBenchResult {
 PatrolBenchResult run_patrol_benchmark(const sim::SceneDescription& scene,
                                        const PatrolBenchOptions& options);
 std::string patrol_bench_text(const PatrolBenchResult& r);
+std::string crowd_bench_text(const PatrolBenchResult& r);
 
 /// The scene with `count` enemies spread evenly along its patrol routes (routes of two or more
 /// points), each route getting a share in proportion to its length, named `patroller-1`, ...

@@ -17,6 +17,7 @@
 #include "stagger/physics/hand.h"
 #include "stagger/physics/ragdoll.h"
 #include "stagger/physics/world.h"
+#include "stagger/sim/activity.h"
 #include "stagger/sim/settings.h"
 
 namespace stagger::sim {
@@ -36,6 +37,8 @@ struct SceneDescription {
   /// the crowd is sized for it. 0: as many as `enemies`.
   int max_enemies = 0;
   physics::HandSettings hands;  ///< the physics hands that `hand` events move
+  /// Activity levels (sim/activity.h): off unless `activity.max_active` caps the full ragdolls.
+  ActivitySettings activity;
   /// Navmesh settings of a level; enemies with routes walk them on it. Unset: nobody patrols.
   std::optional<NavigationSettings> navigation;
   /// The seed vary_spawns nudged the spawns with; unset: the spawns are as the level has them.

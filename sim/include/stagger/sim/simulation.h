@@ -13,6 +13,7 @@
 #include "stagger/ai/squad.h"
 #include "stagger/core/result.h"
 #include "stagger/physics/hand.h"
+#include "stagger/sim/activity.h"
 #include "stagger/sim/events.h"
 #include "stagger/sim/input_script.h"
 #include "stagger/sim/scene.h"
@@ -54,6 +55,10 @@ struct EnemyStats {
   std::string brain_state;  ///< at the end (`patrol`, `chase`, ...; empty without a mind)
   std::string balance_state;  ///< at the end
   std::string final_state;    ///< locomotion state at the end (`standing`, `down`, `dead`, ...)
+  /// Activity levels (only with SceneDescription::activity on): time at each, switches, and the
+  /// largest body speed jump at a switch.
+  ActivityStats activity;
+  std::string final_activity;  ///< at the end (`active`, `light`, ...; empty with levels off)
 };
 
 struct SimulationResult {
@@ -154,8 +159,11 @@ class Simulation {
     return joint_spheres_[static_cast<std::size_t>(side)];
   }
   float hand_joint_radius_m() const { return joint_radius_m_; }
-  /// Live input: where the player stands and looks from, for the enemies' eyes [m].
-  void set_player(Vec3 feet, Vec3 head);
+  /// Live input: where the player stands and looks from, for the enemies' eyes [m], and where
+  /// the head looks (a unit vector; zero: unknown), for the choice of active enemies.
+  void set_player(Vec3 feet, Vec3 head, Vec3 gaze = {});
+  /// The activity levels of the enemies (every enemy is active while they are off).
+  const ActivityLevels& activity() const { return activity_; }
   /// The enemies' minds; nullptr in a scene without navigation.
   const ai::Squad* squad() const { return squad_.get(); }
   /// Enemy `index`'s member in squad(), or -1 when it has no mind there (no navigation, its
@@ -188,6 +196,10 @@ class Simulation {
   /// Which of the player's volumes the fist reaches, if any.
   std::optional<PlayerPart> fist_on_player(const physics::Ragdoll& body) const;
   void post(const EnemyEvent& event);
+  /// Activity levels around the world step: before it (who is active, light poses), after it.
+  void activity_before_step();
+  /// Makes enemy `index` a full ragdoll now, if it is not (something is about to touch it).
+  void make_active(std::size_t index) { activity_.promote_now(index); }
 
   Scene scene_;
   InputScript script_;
@@ -205,6 +217,8 @@ class Simulation {
   int ai_every_steps_ = 1;
   std::vector<int> squad_index_;  // per enemy: its member in the squad (-1: none)
   ai::PlayerView player_;
+  Vec3 player_gaze_;
+  ActivityLevels activity_;
   PlayerVolumes player_volumes_;
   std::vector<int> punches_seen_;  // per enemy: punches thrown as of the last step
   std::vector<int> punch_ended_;   // per enemy: the punch (count) last blocked or landed

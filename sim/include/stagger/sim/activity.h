@@ -1,0 +1,143 @@
+#pragma once
+// Activity levels: how much of an enemy is simulated. Near the player, in view, touched or not
+// yet calm, an enemy is `active`: the full ragdoll. Otherwise it is `light`: its ragdoll is out
+// of the physics world and walks where its mind sends it as a kinematic pose, its own walk cycle
+// (physics/walk_cycle.h) played along the ground. A blast throws light enemies as `fake`
+// ragdolls (point bodies, sim/fake_ragdolls.h); a kill plays a `clip`; a corpse at rest far away
+// is `asleep`. A cap on the active count keeps the nearest active.
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string_view>
+#include <vector>
+
+#include "stagger/core/math.h"
+#include "stagger/physics/ragdoll.h"
+#include "stagger/physics/walk_cycle.h"
+
+namespace stagger::sim {
+
+enum class Activity : std::uint8_t { active, light, fake, clip, asleep };
+inline constexpr int kActivityCount = 5;
+std::string_view name_of(Activity activity);
+
+struct ActivitySettings {
+  /// The most full ragdolls at once; 0 switches activity levels off (every enemy is active).
+  int max_active = 0;
+  float promote_distance_m = 10.0f;  ///< [m] a player this near (across) makes an enemy active
+  float demote_distance_m = 14.0f;   ///< [m] ... and farther than this lets it go (hysteresis)
+  float view_distance_m = 18.0f;     ///< [m] in the player's view this near makes it active
+  float view_half_angle_deg = 35.0f;  ///< [deg] half the view cone around the player's gaze
+  /// [m] a physics hand this near the pelvis makes it active at once, wherever it is in its
+  /// stride (a hand moving at 9 m/s covers it in 0.13 s)
+  float hand_reach_m = 1.2f;
+  float calm_s = 2.0f;  ///< [s] upright, unhit and active this long before it may go light
+  float light_turn_rate_deg_s = 180.0f;  ///< [deg/s] how fast a light walker turns
+  float demote_blend_s = 0.4f;  ///< [s] from the last simulated pose onto the walk cycle
+  /// [s] a promotion waits for the cycle's next landing phase (a foot just down), at most this
+  float max_promote_wait_s = 0.4f;
+  /// [m/s] a calm body goes light only when no body of it moves faster or slower than the light
+  /// pose would by more than this (it waits for the moment in its stride)
+  float max_switch_speed_mps = 0.35f;
+  /// [s] how quickly a light walker's pose goes between standing and walking
+  float walk_blend_s = 0.3f;
+  /// [m] a light walker probes the ground again after moving this far
+  float ground_probe_every_m = 0.15f;
+};
+
+/// Per enemy: what its activity levels were.
+struct ActivityStats {
+  std::array<double, kActivityCount> seconds{};  ///< [s] time at each level, by Activity
+  int promotions = 0;                            ///< to active
+  int demotions = 0;                             ///< from active to light
+  /// [m/s] the largest change of any body's speed across a switch (the step before it to the
+  /// step after it)
+  float max_switch_jump_mps = 0;
+};
+
+/// Where the player is and looks, for the choice of who is active.
+struct ActivityViewer {
+  bool present = false;
+  Vec3 feet;  ///< [m]
+  Vec3 head;  ///< [m]
+  Vec3 gaze{0, 0, 1};  ///< where the head looks (unit); zero: unknown (distance alone decides)
+};
+
+/// The activity levels of a scene's enemies. Owned by sim::Simulation, which calls it around
+/// every physics step; the ragdolls stay the enemies' (their intents come from their minds).
+class ActivityLevels {
+ public:
+  ActivityLevels(const ActivitySettings& settings, const physics::WorldSettings& world);
+
+  const ActivitySettings& settings() const { return settings_; }
+  bool enabled() const { return settings_.max_active > 0; }
+
+  /// Starts following enemy `index` (active at first). Its walk is recorded at each of
+  /// `walk_speeds_mps` [m/s] (its patrol and chase speeds) once per `rig_key` (enemies tuned
+  /// alike share a key and the cycles); a light walker plays the one nearest its speed. A rig
+  /// whose walk cannot be recorded stays active.
+  void add_enemy(std::size_t index, physics::Ragdoll& body,
+                 const std::vector<float>& walk_speeds_mps, std::uint64_t rig_key);
+  void remove_enemy(std::size_t index);
+
+  /// Before a physics step: who should be active (when `decide`, at the minds' rate), the
+  /// promotions due, hands that reach a light body, and the light bodies' poses for the step.
+  void before_step(const ActivityViewer& viewer, const std::vector<Vec3>& hands, float dt,
+                   bool decide);
+  /// After the step: the speed jumps of the switches made before it, the time at each level.
+  void after_step(float dt);
+  /// Makes an enemy active now (a push or a hit is about to reach it).
+  void promote_now(std::size_t index);
+
+  Activity activity(std::size_t index) const { return enemies_[index].activity; }
+  const ActivityStats& stats(std::size_t index) const { return enemies_[index].stats; }
+  int active_count() const;
+  /// The cycle an enemy's light pose is played from (nullptr before it has one).
+  const physics::WalkCycle* cycle(std::size_t index) const { return enemies_[index].cycle; }
+
+ private:
+  struct Light {
+    Vec3 root;           ///< [m] on the ground under the pelvis
+    float yaw_rad = 0;   ///< [rad] heading
+    float phase = 0;     ///< [cycles]
+    float walk_weight = 0;  ///< [-] 0 standing, 1 walking
+    Vec3 probed_at;      ///< [m] where the ground was last probed
+    /// What the last simulated pose missed of the cycle's frame (in the root's frame: position
+    /// [m] added, rotation applied before), faded out after a demotion
+    physics::BodyPoses offset{};
+    float blend_left_s = 0;  ///< [s] until the pose is the cycle's alone
+  };
+  struct Tracked {
+    physics::Ragdoll* body = nullptr;
+    std::vector<const physics::WalkCycle*> gaits;  ///< by the speeds asked for
+    const physics::WalkCycle* cycle = nullptr;     ///< the one played now
+    Activity activity = Activity::active;
+    Light light;
+    float active_s = 0;           ///< [s] since it became active
+    float promote_wait_s = -1;    ///< [s] waiting for a landing phase (<0: no promotion due)
+    bool wanted = false;          ///< chosen active at the last decision
+    bool demote_due = false;      ///< to go light as soon as its motion matches the cycle's
+    std::optional<std::array<physics::BodyState, physics::kBodyPartCount>> before_switch;
+    std::array<physics::BodyState, physics::kBodyPartCount> parts{};  ///< scratch and last pose
+    ActivityStats stats;
+  };
+
+  void decide(const ActivityViewer& viewer);
+  bool calm(const Tracked& e) const;
+  /// Makes an active enemy light if every body moves within max_switch_speed_mps of how the
+  /// cycle's would at the phase nearest its pose; otherwise it stays active for now.
+  bool demote(Tracked& e);
+  void pick_cycle(Tracked& e, float speed_mps);
+  void promote(Tracked& e);
+  void pose_light(Tracked& e, float dt);
+  bool at_landing_phase(const Tracked& e, float dt) const;
+
+  ActivitySettings settings_;
+  physics::WorldSettings world_;
+  std::map<std::uint64_t, physics::WalkCycle> cycles_;  ///< by rig and speed
+  std::vector<Tracked> enemies_;
+};
+
+}  // namespace stagger::sim

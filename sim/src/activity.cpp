@@ -1,0 +1,330 @@
+#include "stagger/sim/activity.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "stagger/core/enum_table.h"
+#include "stagger/core/random.h"
+
+namespace stagger::sim {
+
+namespace {
+
+constexpr std::string_view kActivityNames[] = {"active", "light", "fake", "clip", "asleep"};
+constexpr float kWalkingSpeedMps = 0.1f;  // [m/s] an intent slower than this stands
+constexpr float kProbeAboveM = 0.6f;      // [m] the ground probe starts this far over the root
+constexpr float kProbeBelowM = 1.5f;      // [m] and looks this far under it
+constexpr float kStandingWeight = 0.05f;  // [-] a pose this near standing has both feet down
+
+using Parts = std::array<physics::BodyState, physics::kBodyPartCount>;
+
+Parts parts_of(const physics::Ragdoll& body) {
+  Parts parts{};
+  for (int p = 0; p < physics::kBodyPartCount; ++p)
+    parts[static_cast<std::size_t>(p)] = body.body_state(static_cast<physics::BodyPart>(p));
+  return parts;
+}
+
+float largest_jump(const Parts& before, const Parts& after) {
+  float jump = 0;
+  for (std::size_t p = 0; p < before.size(); ++p)
+    jump = std::max(jump, length(after[p].linear_velocity - before[p].linear_velocity));
+  return jump;
+}
+
+// The turn from `from` toward `to` [rad], at most `most`.
+float turn_toward(float from, float to, float most) {
+  return from + std::clamp(std::remainder(to - from, 2.0f * kPi), -most, most);
+}
+
+}  // namespace
+
+std::string_view name_of(Activity activity) {
+  return enum_name<Activity::asleep>(kActivityNames, activity);
+}
+
+ActivityLevels::ActivityLevels(const ActivitySettings& settings,
+                               const physics::WorldSettings& world)
+    : settings_(settings), world_(world) {}
+
+void ActivityLevels::add_enemy(std::size_t index, physics::Ragdoll& body,
+                               const std::vector<float>& walk_speeds_mps, std::uint64_t rig_key) {
+  if (enemies_.size() <= index) enemies_.resize(index + 1);
+  Tracked& e = enemies_[index];
+  e = {};
+  e.body = &body;
+  if (!enabled()) return;
+  for (float speed : walk_speeds_mps) {
+    const std::uint64_t key = rig_key ^ splitmix64(static_cast<std::uint64_t>(std::lround(speed * 1000.0f)));
+    auto found = cycles_.find(key);
+    if (found == cycles_.end()) {
+      physics::WalkCycleResult recorded = physics::record_walk_cycle(body.settings(), world_, speed);
+      if (!recorded.ok) continue;  // that gait is not played; without any it stays a ragdoll
+      found = cycles_.emplace(key, std::move(recorded.cycle)).first;
+    }
+    e.gaits.push_back(&found->second);
+  }
+  if (!e.gaits.empty()) e.cycle = e.gaits.front();
+}
+
+void ActivityLevels::pick_cycle(Tracked& e, float speed_mps) {
+  // The recorded gait nearest in speed (the phase carries over: every cycle starts as a step
+  // starts, from the same stance).
+  if (speed_mps <= kWalkingSpeedMps) return;
+  for (const physics::WalkCycle* c : e.gaits) {
+    if (std::fabs(c->speed_mps - speed_mps) < std::fabs(e.cycle->speed_mps - speed_mps)) e.cycle = c;
+  }
+}
+
+void ActivityLevels::remove_enemy(std::size_t index) {
+  if (index < enemies_.size()) enemies_[index] = {};
+}
+
+int ActivityLevels::active_count() const {
+  return static_cast<int>(std::count_if(enemies_.begin(), enemies_.end(), [](const Tracked& e) {
+    return e.body != nullptr && e.activity == Activity::active;
+  }));
+}
+
+bool ActivityLevels::calm(const Tracked& e) const {
+  const physics::LocomotionState state = e.body->state();
+  return (state == physics::LocomotionState::standing ||
+          state == physics::LocomotionState::walking) &&
+         e.active_s >= settings_.calm_s && e.body->recent_hit_ns(settings_.calm_s) <= 0.0f;
+}
+
+void ActivityLevels::decide(const ActivityViewer& viewer) {
+  // Who wants to be active: those near the player or in view, and those that must be (not calm).
+  // Those that must come first, then the nearest, up to the cap.
+  struct Claim {
+    std::size_t index;
+    bool must;
+    float distance_m;
+  };
+  std::vector<Claim> claims;
+  const float cos_view = std::cos(deg_to_rad(settings_.view_half_angle_deg));
+  for (std::size_t i = 0; i < enemies_.size(); ++i) {
+    Tracked& e = enemies_[i];
+    e.wanted = false;
+    if (e.body == nullptr || e.cycle == nullptr) continue;
+    if (e.activity != Activity::active && e.activity != Activity::light) continue;
+    const Vec3 pelvis = e.body->body_state(physics::BodyPart::pelvis).position;
+    const float distance =
+        viewer.present ? length(horizontal(pelvis - viewer.feet)) : 1e30f;
+    const bool must = e.activity == Activity::active && !calm(e);
+    const float near_m = e.activity == Activity::active ? settings_.demote_distance_m
+                                                        : settings_.promote_distance_m;
+    bool in_view = false;
+    if (viewer.present && length(viewer.gaze) > 0 && distance < settings_.view_distance_m) {
+      const Vec3 to = pelvis - viewer.head;
+      in_view = dot(normalized(to), viewer.gaze) >= cos_view;
+    }
+    if (must || distance < near_m || in_view) claims.push_back({i, must, distance});
+  }
+  std::sort(claims.begin(), claims.end(), [](const Claim& a, const Claim& b) {
+    if (a.must != b.must) return a.must;
+    if (a.distance_m != b.distance_m) return a.distance_m < b.distance_m;
+    return a.index < b.index;
+  });
+  int slots = settings_.max_active;
+  for (const Claim& c : claims) {
+    if (!c.must && slots <= 0) break;
+    enemies_[c.index].wanted = true;
+    --slots;
+  }
+  for (Tracked& e : enemies_) {
+    if (e.body == nullptr || e.cycle == nullptr) continue;
+    if (e.activity == Activity::active && !e.wanted && calm(e)) {
+      e.demote_due = true;  // as soon as its bodies move as the cycle's would
+    } else if (e.activity == Activity::light && e.wanted && e.promote_wait_s < 0) {
+      e.promote_wait_s = 0;  // at the next landing phase
+    } else if (e.activity == Activity::light && !e.wanted) {
+      e.promote_wait_s = -1;
+    }
+  }
+}
+
+bool ActivityLevels::demote(Tracked& e) {
+  // Onto the cycle from where the body is: its root on the ground under the pelvis, its heading,
+  // the phase whose frame is nearest its pose. Only as a foot lands (or standing still): the feet
+  // are down and their speeds match the cycle's. What the pose misses of the cycle's frame is
+  // carried and faded out, so that nothing jumps.
+  const Parts now = parts_of(*e.body);
+  Light l;
+  const Vec3 pelvis = now[physics::slot(physics::BodyPart::pelvis)].position;
+  const physics::BalanceReadout& b = e.body->balance();
+  l.root = {pelvis.x, b.com.y - b.com_height_m, pelvis.z};
+  l.probed_at = l.root;
+  // The heading the light walker turns toward from the start (the pelvis's yaw sways with the
+  // gait; a root turned from it toward the walk at once would swing the whole body round it).
+  const Vec3 walk = horizontal(e.body->intent().velocity);
+  const bool walking = length(walk) > kWalkingSpeedMps;
+  l.yaw_rad = walking ? yaw_of(walk) : yaw_of(b.forward);
+  pick_cycle(e, length(walk));
+  l.phase = physics::closest_phase(*e.cycle, now, l.root, l.yaw_rad);
+  l.walk_weight = walking ? 1.0f : 0.0f;
+  const physics::BodyPoses cycle = physics::sample_walk_cycle(*e.cycle, l.phase, l.walk_weight);
+  // The light pose moves as the cycle does: wait while any body moves otherwise.
+  const Vec3 root_velocity = walking ? walk : Vec3{};
+  const float phase_rate = length(root_velocity) / e.cycle->stride_m;  // [cycles/s]
+  constexpr float kPhaseStep = 1.0f / static_cast<float>(physics::WalkCycle::kFrames);
+  const physics::BodyPoses ahead =
+      physics::sample_walk_cycle(*e.cycle, l.phase + kPhaseStep, l.walk_weight);
+  const Quat turn = Quat::from_yaw(l.yaw_rad);
+  for (std::size_t p = 0; p < now.size(); ++p) {
+    const Vec3 local_velocity =
+        (ahead[p].position - cycle[p].position) * (phase_rate / kPhaseStep);
+    const Vec3 velocity = turn.rotate(local_velocity) + root_velocity;
+    if (length(velocity - now[p].linear_velocity) > settings_.max_switch_speed_mps) return false;
+  }
+  const Quat unturn = Quat::from_yaw(-l.yaw_rad);
+  for (std::size_t p = 0; p < now.size(); ++p) {
+    l.offset[p].position = unturn.rotate(now[p].position - l.root) - cycle[p].position;
+    l.offset[p].rotation = normalized(unturn * now[p].rotation * cycle[p].rotation.conjugate());
+  }
+  l.blend_left_s = settings_.demote_blend_s;
+  e.light = l;
+  e.before_switch = now;
+  e.parts = now;
+  e.body->suspend();
+  e.activity = Activity::light;
+  e.promote_wait_s = -1;
+  e.demote_due = false;
+  ++e.stats.demotions;
+  return true;
+}
+
+void ActivityLevels::promote(Tracked& e) {
+  if (std::getenv("STAGGER_DEBUG_SWITCH"))
+    std::fprintf(stderr, "promote wait %.3f weight %.2f phase %.3f speed %.2f blend %.2f\n", double(e.promote_wait_s), double(e.light.walk_weight), double(e.light.phase), double(length(e.body->intent().velocity)), double(e.light.blend_left_s));
+  e.before_switch = e.parts;
+  e.body->resume(true);
+  e.activity = Activity::active;
+  e.active_s = 0;
+  e.promote_wait_s = -1;
+  ++e.stats.promotions;
+}
+
+void ActivityLevels::promote_now(std::size_t index) {
+  Tracked& e = enemies_[index];
+  if (e.body != nullptr && e.activity == Activity::light) promote(e);
+}
+
+bool ActivityLevels::at_landing_phase(const Tracked& e, float dt) const {
+  const Light& l = e.light;
+  if (l.walk_weight < kStandingWeight) return true;  // standing: both feet are down
+  const float frame = 1.0f / static_cast<float>(physics::WalkCycle::kFrames);
+  const float phase = l.phase - std::floor(l.phase);
+  const float advance = length(horizontal(e.body->intent().velocity)) * dt / e.cycle->stride_m;
+  return std::any_of(e.cycle->landing_phases.begin(), e.cycle->landing_phases.end(), [&](float p) {
+    const float ahead = p - phase - std::floor(p - phase);  // [0, 1)
+    return ahead <= std::max(frame, advance);
+  });
+}
+
+void ActivityLevels::pose_light(Tracked& e, float dt) {
+  // Walks where the mind's intent says, turning at a limited rate, its cycle advanced by the
+  // ground covered (the feet do not skate), on the ground probed under it.
+  Light& l = e.light;
+  const physics::LocomotionIntent& intent = e.body->intent();
+  const Vec3 velocity =
+      intent.gait == physics::Gait::idle ? Vec3{} : horizontal(intent.velocity);
+  const float speed = length(velocity);
+  const float most = deg_to_rad(settings_.light_turn_rate_deg_s) * dt;
+  if (speed > kWalkingSpeedMps) {
+    l.yaw_rad = turn_toward(l.yaw_rad, yaw_of(velocity), most);
+  } else if (intent.has_facing) {
+    l.yaw_rad = turn_toward(l.yaw_rad, intent.facing_rad, most);
+  }
+  l.root = l.root + velocity * dt;
+  pick_cycle(e, speed);
+  if (length(horizontal(l.root - l.probed_at)) >= settings_.ground_probe_every_m) {
+    const physics::GroundHit ground =
+        e.body->rig().probe_ground(l.root, kProbeAboveM, kProbeBelowM);
+    if (ground.hit) l.root.y = ground.point.y;
+    l.probed_at = l.root;
+  }
+  l.phase += speed * dt / e.cycle->stride_m;
+  l.phase -= std::floor(l.phase);
+  const float target = speed > kWalkingSpeedMps ? 1.0f : 0.0f;
+  const float rate = dt / std::max(settings_.walk_blend_s, dt);
+  l.walk_weight += std::clamp(target - l.walk_weight, -rate, rate);
+  physics::BodyPoses local = physics::sample_walk_cycle(*e.cycle, l.phase, l.walk_weight);
+  if (l.blend_left_s > 0) {
+    l.blend_left_s = std::max(0.0f, l.blend_left_s - dt);
+    const float own = 1.0f - smoothstep(1.0f - l.blend_left_s / settings_.demote_blend_s);
+    for (std::size_t p = 0; p < local.size(); ++p) {
+      local[p].position = local[p].position + l.offset[p].position * own;
+      local[p].rotation = normalized(slerp(Quat{}, l.offset[p].rotation, own) * local[p].rotation);
+    }
+  }
+  const Parts last = e.parts;
+  physics::place_poses(local, l.root, l.yaw_rad, e.parts);
+  for (std::size_t p = 0; p < e.parts.size(); ++p) {
+    physics::BodyState& s = e.parts[p];
+    s.linear_velocity = (s.position - last[p].position) / dt;
+    s.angular_velocity =
+        rotation_vector(normalized(s.rotation * last[p].rotation.conjugate())) / dt;
+  }
+  e.body->pose_suspended(e.parts);
+}
+
+void ActivityLevels::before_step(const ActivityViewer& viewer, const std::vector<Vec3>& hands,
+                                 float dt, bool decide_now) {
+  if (!enabled()) return;
+  if (decide_now) decide(viewer);
+  for (Tracked& e : enemies_) {
+    if (e.body != nullptr && e.activity == Activity::active && e.demote_due) {
+      if (!e.wanted && calm(e)) {
+        demote(e);
+      } else {
+        e.demote_due = false;
+      }
+    }
+    if (e.body == nullptr || e.activity != Activity::light) continue;
+    const Vec3 pelvis = e.body->body_state(physics::BodyPart::pelvis).position;
+    const bool touched = std::any_of(hands.begin(), hands.end(), [&](Vec3 h) {
+      return length(h - pelvis) <= settings_.hand_reach_m;
+    });
+    if (touched) {
+      promote(e);
+      continue;
+    }
+    if (e.promote_wait_s >= 0) {
+      e.promote_wait_s += dt;
+      if (at_landing_phase(e, dt) || e.promote_wait_s >= settings_.max_promote_wait_s) {
+        promote(e);
+        continue;
+      }
+    }
+    pose_light(e, dt);
+  }
+}
+
+void ActivityLevels::after_step(float dt) {
+  if (!enabled()) return;
+  for (Tracked& e : enemies_) {
+    if (e.body == nullptr) continue;
+    e.stats.seconds[static_cast<std::size_t>(e.activity)] += static_cast<double>(dt);
+    if (e.activity == Activity::active) {
+      e.active_s += dt;
+      if (e.before_switch) e.parts = parts_of(*e.body);  // the step after a promotion
+    }
+    if (e.before_switch) {
+      if (std::getenv("STAGGER_DEBUG_SWITCH")) {
+        const auto& b = *e.before_switch;
+        std::size_t worst = 0; float j = 0;
+        for (std::size_t p = 0; p < b.size(); ++p) { float d = length(e.parts[p].linear_velocity - b[p].linear_velocity); if (d > j) { j = d; worst = p; } }
+        std::fprintf(stderr, "switch to %s: jump %.3f part %d state %s\n", std::string(name_of(e.activity)).c_str(), double(j), int(worst), std::string(physics::name_of(e.body->state())).c_str());
+      }
+      e.stats.max_switch_jump_mps =
+          std::max(e.stats.max_switch_jump_mps, largest_jump(*e.before_switch, e.parts));
+      e.before_switch.reset();
+    }
+  }
+}
+
+}  // namespace stagger::sim
