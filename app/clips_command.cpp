@@ -60,7 +60,8 @@ void print_death(int done, int total, const sim::RecordedDeath& death,
 int run_build(const ClipsOptions& o) {
   if (!can_write(o.output)) {
     std::cerr << "stagger clips build: cannot write the clip library to "
-              << limits::quoted(o.output) << "; nothing was recorded\n";
+              << limits::quoted(o.output)
+              << " (no such folder, or no permission); nothing was recorded\n";
     return kExitWrongInput;
   }
   const std::optional<sim::SceneDescription> scene = level_scene(o.level);
@@ -178,6 +179,11 @@ bool is_clip_library(const std::string& path) {
 }
 
 int run_export_clips(const std::string& path, const std::string& out) {
+  if (!can_write(out)) {
+    std::cerr << "stagger export: cannot write the glTF file to " << limits::quoted(out)
+              << " (no such folder, or no permission); nothing was exported\n";
+    return kExitWrongInput;
+  }
   const auto loaded = sim::DeathClipLibrary::load(path);
   if (!loaded) {
     std::cerr << "stagger export: " << loaded.error() << "\n";

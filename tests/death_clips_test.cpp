@@ -137,22 +137,33 @@ TEST_F(DeathClips, AKillFromEachSidePicksTheNearestClipAndItsTurn) {
 TEST_F(DeathClips, AWorldHitOnATurnedEnemyIsTurnedIntoItsFrame) {
   const float yaw = deg_to_rad(60.0f);  // the enemy faces 60° left of +Z
   const Quat facing = Quat::from_yaw(yaw);
-  // A blow from the enemy's left, in the world: toward its right, -X of its frame.
-  const Vec3 world_push = facing.rotate({-150.0f, 0, 0});
-  const Vec3 local = sim::to_enemy_frame(world_push, yaw);
-  EXPECT_NEAR(local.x, -150.0f, 1e-3f);
-  EXPECT_NEAR(local.z, 0.0f, 1e-3f);
-  const Choice choice = library().nearest(local);
-  EXPECT_EQ(choice.clip, 6u);
-  EXPECT_NEAR(choice.extra_yaw_rad, 0.0f, 1e-5f);
-  // A blow 10° off a clip, in the world: the played clip's hit lines up with it.
-  const Vec3 world_off = Quat::from_yaw(deg_to_rad(10.0f)).rotate(world_push);
-  const Choice off = library().nearest(sim::to_enemy_frame(world_off, yaw));
-  EXPECT_EQ(off.clip, 6u);
-  EXPECT_NEAR(rad_to_deg(off.extra_yaw_rad), 10.0f, 1e-3f);
-  const Vec3 played =
-      Quat::from_yaw(yaw + off.extra_yaw_rad).rotate(library().clips()[off.clip].hit_direction);
-  EXPECT_NEAR(wrap_angle(heading(played) - heading(world_off)), 0.0f, 1e-5f);
+  // Blows from each side, in the world: from its left the push is toward its right, -X of its
+  // frame, and so on.
+  const struct {
+    const char* from;
+    Vec3 push_local;
+    std::size_t clip;
+  } cases[] = {{"left", {-1, 0, 0}, 6},
+               {"right", {1, 0, 0}, 2},
+               {"front", {0, 0, -1}, 4},
+               {"back", {0, 0, 1}, 0}};
+  for (const auto& c : cases) {
+    const Vec3 world_push = facing.rotate(c.push_local * 150.0f);
+    const Vec3 local = sim::to_enemy_frame(world_push, yaw);
+    EXPECT_LT(length(local - c.push_local * 150.0f), 1e-3f) << "from the " << c.from;
+    const Choice choice = library().nearest(local);
+    EXPECT_EQ(choice.clip, c.clip) << "from the " << c.from;
+    EXPECT_NEAR(choice.extra_yaw_rad, 0.0f, 1e-5f) << "from the " << c.from;
+    // 10° off the clip, in the world: the played clip's hit lines up with the blow.
+    const Vec3 world_off = Quat::from_yaw(deg_to_rad(10.0f)).rotate(world_push);
+    const Choice off = library().nearest(sim::to_enemy_frame(world_off, yaw));
+    EXPECT_EQ(off.clip, c.clip) << "from the " << c.from;
+    EXPECT_NEAR(rad_to_deg(off.extra_yaw_rad), 10.0f, 1e-3f) << "from the " << c.from;
+    const Vec3 played =
+        Quat::from_yaw(yaw + off.extra_yaw_rad).rotate(library().clips()[off.clip].hit_direction);
+    EXPECT_NEAR(wrap_angle(heading(played) - heading(world_off)), 0.0f, 1e-5f)
+        << "from the " << c.from;
+  }
 }
 
 TEST(DeathClipChoice, TiesGoToTheNearerVerticalThenTheLowerIndex) {
@@ -563,6 +574,27 @@ TEST(DeathClipsCli, ADamagedLibraryIsRefusedByInfoAndExport) {
                                           test::temp_path("damaged.gltf").string() + "\"");
   EXPECT_EQ(exported.exit_code, 1);
   EXPECT_NE(exported.err.find("damaged or changed"), std::string::npos) << exported.err;
+  std::filesystem::remove(path);
+}
+
+TEST(DeathClipsCli, BadOptionsAreUsageErrorsAndUnwritableOutputsFailFirst) {
+  const auto none = test::run_stagger("clips build corridor -o x.stclip --deaths 0");
+  EXPECT_EQ(none.exit_code, 2);
+  EXPECT_NE(none.err.find("--deaths must be a whole number of deaths, 1 <= n <= 360, got 0"),
+            std::string::npos)
+      << none.err;
+  const auto path = test::temp_path("options.stclip");
+  write_bytes(path, tiny_library().encode());
+  const auto rate = test::run_stagger("export \"" + path.string() + "\" -o x.gltf --rate 40");
+  EXPECT_EQ(rate.exit_code, 2);
+  EXPECT_NE(rate.err.find("stagger export: --rate applies to recordings, not to clip libraries"),
+            std::string::npos)
+      << rate.err;
+  const auto unwritable = test::run_stagger("clips build corridor -o /nonexistent/dir/x.stclip");
+  EXPECT_EQ(unwritable.exit_code, 1);
+  EXPECT_NE(unwritable.err.find("cannot write the clip library to /nonexistent/dir/x.stclip"),
+            std::string::npos)
+      << unwritable.err;
   std::filesystem::remove(path);
 }
 

@@ -12,13 +12,15 @@
 // `.stclip` files (little-endian): the 8-byte magic "STAGCLP\n", u32 version, the rig (height,
 // mass, profile, level, seed, the shape of each body part), the clips (each its hit direction,
 // impulse, struck part, duration and a track of keys per body part) and last a u64 FNV-1a
-// checksum of every byte before it. docs/clips.md has the field-by-field layout.
+// checksum of every byte before it; the layout field by field: docs/design.md, Death clip
+// libraries. How the clips are recorded, reduced and chosen, with figures: docs/clips.md.
 
 #include <array>
 #include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "stagger/core/math.h"
@@ -119,7 +121,7 @@ class DeathClipLibrary {
   static constexpr std::uint32_t kVersion = 1;  ///< the version written and read
   /// Hit directions whose horizontal angles differ by less than this [rad] are equally near.
   static constexpr float kTieRad = 1e-4f;
-  /// [m] a horizontal part shorter than this in a unit hit direction has no heading (a blow
+  /// A unit hit direction whose horizontal part is shorter than this has no heading (a blow
   /// straight down or up): every clip is then equally near in angle.
   static constexpr float kNoHeading = 1e-6f;
 
