@@ -20,6 +20,7 @@
 #include <string>
 
 #include "cli_checks.h"
+#include "clips_command.h"
 #include "stagger/bench/bench.h"
 #include "stagger/bench/knock_down_course.h"
 #include "stagger/bench/patrol_bench.h"
@@ -1094,18 +1095,25 @@ int main(int argc, char** argv) {
   std::string export_out;
   double export_rate = 30.0;
   bool export_quiet = false;
-  CLI::App* export_cmd = app.add_subcommand("export",
-                                            "Re-simulate a recording into an animated glTF 2.0: a "
-                                            "node per body, the level as static meshes");
-  export_cmd->add_option("recording", export_file, "Recording written by `stagger sim --record`")
+  CLI::App* export_cmd = app.add_subcommand(
+      "export",
+      "Re-simulate a recording into an animated glTF 2.0 (a node per body, the level as static "
+      "meshes), or draw a death clip library (.stclip) as one animation per clip");
+  export_cmd
+      ->add_option("recording", export_file,
+                   "Recording written by `stagger sim --record`, or a clip library (.stclip) "
+                   "written by `stagger clips build`")
       ->required()
-      ->check(stagger::app::existing_file("recording"));
+      ->check(stagger::app::existing_file("recording or clip library"));
   export_cmd->add_option("-o,--output", export_out, "glTF file to write (.gltf, buffer embedded)")
       ->required();
-  export_cmd->add_option("--rate", export_rate, "Animation keys per second")
+  export_cmd->add_option("--rate", export_rate, "Animation keys per second (recordings)")
       ->capture_default_str()
       ->check(finite_in("--rate", "keys per second", "hz", {30.0, 60.0, false}));
   export_cmd->add_flag("--quiet", export_quiet, "No progress bar");
+
+  stagger::app::ClipsOptions clips;
+  const stagger::app::ClipsCommands clips_cmd = stagger::app::add_clips_commands(app, clips);
 
   std::string settings_list_file;
   CLI::App* settings_cmd = app.add_subcommand(
@@ -1387,7 +1395,18 @@ int main(int argc, char** argv) {
     replay.keys = std::move(keys).value();
     return run_replay(replay);
   }
-  if (export_cmd->parsed()) return run_export(export_file, export_out, export_rate, export_quiet);
+  if (export_cmd->parsed()) {
+    if (stagger::app::is_clip_library(export_file)) {
+      for (const char* option : {"--rate", "--quiet"}) {
+        if (export_cmd->count(option) > 0)
+          return usage(std::string("stagger export: ") + option +
+                       " applies to recordings, not to clip libraries");
+      }
+      return stagger::app::run_export_clips(export_file, export_out);
+    }
+    return run_export(export_file, export_out, export_rate, export_quiet);
+  }
+  if (clips_cmd.clips->parsed()) return stagger::app::run_clips(clips_cmd, clips);
   if (preview_cmd->parsed()) return run_preview(preview_level, preview_out, preview_size);
   if (bench_cmd->parsed()) {
     const bool knock_downs = bench_cmd->count("--knock-downs") > 0;

@@ -12,6 +12,7 @@
 #include <string>
 
 #include "stagger/levels/load.h"
+#include "stagger/sim/death_clips.h"
 #include "stagger/sim/input_script.h"
 #include "stagger/sim/recording.h"
 
@@ -122,6 +123,18 @@ TEST(FuzzCorpus, RecordingsGiveARecordingOrOneSentence) {
                return Outcome{false, r.error()};
              });
   EXPECT_GE(files, 8);
+}
+
+TEST(FuzzCorpus, ClipLibrariesGiveALibraryOrOneSentence) {
+  const int files = replay("fuzz_clips", {"corridor_2.stclip"},
+                           [](const std::string& bytes, const std::string& name) {
+                             const auto r = sim::DeathClipLibrary::parse(bytes, name);
+                             if (r) return Outcome{true, {}};
+                             EXPECT_EQ(r.error().rfind(name + ": ", 0), 0u) << r.error();
+                             EXPECT_EQ(r.error().find('\n'), std::string::npos) << r.error();
+                             return Outcome{false, r.error()};
+                           });
+  EXPECT_GE(files, 12);
 }
 
 }  // namespace

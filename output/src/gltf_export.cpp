@@ -83,6 +83,33 @@ class ModelBuilder {
     return static_cast<int>(model_.materials.size()) - 1;
   }
 
+  // A LINEAR translation and rotation sampler on the key times `input`, and their channels to
+  // `node`.
+  void animate(tinygltf::Animation& animation, int node, int input,
+               const std::vector<Vec3>& translations, const std::vector<Quat>& rotations) {
+    std::vector<float> xyzw;
+    for (const Quat& q : rotations) xyzw.insert(xyzw.end(), {q.x, q.y, q.z, q.w});
+    const int translation_out =
+        accessor(translations.data(), translations.size() * sizeof(Vec3),
+                 TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3, translations.size(), 0);
+    const int rotation_out = accessor(xyzw.data(), xyzw.size() * 4, TINYGLTF_COMPONENT_TYPE_FLOAT,
+                                      TINYGLTF_TYPE_VEC4, rotations.size(), 0);
+    for (const auto& [path_name, output] :
+         {std::pair<const char*, int>{"translation", translation_out},
+          {"rotation", rotation_out}}) {
+      tinygltf::AnimationSampler sampler;
+      sampler.input = input;
+      sampler.output = output;
+      sampler.interpolation = "LINEAR";
+      animation.samplers.push_back(sampler);
+      tinygltf::AnimationChannel channel;
+      channel.sampler = static_cast<int>(animation.samplers.size()) - 1;
+      channel.target_node = node;
+      channel.target_path = path_name;
+      animation.channels.push_back(channel);
+    }
+  }
+
   int node(const std::string& name, int mesh, Vec3 translation, Quat rotation) {
     tinygltf::Node node;
     node.name = name;
@@ -98,6 +125,27 @@ class ModelBuilder {
  private:
   tinygltf::Model model_;
 };
+
+Result<bool> write_model(tinygltf::Model& model, const std::string& path) {
+  model.buffers[0].name = "data";
+  tinygltf::TinyGLTF writer;
+  if (!writer.WriteGltfSceneToFile(&model, path, /*embedImages=*/true, /*embedBuffers=*/true,
+                                   /*prettyPrint=*/false,
+                                   /*writeBinary=*/false)) {
+    return Error{path + ": cannot write the glTF file"};
+  }
+  return true;
+}
+
+// A clip part's shape as the world's body settings (what sim::shape_mesh draws).
+physics::BodySettings body_shape(const sim::ClipPartShape& shape) {
+  physics::BodySettings body;
+  body.shape = shape.shape;
+  body.radius = shape.radius;
+  body.half_length = shape.half_length;
+  body.half_extents = shape.half_extents;
+  return body;
+}
 
 }  // namespace
 
@@ -163,38 +211,60 @@ Result<bool> GltfAnimation::write(const std::string& path) const {
     const int node = b.node(
         t.name, b.mesh(t.name, sim::shape_mesh(t.shape), hand ? hand_material : body_material),
         t.translations.front(), t.rotations.front());
-    std::vector<float> rotations;
-    for (const Quat& q : t.rotations) rotations.insert(rotations.end(), {q.x, q.y, q.z, q.w});
-    const int translation_out =
-        b.accessor(t.translations.data(), t.translations.size() * sizeof(Vec3),
-                   TINYGLTF_COMPONENT_TYPE_FLOAT, TINYGLTF_TYPE_VEC3, t.translations.size(), 0);
-    const int rotation_out =
-        b.accessor(rotations.data(), rotations.size() * 4, TINYGLTF_COMPONENT_TYPE_FLOAT,
-                   TINYGLTF_TYPE_VEC4, t.rotations.size(), 0);
-    for (const auto& [path_name, output] :
-         {std::pair<const char*, int>{"translation", translation_out},
-          {"rotation", rotation_out}}) {
-      tinygltf::AnimationSampler sampler;
-      sampler.input = input;
-      sampler.output = output;
-      sampler.interpolation = "LINEAR";
-      animation.samplers.push_back(sampler);
-      tinygltf::AnimationChannel channel;
-      channel.sampler = static_cast<int>(animation.samplers.size()) - 1;
-      channel.target_node = node;
-      channel.target_path = path_name;
-      animation.channels.push_back(channel);
-    }
+    b.animate(animation, node, input, t.translations, t.rotations);
   }
   model.animations.push_back(animation);
-  model.buffers[0].name = "data";
-  tinygltf::TinyGLTF writer;
-  if (!writer.WriteGltfSceneToFile(&model, path, /*embedImages=*/true, /*embedBuffers=*/true,
-                                   /*prettyPrint=*/false,
-                                   /*writeBinary=*/false)) {
-    return Error{path + ": cannot write the glTF file"};
+  return write_model(model, path);
+}
+
+}  // namespace stagger::output
+
+namespace stagger::output {
+
+Result<bool> write_clips_gltf(const sim::DeathClipLibrary& library, const std::string& path) {
+  if (library.clips().empty()) return Error{path + ": the library holds no clips"};
+  ModelBuilder b;
+  tinygltf::Model& model = b.model();
+  model.asset.version = "2.0";
+  model.asset.generator = "stagger export";
+  model.scenes.emplace_back();
+  model.scenes[0].name = library.rig().level + " death clips";
+  model.defaultScene = 0;
+  const int material = b.material("enemy", {0.80, 0.25, 0.22, 1.0});
+  const sim::DeathClip& first = library.clips().front();
+  std::vector<int> nodes;
+  for (int p = 0; p < physics::kBodyPartCount; ++p) {
+    const auto i = static_cast<std::size_t>(p);
+    const std::string name(physics::name_of(physics::body_part_at(p)));
+    const sim::ClipKey& rest = first.tracks[i].front();
+    nodes.push_back(
+        b.node(name, b.mesh(name, sim::shape_mesh(body_shape(library.rig().shapes[i])), material),
+               rest.position, rest.rotation));
   }
-  return true;
+  for (std::size_t c = 0; c < library.clips().size(); ++c) {
+    const sim::DeathClip& clip = library.clips()[c];
+    tinygltf::Animation animation;
+    animation.name = (c < 9 ? "clip-0" : "clip-") + std::to_string(c + 1);
+    for (std::size_t p = 0; p < clip.tracks.size(); ++p) {
+      std::vector<float> times;
+      std::vector<Vec3> translations;
+      std::vector<Quat> rotations;
+      for (const sim::ClipKey& k : clip.tracks[p]) {
+        // Neighbouring keys on one side of the double cover: glTF's slerp takes them as they are.
+        Quat q = k.rotation;
+        if (!rotations.empty() && dot(q, rotations.back()) < 0) q = {-q.w, -q.x, -q.y, -q.z};
+        times.push_back(k.time_s);
+        translations.push_back(k.position);
+        rotations.push_back(q);
+      }
+      const int input =
+          b.accessor(times.data(), times.size() * 4, TINYGLTF_COMPONENT_TYPE_FLOAT,
+                     TINYGLTF_TYPE_SCALAR, times.size(), 0, {times.front()}, {times.back()});
+      b.animate(animation, nodes[p], input, translations, rotations);
+    }
+    model.animations.push_back(animation);
+  }
+  return write_model(model, path);
 }
 
 }  // namespace stagger::output

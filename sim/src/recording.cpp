@@ -6,11 +6,16 @@
 #include <optional>
 #include <sstream>
 
+#include "byte_io.h"
 #include "stagger/core/limits.h"
 
 namespace stagger::sim {
 
 namespace {
+
+using byte_io::little_endian_u64;
+using byte_io::Reader;
+using byte_io::Writer;
 
 constexpr char kMagic[8] = {'S', 'T', 'A', 'G', 'R', 'E', 'C', '\n'};
 constexpr std::size_t kChecksumBytes = 8;
@@ -27,102 +32,6 @@ constexpr limits::Range kDisplayHzRange{0.0, 1000.0, true};               // [Hz
 constexpr limits::Range kSecondsRange{0.0, limits::kMaxDurationS, true};  // [s]
 constexpr limits::Range kSolverIterationsRange{1.0, 200.0, false};
 constexpr limits::Range kBuiltinEnemiesRange{1.0, 1024.0, false};
-
-class Writer {
- public:
-  void bytes(const void* data, std::size_t size) {
-    const auto* p = static_cast<const std::uint8_t*>(data);
-    out_.insert(out_.end(), p, p + size);
-  }
-  void u8(std::uint8_t v) { out_.push_back(v); }
-  void u32(std::uint32_t v) {
-    for (int i = 0; i < 4; ++i) out_.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
-  }
-  void u64(std::uint64_t v) {
-    for (int i = 0; i < 8; ++i) out_.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
-  }
-  void f32(float v) {
-    std::uint32_t bits = 0;
-    std::memcpy(&bits, &v, 4);
-    u32(bits);
-  }
-  void f64(double v) {
-    std::uint64_t bits = 0;
-    std::memcpy(&bits, &v, 8);
-    u64(bits);
-  }
-  void text(const std::string& s) {
-    u32(static_cast<std::uint32_t>(s.size()));
-    bytes(s.data(), s.size());
-  }
-  std::vector<std::uint8_t>& out() { return out_; }
-
- private:
-  std::vector<std::uint8_t> out_;
-};
-
-// Reads fields in order, each checked against the bytes left before anything is taken or
-// allocated; the first one that does not fit names itself in the error, and every later read
-// gives 0 or "".
-class Reader {
- public:
-  Reader(std::string_view in, std::size_t end, std::string_view source)
-      : in_(in), end_(end), source_(source) {}
-  bool ok() const { return error_.empty(); }
-  const std::string& error() const { return error_; }
-  std::uint64_t u(std::size_t size, const char* field) {
-    if (!need(size, field)) return 0;
-    std::uint64_t v = 0;
-    for (std::size_t i = 0; i < size; ++i)
-      v |= static_cast<std::uint64_t>(static_cast<std::uint8_t>(in_[at_ + i])) << (8 * i);
-    at_ += size;
-    return v;
-  }
-  float f32(const char* field) {
-    const auto bits = static_cast<std::uint32_t>(u(4, field));
-    float v = 0;
-    std::memcpy(&v, &bits, 4);
-    return v;
-  }
-  double f64(const char* field) {
-    const std::uint64_t bits = u(8, field);
-    double v = 0;
-    std::memcpy(&v, &bits, 8);
-    return v;
-  }
-  std::string text(const char* field) {
-    const std::uint64_t size = u(4, field);
-    if (!need(size, field)) return {};
-    std::string s(in_.substr(at_, static_cast<std::size_t>(size)));
-    at_ += static_cast<std::size_t>(size);
-    return s;
-  }
-  std::size_t at() const { return at_; }
-  std::size_t left() const { return end_ - at_; }
-
- private:
-  bool need(std::uint64_t size, const char* field) {
-    if (!ok()) return false;
-    if (left() < size) {
-      error_ = std::string(source_) + ": truncated or damaged: the file ends inside " + field +
-               " (at byte " + std::to_string(at_) + ")";
-      return false;
-    }
-    return true;
-  }
-  std::string_view in_;
-  std::size_t end_;
-  std::string_view source_;
-  std::size_t at_ = 0;
-  std::string error_;
-};
-
-std::uint64_t little_endian_u64(std::string_view bytes, std::size_t at) {
-  std::uint64_t v = 0;
-  for (std::size_t i = 0; i < 8; ++i)
-    v |= static_cast<std::uint64_t>(static_cast<std::uint8_t>(bytes[at + i])) << (8 * i);
-  return v;
-}
 
 // The fields between the version (and the interrupted byte) and the step count.
 void read_settings(Reader& in, Recording& r) {

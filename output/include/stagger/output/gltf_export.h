@@ -7,6 +7,7 @@
 #include <string>
 
 #include "stagger/core/result.h"
+#include "stagger/sim/death_clips.h"
 #include "stagger/sim/simulation.h"
 
 namespace stagger::output {
@@ -33,5 +34,11 @@ class GltfAnimation {
   int every_steps_ = 1;
   sim::SceneDescription scene_;
 };
+
+/// `stagger export CLIPS.stclip -o OUT.gltf`: a death clip library as glTF 2.0. A node per body
+/// part with its shape (from the library's rig), and one animation per clip (`clip-01`, ...) with
+/// a LINEAR translation and rotation sampler per part on that part's own keys, in the clip's root
+/// frame: the feet at the origin, facing +Z. Nodes rest in the first clip's first pose.
+Result<bool> write_clips_gltf(const sim::DeathClipLibrary& library, const std::string& path);
 
 }  // namespace stagger::output
