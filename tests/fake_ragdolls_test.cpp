@@ -400,6 +400,33 @@ TEST(FakeRagdolls, TheDrawsDependOnTheBlastAndTheEnemyNotTheOrder) {
   EXPECT_NE(one.flight(1)->launch_velocity.y, one.flight(2)->launch_velocity.y);
 }
 
+// A level's enemy may be `blast_immune`; it is false unless said, and saved when true.
+TEST(FakeRagdolls, LevelsReadAndWriteBlastImmunity) {
+  const std::string level = R"({ "format": "stagger-level", "version": 1,
+    "geometry": [ { "type": "box", "center": [0, -0.5, 0], "size": [10, 1, 10] } ],
+    "player": { "position": [0, 0, 4] },
+    "enemies": [ { "name": "boss", "position": [0, 0, 0], "blast_immune": true },
+                 { "name": "grunt", "position": [2, 0, 0] } ] })";
+  const levels::LoadResult loaded = levels::parse_level(level, "l.json", ".");
+  ASSERT_TRUE(loaded.ok());
+  ASSERT_EQ(loaded.level.enemies.size(), 2u);
+  EXPECT_TRUE(loaded.level.enemies[0].blast_immune);
+  EXPECT_FALSE(loaded.level.enemies[1].blast_immune);
+  const std::string saved = levels::save_level(loaded.level);
+  EXPECT_NE(saved.find("\"blast_immune\": true"), std::string::npos) << saved;
+  EXPECT_EQ(saved.find("\"blast_immune\": false"), std::string::npos) << saved;
+  const levels::LoadResult again = levels::parse_level(saved, "l.json", ".");
+  ASSERT_TRUE(again.ok());
+  EXPECT_EQ(again.level.enemies, loaded.level.enemies);
+
+  std::string wrong = level;
+  wrong.replace(wrong.find("true"), 4, "\"yes\"");
+  const levels::LoadResult refused = levels::parse_level(wrong, "l.json", ".");
+  ASSERT_FALSE(refused.ok());
+  EXPECT_EQ(levels::format(refused.diagnostics.at(0)),
+            "l.json:4:75: error: `blast_immune` must be true or false");
+}
+
 // The `blast` event of input scripts.
 std::string errors_of(const std::string& json) {
   const auto r = parse_input_script(json, "b.json");
