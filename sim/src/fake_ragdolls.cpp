@@ -76,9 +76,9 @@ struct FakeRagdolls::Ground {
 
   explicit Ground(std::vector<std::array<Vec3, 3>> tris);
   int cell(float x, float z) const;
-  /// [m] the height of the highest surface at (x, z) that is no higher than `ceiling`;
-  /// kNoGround when there is none.
-  float below(float x, float z, float ceiling) const;
+  /// [m] the height of the highest surface at (x, z) between `floor` and `ceiling`, i.e. the
+  /// one a point that fell from `ceiling` to `floor` there came down on; kNoGround when none.
+  float crossed(float x, float z, float floor, float ceiling) const;
 };
 
 FakeRagdolls::Ground::Ground(std::vector<std::array<Vec3, 3>> tris) : triangles(std::move(tris)) {
@@ -131,13 +131,15 @@ int FakeRagdolls::Ground::cell(float x, float z) const {
   return r * columns + c;
 }
 
-float FakeRagdolls::Ground::below(float x, float z, float ceiling) const {
+float FakeRagdolls::Ground::crossed(float x, float z, float floor, float ceiling) const {
   if (columns == 0) return kNoGround;
   const float fx = (x - min_x) / kGroundCellM;
   const float fz = (z - min_z) / kGroundCellM;
   if (!(fx >= 0 && fz >= 0 && fx < static_cast<float>(columns) && fz < static_cast<float>(rows)))
     return kNoGround;
   const auto k = static_cast<std::size_t>(static_cast<int>(fz) * columns + static_cast<int>(fx));
+  // Most of a fall is above everything in the cell: no triangle need be looked at.
+  if (floor > top[k]) return kNoGround;
   float best = kNoGround;
   for (std::uint32_t i = first[k]; i < first[k + 1]; ++i) {
     const auto& t = triangles[cell_triangles[i]];
@@ -151,7 +153,7 @@ float FakeRagdolls::Ground::below(float x, float z, float ceiling) const {
     const float h = l1 * a.y + l2 * b.y + l3 * c.y;
     if (h <= ceiling && h > best) best = h;
   }
-  return best;
+  return best >= floor ? best : kNoGround;
 }
 
 // Where and when a predicted flight comes down, and how high it went.
@@ -197,8 +199,8 @@ bool FakeRagdolls::predict(Vec3 start, Vec3 velocity, Prediction& out) const {
     advance(p, v, gravity_step_, dt);
     apex = std::max(apex, p.y);
     if (v.y >= 0.0f) continue;  // rising: it passes up through whatever it meets (2.5-D)
-    const float ground = ground_->below(p.x, p.z, before);
-    if (p.y <= ground) {
+    const float ground = ground_->crossed(p.x, p.z, p.y, before);
+    if (ground != kNoGround) {
       out = {n, {p.x, ground, p.z}, apex - start.y};
       return true;
     }
