@@ -23,6 +23,10 @@ constexpr float kInsideSlack = 1e-5f;
 constexpr float kEdgeSearchMarginM = 0.5f;
 
 constexpr float kNoGround = -std::numeric_limits<float>::infinity();
+/// [m/s] a velocity slower than this has no direction to speak of.
+constexpr float kNoSpeedMps = 1e-6f;
+/// Slack when counting how many whole retry turns fit in the largest: 175° / 25° is 7, not 6.99.
+constexpr float kCountSlack = 1e-4f;
 
 // The one fixed step of a flight, used for the prediction and for the flight alike (semi-implicit
 // Euler: the velocity first, then the position with the new velocity).
@@ -59,6 +63,43 @@ LaunchDraws draw(std::uint64_t level_seed, std::uint32_t enemy, std::uint64_t bl
   d.elevation = rng.symmetric();
   d.speed = rng.symmetric();
   return d;
+}
+
+// The launch velocity the draws give (BlastSettings: direction, elevation, speed, falloff, gains,
+// floor), and its horizontal direction in `direction`.
+Vec3 rolled_velocity(const BlastSettings& s, const Blast& blast, const LaunchCandidate& c,
+                     const LaunchDraws& draws, Vec3& direction) {
+  const Vec3 offset = c.feet - blast.centre;
+  const Vec3 away = horizontal(offset);
+  const float heading = (length(away) >= s.at_centre_m ? yaw_of(away) : draws.heading_rad) +
+                        draws.turn * s.max_turn_rad;
+  direction = {std::sin(heading), 0.0f, std::cos(heading)};
+  const float elevation = s.elevation_rad + draws.elevation * s.elevation_jitter_rad;
+  const float falloff =
+      1.0f - (1.0f - s.edge_falloff) * std::min(1.0f, length(offset) / blast.radius_m);
+  const float speed =
+      blast.impulse_ns / c.mass_kg * (1.0f + draws.speed * s.speed_jitter) * falloff;
+  Vec3 velocity = direction * (speed * std::cos(elevation) * s.horizontal_gain) +
+                  Vec3{0.0f, speed * std::sin(elevation) * s.vertical_gain, 0.0f};
+  const float launch_speed = length(velocity);
+  if (launch_speed < s.min_launch_speed_mps)
+    velocity *= s.min_launch_speed_mps / std::max(launch_speed, kNoSpeedMps);
+  return velocity;
+}
+
+// The spin of a flight of `steps` that rises `apex_m` above its launch point along `along`
+// (horizontal, unit): a quarter turn and the half turns its height earns, tipping the head along
+// `along` at a constant rate; and whether that lands it face down.
+void plan_spin(const BlastSettings& s, std::uint32_t steps, float apex_m, Vec3 along, Flight& f) {
+  f.tip_axis = normalized(cross({0.0f, 1.0f, 0.0f}, along));
+  const int half_turns =
+      std::min(s.max_extra_half_turns,
+               static_cast<int>(std::floor(std::max(0.0f, apex_m) / s.apex_per_half_turn_m)));
+  f.landing_spin_rad = 0.5f * kPi + static_cast<float>(half_turns) * kPi;
+  f.spin_rate_rps = f.landing_spin_rad / (static_cast<float>(steps) * s.step_s);
+  Flight lying = f;
+  lying.spin_rad = f.landing_spin_rad;
+  f.prone = lying.orientation().rotate({0.0f, 0.0f, 1.0f}).y < 0.0f;
 }
 
 }  // namespace
@@ -223,26 +264,40 @@ FakeRagdolls::Prediction FakeRagdolls::predict_hop(Vec3 start, float vertical_mp
   return {n, start, apex - start.y};
 }
 
+bool FakeRagdolls::fit(const LaunchCandidate& c, Vec3 rolled, Flight& f,
+                       Prediction& prediction) const {
+  const BlastSettings& s = settings_;
+  // Turns outside, horizontal scales inside: the throw keeps going away from the blast for as
+  // long as a shorter throw that way fits (a short throw reads as the same blast; one turned
+  // toward the blast does not), and only then turns, a little at a time.
+  const int turns =
+      static_cast<int>(std::floor(s.retry_max_turn_rad / s.retry_turn_step_rad + kCountSlack));
+  const float min2 = s.min_launch_speed_mps * s.min_launch_speed_mps;
+  for (int k = 0; k <= 2 * turns; ++k) {
+    const float turn =
+        static_cast<float>((k + 1) / 2) * s.retry_turn_step_rad * (k % 2 ? 1.0f : -1.0f);
+    for (float scale : s.retry_horizontal_scales) {
+      Vec3 v = turned(horizontal(rolled), turn) * scale;
+      // The vertical part stays, raised where the floor on the speed needs it.
+      const float h2 = dot(v, v);
+      v.y = h2 + rolled.y * rolled.y >= min2 ? rolled.y : std::sqrt(min2 - h2);
+      if (!predict(c.feet, v, prediction) || !walkable(prediction.landing, c.radius_m)) continue;
+      f.launch_velocity = v;
+      f.retry_turn_rad = turn;
+      f.horizontal_scale = scale;
+      f.kind = k == 0 && scale == 1.0f ? LaunchKind::as_rolled : LaunchKind::retried;
+      return true;
+    }
+  }
+  return false;
+}
+
 Flight FakeRagdolls::launch(const Blast& blast, const LaunchCandidate& c,
                             std::uint64_t blast_index) const {
   const BlastSettings& s = settings_;
-  const LaunchDraws draws = draw(level_seed_, c.enemy, blast_index);
-  const Vec3 offset = c.feet - blast.centre;
-  const Vec3 away = horizontal(offset);
-  const float heading = (length(away) >= s.at_centre_m ? yaw_of(away) : draws.heading_rad) +
-                        draws.turn * s.max_turn_rad;
-  const Vec3 direction{std::sin(heading), 0.0f, std::cos(heading)};
-  const float elevation = s.elevation_rad + draws.elevation * s.elevation_jitter_rad;
-  const float falloff =
-      1.0f - (1.0f - s.edge_falloff) * std::min(1.0f, length(offset) / blast.radius_m);
-  const float speed =
-      blast.impulse_ns / c.mass_kg * (1.0f + draws.speed * s.speed_jitter) * falloff;
-  Vec3 velocity = direction * (speed * std::cos(elevation) * s.horizontal_gain) +
-                  Vec3{0.0f, speed * std::sin(elevation) * s.vertical_gain, 0.0f};
-  const float launch_speed = length(velocity);
-  if (launch_speed < s.min_launch_speed_mps)
-    velocity *= s.min_launch_speed_mps / std::max(launch_speed, 1e-6f);
-
+  Vec3 direction;
+  const Vec3 rolled =
+      rolled_velocity(s, blast, c, draw(level_seed_, c.enemy, blast_index), direction);
   Flight f;
   f.enemy = c.enemy;
   f.yaw_rad = c.yaw_rad;
@@ -250,54 +305,20 @@ Flight FakeRagdolls::launch(const Blast& blast, const LaunchCandidate& c,
   f.launch_point = c.feet;
   f.launch_s = time_s();
   Prediction prediction;
-  bool found = false;
-  // Turns outside, horizontal scales inside: the throw keeps going away from the blast for as
-  // long as a shorter throw that way fits (a short throw reads as the same blast; one turned
-  // toward the blast does not), and only then turns, a little at a time.
-  const int turns =
-      static_cast<int>(std::floor(s.retry_max_turn_rad / s.retry_turn_step_rad + 1e-4f));
-  const Vec3 rolled_h = horizontal(velocity);
-  for (int k = 0; k <= 2 * turns && !found; ++k) {
-    const float turn =
-        static_cast<float>((k + 1) / 2) * s.retry_turn_step_rad * (k % 2 ? 1.0f : -1.0f);
-    for (float scale : s.retry_horizontal_scales) {
-      Vec3 v = turned(rolled_h, turn) * scale;
-      const float h2 = dot(v, v);
-      const float min2 = s.min_launch_speed_mps * s.min_launch_speed_mps;
-      v.y = h2 + velocity.y * velocity.y >= min2 ? velocity.y : std::sqrt(min2 - h2);
-      if (predict(c.feet, v, prediction) && walkable(prediction.landing, c.radius_m)) {
-        found = true;
-        f.launch_velocity = v;
-        f.retry_turn_rad = turn;
-        f.horizontal_scale = scale;
-        f.kind = k == 0 && scale == 1.0f ? LaunchKind::as_rolled : LaunchKind::retried;
-        break;
-      }
-    }
-  }
-  if (!found) {
-    f.launch_velocity = {0.0f, std::max(velocity.y, s.min_launch_speed_mps), 0.0f};
+  if (!fit(c, rolled, f, prediction)) {
+    f.launch_velocity = {0.0f, std::max(rolled.y, s.min_launch_speed_mps), 0.0f};
     f.kind = LaunchKind::hop;
     f.horizontal_scale = 0.0f;
     prediction = predict_hop(c.feet, f.launch_velocity.y);
   }
   f.position = c.feet;
   f.velocity = f.launch_velocity;
-  const Vec3 flight_h = horizontal(f.launch_velocity);
-  const Vec3 along =
-      f.kind == LaunchKind::hop || length(flight_h) < 1e-6f ? direction : normalized(flight_h);
-  f.tip_axis = normalized(cross({0.0f, 1.0f, 0.0f}, along));
   f.steps_left = prediction.steps;
   f.landing = prediction.landing;
   f.landing_s = static_cast<double>(steps_ + prediction.steps) * static_cast<double>(s.step_s);
-  const int half_turns = std::min(
-      s.max_extra_half_turns,
-      static_cast<int>(std::floor(std::max(0.0f, prediction.apex_m) / s.apex_per_half_turn_m)));
-  f.landing_spin_rad = 0.5f * kPi + static_cast<float>(half_turns) * kPi;
-  f.spin_rate_rps = f.landing_spin_rad / (static_cast<float>(prediction.steps) * s.step_s);
-  Flight lying = f;
-  lying.spin_rad = f.landing_spin_rad;
-  f.prone = lying.orientation().rotate({0.0f, 0.0f, 1.0f}).y < 0.0f;
+  const Vec3 flight_h = horizontal(f.launch_velocity);
+  plan_spin(s, prediction.steps, prediction.apex_m,
+            length(flight_h) < kNoSpeedMps ? direction : normalized(flight_h), f);
   return f;
 }
 

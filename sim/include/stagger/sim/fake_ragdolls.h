@@ -158,6 +158,10 @@ class FakeRagdolls {
   struct Prediction;
   Flight launch(const Blast& blast, const LaunchCandidate& candidate,
                 std::uint64_t blast_index) const;
+  /// The first of the rolled launch and its retries that lands walkable, into `flight`'s launch
+  /// and `prediction`; false when none does.
+  bool fit(const LaunchCandidate& candidate, Vec3 rolled, Flight& flight,
+           Prediction& prediction) const;
   bool predict(Vec3 start, Vec3 velocity, Prediction& out) const;
   Prediction predict_hop(Vec3 start, float vertical_mps) const;
 
