@@ -11,8 +11,8 @@
 namespace stagger::sim {
 namespace {
 
-/// [m] the side of the ground grid's cells: an arena's few hundred navmesh triangles spread to a
-/// handful per cell.
+/// [m] the side of the ground grid's cells: each holds the navmesh triangles that overlap it, and
+/// a falling point looks only at its own cell's.
 constexpr float kGroundCellM = 1.0f;
 /// Barycentric slack of the point-in-triangle test: a point on an edge between two triangles is
 /// inside one of them despite rounding.
@@ -48,10 +48,10 @@ Vec3 turned(Vec3 h, float angle) {
 // blast: the same whatever order the candidates came in. All are drawn, used or not, so that one
 // never shifts another.
 struct LaunchDraws {
-  float heading_rad;  // a direction for a candidate at the centre
-  float turn;         // -1..1
-  float elevation;    // -1..1
-  float speed;        // -1..1
+  float heading_rad;  // [rad] a direction for a candidate at the centre
+  float turn;         // -1..1 of the largest turn
+  float elevation;    // -1..1 of the elevation's jitter
+  float speed;        // -1..1 of the speed's jitter
 };
 
 LaunchDraws draw(std::uint64_t level_seed, std::uint32_t enemy, std::uint64_t blast_index) {
