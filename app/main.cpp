@@ -22,6 +22,7 @@
 #include "cli_checks.h"
 #include "clips_command.h"
 #include "stagger/bench/bench.h"
+#include "stagger/bench/blast_bench.h"
 #include "stagger/bench/knock_down_course.h"
 #include "stagger/bench/patrol_bench.h"
 #include "stagger/bench/soak.h"
@@ -792,6 +793,29 @@ int run_knock_downs(stagger::bench::KnockDownOptions options, const std::string&
   return r.interrupted ? kExitInterrupted : 0;
 }
 
+int run_blast_bench(const std::string& level_path, stagger::bench::BlastBenchOptions options,
+                    const std::string& report) {
+  if (!outputs_writable("stagger bench", {{"report", &report}})) return kExitWrongInput;
+  const std::optional<CheckedLevel> level = check_level(level_path);
+  if (!level) {
+    std::cerr << "stagger bench: the level has errors; nothing was measured\n";
+    return kExitWrongInput;
+  }
+  const stagger::sim::SceneDescription scene =
+      stagger::sim::scene_from_level(level->loaded.level, level->loaded.mesh_triangles);
+  std::cerr << "stagger bench: " << options.count << " fake ragdolls thrown by a blast over "
+            << level_path << "...\n";
+  stagger::app::catch_interrupts();
+  options.stop = kStopOnInterrupt;
+  const stagger::bench::BlastBenchResult r = stagger::bench::run_blast_bench(scene, options);
+  if (report != "-") std::cout << stagger::bench::blast_bench_text(r);
+  if (!report.empty() && !write_text(report, stagger::bench::blast_bench_json(r))) {
+    std::cerr << "stagger bench: cannot write the report to " << report << "\n";
+    return kExitWrongInput;
+  }
+  return r.interrupted ? kExitInterrupted : 0;
+}
+
 struct PlayOptions {
   std::string level;
   std::string input;
@@ -1236,12 +1260,27 @@ int main(int argc, char** argv) {
       ->check(integer_in("--crossings", "crossings", 1, 100000));
   bench_cmd
       ->add_option("--seed", terrain_bench.seed,
-                   "With --terrain or --knock-downs: the seed the spawns (and blows) follow from")
+                   "With --terrain, --knock-downs or --blast: the seed the spawns (and blows, "
+                   "and launches) follow from")
       ->capture_default_str()
       ->check(integer_in("--seed", "", 0, 4294967295));
   bench_cmd->add_option("--report", terrain_report,
-                        "With --terrain or --knock-downs: write the results as JSON here ('-' "
-                        "for stdout)");
+                        "With --terrain, --knock-downs or --blast: write the results as JSON here "
+                        "('-' for stdout)");
+  stagger::bench::BlastBenchOptions blast_bench;
+  bench_cmd
+      ->add_option("--blast", blast_bench.count,
+                   "Instead: N fake ragdolls spread over a level's navmesh thrown at once by a "
+                   "blast (launch and flight cost for 1000, 2000, ... up to N)")
+      ->check(integer_in("--blast", "fake ragdolls", 1, 100000))
+      ->excludes("--patrol")
+      ->excludes("--soak")
+      ->excludes("--terrain")
+      ->excludes("--knock-downs");
+  std::string blast_level;
+  bench_cmd
+      ->add_option("--level", blast_level, "With --blast: the level (default: the arena sample)")
+      ->transform(stagger::app::level_argument());
 
   PlayOptions play;
   CLI::App* play_cmd =
@@ -1409,6 +1448,23 @@ int main(int argc, char** argv) {
   if (clips_cmd.clips->parsed()) return stagger::app::run_clips(clips_cmd, clips);
   if (preview_cmd->parsed()) return run_preview(preview_level, preview_out, preview_size);
   if (bench_cmd->parsed()) {
+    if (bench_cmd->count("--blast") > 0) {
+      for (const char* other : {"--counts", "--repetitions", "--walking", "--enemies",
+                                "--crossings", "--ground", "--part", "--impulse", "--settings"}) {
+        if (bench_cmd->count(other) > 0)
+          return usage(std::string("stagger bench: ") + other + " does not apply to --blast");
+      }
+      if (bench_cmd->count("--seconds") > 0) blast_bench.seconds = bench.seconds;
+      blast_bench.seed = terrain_bench.seed;
+      if (blast_level.empty()) {
+        const auto arena = stagger::app::resolve_level("arena");
+        if (!arena) return usage("stagger bench: the arena sample level is not to be found");
+        blast_level = *arena;
+      }
+      return run_blast_bench(blast_level, blast_bench, terrain_report);
+    }
+    if (bench_cmd->count("--level") > 0)
+      return usage("stagger bench: --level applies to --blast only");
     const bool knock_downs = bench_cmd->count("--knock-downs") > 0;
     if (knock_downs) {
       for (const char* other :
@@ -1440,7 +1496,7 @@ int main(int argc, char** argv) {
     if (terrain_options)
       return usage(
           "stagger bench: --crossings applies to --terrain only; --seed and --report to "
-          "--terrain and --knock-downs");
+          "--terrain and --knock-downs, and to --blast");
     if (!soak_level.empty()) {
       stagger::bench::SoakOptions soak;
       soak.enemies = bench_cmd->count("--enemies") > 0 ? patrol_bench.enemies : 64;

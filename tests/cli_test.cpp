@@ -216,5 +216,29 @@ INSTANTIATE_TEST_SUITE_P(
             "events[0] (push at t=-2): `t` must not be negative"}),
     [](const auto& test_param) { return std::string(test_param.param.name); });
 
+// `stagger bench --blast`: 1500 fake ragdolls over the arena, measured at 1000 and 1500, all
+// landed within the 3 s it steps, none with nowhere to go, each tick far inside its 0.6 ms.
+TEST(Cli, BlastBenchReportsARowPerThousand) {
+  const auto run = test::run_stagger("bench --blast 1500 --seconds 3 --report -");
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_NE(run.out.find("\"level\": \"Arena\""), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("\"count\": 1000,"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("\"count\": 1500,"), std::string::npos) << run.out;
+  EXPECT_EQ(run.out.find("\"count\": 2000,"), std::string::npos) << run.out;
+  EXPECT_EQ(run.out.find("\"hops\": 1"), std::string::npos) << run.out;
+  EXPECT_NE(run.out.find("\"interrupted\": false"), std::string::npos) << run.out;
+  const auto number_after = [&run](const std::string& key, std::size_t from) {
+    const std::size_t at = run.out.find("\"" + key + "\": ", from);
+    return at == std::string::npos ? -1.0 : std::stod(run.out.substr(at + key.size() + 4));
+  };
+  for (const char* count : {"\"count\": 1000,", "\"count\": 1500,"}) {
+    const std::size_t row = run.out.find(count);
+    EXPECT_GT(number_after("ticks_all_flying", row), 100.0) << run.out;
+    EXPECT_LT(number_after("tick_p50_ms", row), 0.6) << run.out;
+    EXPECT_GT(number_after("last_landing_s", row), 0.5) << run.out;
+    EXPECT_LT(number_after("last_landing_s", row), 3.0) << run.out;
+  }
+}
+
 }  // namespace
 }  // namespace stagger

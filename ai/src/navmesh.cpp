@@ -197,6 +197,7 @@ Result<std::shared_ptr<Navmesh>> Navmesh::build(const NavmeshInput& input,
   if (!dtCreateNavMeshData(&params, &data, &size))
     return Error{"navmesh: cannot create the Detour data"};
   auto impl = std::make_unique<Impl>();
+  impl->settings = s;
   impl->mesh = dtAllocNavMesh();
   if (!impl->mesh || dtStatusFailed(impl->mesh->init(data, size, DT_TILE_FREE_DATA))) {
     dtFree(data);
@@ -326,6 +327,10 @@ int Navmesh::walkable_polygon_count() const {
   int walkable = 0;
   for (int i = 0; i < tile->header->polyCount; ++i) walkable += tile->polys[i].flags != 0;
   return walkable;
+}
+
+const NavigationSettings& Navmesh::settings() const {
+  return impl_->settings;
 }
 
 int Navmesh::polygon_count() const {

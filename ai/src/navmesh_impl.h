@@ -11,6 +11,7 @@ namespace stagger::ai {
 struct Navmesh::Impl {
   dtNavMesh* mesh = nullptr;
   dtNavMeshQuery* query = nullptr;
+  NavigationSettings settings;
   ~Impl() {
     dtFreeNavMeshQuery(query);
     dtFreeNavMesh(mesh);

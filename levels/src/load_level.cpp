@@ -158,6 +158,15 @@ class LevelReader {
     if (ok) out = {xyz[0], xyz[1], xyz[2]};
     return ok;
   }
+  void read_bool(const JsonValue& object, std::string_view key, bool& out) {
+    const JsonValue* v = object.find(key);
+    if (!v) return;
+    if (v->kind != Kind::boolean) {
+      error(v->at, backticked(key) + " must be true or false");
+      return;
+    }
+    out = v->boolean;
+  }
   bool read_string(const JsonValue& object, std::string_view key, std::string& out) {
     const JsonValue* v = object.find(key);
     if (!v) return false;
@@ -451,8 +460,10 @@ void LevelReader::read_enemies(const JsonValue& list, Level& level) {
     where_.enemies.push_back(at(item.at));
     read_string(item, "name", enemy.name);
     const std::string what = named("enemy", enemy.name, i);
-    check_keys(item, {"name", "position", "yaw_deg", "route", "profile", "height_m", "mass_kg"},
-               what);
+    check_keys(
+        item,
+        {"name", "position", "yaw_deg", "route", "profile", "height_m", "mass_kg", "blast_immune"},
+        what);
     if (require(item, "name", what))
       check_unique(enemy.name, name_position(item), "enemy", enemy_names_);
     if (require(item, "position", what)) read_vec3(item, "position", enemy.position);
@@ -465,6 +476,7 @@ void LevelReader::read_enemies(const JsonValue& list, Level& level) {
                         static_cast<double>(kMaxEnemyHeightM), "between 1 and 2.5 m");
     read_optional_float(item, "mass_kg", enemy.mass_kg, static_cast<double>(kMinEnemyMassKg),
                         static_cast<double>(kMaxEnemyMassKg), "between 30 and 200 kg");
+    read_bool(item, "blast_immune", enemy.blast_immune);
     level.enemies.push_back(enemy);
   });
 }

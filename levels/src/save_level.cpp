@@ -106,6 +106,10 @@ void write_enemies(Writer& w, const Level& level) {
     if (!e.profile.empty()) write_string(w, "profile", e.profile);
     if (e.height_m) write_float(w, "height_m", *e.height_m);
     if (e.mass_kg) write_float(w, "mass_kg", *e.mass_kg);
+    if (e.blast_immune) {
+      w.Key("blast_immune");
+      w.Bool(true);
+    }
   });
 }
 

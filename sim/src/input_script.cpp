@@ -393,6 +393,40 @@ void parse_hand(const JsonValue& event, EventChecker& check, HandEvent& hand) {
   }
 }
 
+// A positive number of `unit` no larger than `most`, read into `out`; `what` is what it measures
+// ("the blast's reach").
+void read_positive(const JsonValue& event, std::string_view key, double most, const char* unit,
+                   const std::string& what, EventChecker& check, float& out) {
+  const JsonValue* value = event.find(key);
+  if (value == nullptr) {
+    check.error(event.at, "missing `" + std::string(key) + "` (" + what + ")");
+    return;
+  }
+  const auto number = number_of(*value);
+  if (!number || *number <= 0 || *number > most) {
+    check.error(value->at, "`" + std::string(key) + "` must be a number of " + unit + ", 0 < " +
+                               unit + " <= " + limits::number_text(most) + ", got " +
+                               shown(*value));
+    return;
+  }
+  out = static_cast<float>(*number);
+}
+
+// Reads a blast event into `blast`, whose time and place in the file are set.
+void parse_blast(const JsonValue& event, EventChecker& check, BlastEvent& blast) {
+  check_event_keys(event, {"t", "type", "position", "radius_m", "impulse_ns"}, "a blast event",
+                   check);
+  if (const JsonValue* position = event.find("position")) {
+    read_position(*position, "position", "the blast's centre", check, blast.position);
+  } else {
+    check.error(event.at, "missing `position` (the blast's centre [m])");
+  }
+  read_positive(event, "radius_m", kMaxBlastRadiusM, "m", "how far the blast reaches [m]", check,
+                blast.radius_m);
+  read_positive(event, "impulse_ns", limits::kMaxImpulseNs, "N·s",
+                "the impulse at the blast's centre [N·s]", check, blast.impulse_ns);
+}
+
 // The event's time: finite, not negative, at most a day.
 std::optional<double> read_time(const JsonValue& event, EventChecker& check) {
   const JsonValue* t = event.find("t");
@@ -452,8 +486,9 @@ void parse_event(const JsonValue& event, std::size_t index, std::string_view sou
   if (type == "walk") return add_event(event, index, t, check, script.walks, parse_walk);
   if (type == "player") return add_event(event, index, t, check, script.players, parse_player);
   if (type == "hand") return add_event(event, index, t, check, script.hands, parse_hand);
+  if (type == "blast") return add_event(event, index, t, check, script.blasts, parse_blast);
   check.error(type_value->at, "unknown event type " + shown(*type_value) +
-                                  " (expected push, hand, player, kill or walk)");
+                                  " (expected push, hand, player, kill, walk or blast)");
 }
 
 std::string join_lines(const std::vector<std::string>& lines) {
@@ -510,6 +545,7 @@ Result<InputScript> parse_input_script(std::string_view json_text, std::string_v
   sort_by_time(script.walks);
   sort_by_time(script.players);
   sort_by_time(script.hands);
+  sort_by_time(script.blasts);
   return script;
 }
 

@@ -62,6 +62,9 @@ class Navmesh {
   /// tops, wall tops and other islands nobody can walk to. Returns how many were disabled.
   int remove_islands(const std::vector<Vec3>& seeds, Vec3 half_extents);
 
+  /// The settings it was built with (its agent radius is how far it keeps from walls and drops).
+  const NavigationSettings& settings() const;
+
   int polygon_count() const;           ///< all polygons, disabled ones included
   int walkable_polygon_count() const;  ///< polygons left after remove_islands
   /// The walkable navmesh as triangles (its detail mesh), for pictures.

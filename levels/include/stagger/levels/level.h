@@ -85,6 +85,8 @@ struct EnemySpawn {
   /// [m] and [kg]; unset: the profile's (or the default settings': 1.8 m, 75 kg)
   std::optional<float> height_m;
   std::optional<float> mass_kg;
+  /// Blasts never throw it as a fake ragdoll (a boss, a scripted enemy): `blast_immune`.
+  bool blast_immune = false;
   bool operator==(const EnemySpawn&) const = default;
 };
 

@@ -1,10 +1,10 @@
 #pragma once
 // Headless input scripts (docs/design.md, Input scripts): timed events read from JSON, validated
-// before anything is simulated: `push`, `hand`, `player`, `kill` and `walk` (an extension: a
-// locomotion intent given directly). Every problem is reported as `FILE:LINE:COL: error: events[N]
-// (TYPE at t=T): message`; every number is finite and inside the bounds of stagger/core/limits.h
-// (times up to a day, positions inside the world, impulses up to 1000 N·s, walking speeds up to the
-// gait's top speed).
+// before anything is simulated: `push`, `hand`, `player`, `kill`, `walk` (an extension: a
+// locomotion intent given directly) and `blast`. Every problem is reported as `FILE:LINE:COL:
+// error: events[N] (TYPE at t=T): message`; every number is finite and inside the bounds of
+// stagger/core/limits.h (times up to a day, positions inside the world, impulses up to 1000 N·s,
+// walking speeds up to the gait's top speed).
 
 #include <string>
 #include <string_view>
@@ -68,12 +68,26 @@ struct HandEvent {
   std::size_t event_index = 0;
 };
 
+/// A blast at `position`: the enemies within `radius_m` that are not full ragdolls are thrown as
+/// fake ragdolls (stagger/sim/fake_ragdolls.h).
+struct BlastEvent {
+  double t = 0;          ///< [s]
+  Vec3 position;         ///< [m] the blast's centre
+  float radius_m = 0;    ///< [m] 0 < m <= kMaxBlastRadiusM
+  float impulse_ns = 0;  ///< [N·s] 0 < N·s <= limits::kMaxImpulseNs
+  std::size_t event_index = 0;
+};
+
+/// [m] the largest blast radius a script may give: a whole arena, not a whole world.
+inline constexpr double kMaxBlastRadiusM = 100.0;
+
 struct InputScript {
   std::vector<PushEvent> pushes;     ///< sorted by time (stable: equal times keep file order)
   std::vector<KillEvent> kills;      ///< sorted by time
   std::vector<WalkEvent> walks;      ///< sorted by time
   std::vector<PlayerEvent> players;  ///< sorted by time
   std::vector<HandEvent> hands;      ///< sorted by time
+  std::vector<BlastEvent> blasts;    ///< sorted by time
 };
 
 /// Parses a script. `source` names it in error messages. Every problem is reported, one per line.
