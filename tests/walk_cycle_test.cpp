@@ -11,10 +11,15 @@
 namespace stagger::physics {
 namespace {
 
+// The patrol and chase speeds' cycles, recorded once.
+const WalkCycle& cycle_at(float speed_mps) {
+  static const WalkCycleResult patrol = record_walk_cycle(RagdollSettings{}, WorldSettings{}, 1.0f);
+  static const WalkCycleResult chase = record_walk_cycle(RagdollSettings{}, WorldSettings{}, 1.5f);
+  return speed_mps < 1.25f ? patrol.cycle : chase.cycle;
+}
+
 const WalkCycle& cycle_at_one_mps() {
-  static const WalkCycleResult recorded =
-      record_walk_cycle(RagdollSettings{}, WorldSettings{}, 1.0f);
-  return recorded.cycle;
+  return cycle_at(1.0f);
 }
 
 std::array<BodyState, kBodyPartCount> parts_of(const Ragdoll& body) {
@@ -31,11 +36,11 @@ TEST(WalkCycle, IsRecordedFromTheRagdollsOwnGait) {
   EXPECT_EQ(c.frames.size(), static_cast<std::size_t>(WalkCycle::kFrames));
   std::printf("stride %.3f m, period %.3f s, speed %.3f m/s, %zu landing frames\n",
               static_cast<double>(c.stride_m), static_cast<double>(c.period_s),
-              static_cast<double>(c.speed_mps), c.landing_phases.size());
+              static_cast<double>(c.speed_mps), c.hand_over_phases.size());
   EXPECT_GT(c.stride_m, 0.6f);  // two steps
   EXPECT_LT(c.stride_m, 2.0f);
   EXPECT_NEAR(c.speed_mps, 1.0f, 0.2f);
-  EXPECT_FALSE(c.landing_phases.empty());
+  EXPECT_FALSE(c.hand_over_phases.empty());
   // The pelvis is at standing height over the root throughout.
   for (const BodyPoses& f : c.frames) EXPECT_GT(f[slot(BodyPart::pelvis)].position.y, 0.8f);
   // The feet take turns ahead: the left foot's lead changes sign over the cycle.
@@ -98,60 +103,63 @@ TEST(Suspend, ASuspendedBodyTouchesNothingCostsNoRowsAndResumesWhereItWasPosed) 
 // Resumed with both feet down (the cycle's landing frames), as the activity levels promote
 // a walker that is not being touched.
 TEST(Suspend, AWalkerResumedAsAFootLandsFromTheCycleWalksOnWithoutAJolt) {
-  const WalkCycle& c = cycle_at_one_mps();
-  for (float phase : c.landing_phases) {
-    World world;
-    world.add_static_box({{0, -0.5f, 0}, {30, 0.5f, 30}, {}, 0.9f});
-    Ragdoll& body = world.add_ragdoll(RagdollSettings{}, {0, 0, 0}, 0.0f);
-    LocomotionIntent walk;
-    walk.gait = Gait::walk;
-    walk.velocity = {0, 0, 1.0f};
-    body.set_intent(walk);
-    body.suspend();
-    // Played kinematically for a second, then resumed.
-    const float dt = world.dt();
-    std::array<BodyState, kBodyPartCount> last{}, now{};
-    place_poses(sample_walk_cycle(c, phase, 1.0f), {0, 0, 0}, 0.0f, last);
-    float root_z = 0;
-    float p = phase;
-    for (int i = 0; i < 240; ++i) {
-      root_z += c.speed_mps * dt;
-      p += c.speed_mps * dt / c.stride_m;
-      place_poses(sample_walk_cycle(c, p, 1.0f), {0, 0, root_z}, 0.0f, now);
-      for (std::size_t b = 0; b < now.size(); ++b) {
-        now[b].linear_velocity = (now[b].position - last[b].position) / dt;
-        now[b].angular_velocity =
-            rotation_vector(normalized(now[b].rotation * last[b].rotation.conjugate())) / dt;
+  for (float speed : {1.0f, 1.5f})
+    for (float phase : cycle_at(speed).hand_over_phases) {
+      const WalkCycle& c = cycle_at(speed);
+      World world;
+      world.add_static_box({{0, -0.5f, 0}, {30, 0.5f, 30}, {}, 0.9f});
+      Ragdoll& body = world.add_ragdoll(RagdollSettings{}, {0, 0, 0}, 0.0f);
+      LocomotionIntent walk;
+      walk.gait = Gait::walk;
+      walk.velocity = {0, 0, c.speed_mps};
+      body.set_intent(walk);
+      body.suspend();
+      // Played kinematically for a second, then resumed.
+      const float dt = world.dt();
+      std::array<BodyState, kBodyPartCount> last{}, now{};
+      constexpr int kPlayedSteps = 240;
+      // Started so far back that the second of play ends at `phase`.
+      float p = phase - static_cast<float>(kPlayedSteps) * c.speed_mps * dt / c.stride_m;
+      place_poses(sample_walk_cycle(c, p, 1.0f), {0, 0, 0}, 0.0f, last);
+      float root_z = 0;
+      for (int i = 0; i < kPlayedSteps; ++i) {
+        root_z += c.speed_mps * dt;
+        p += c.speed_mps * dt / c.stride_m;
+        place_poses(sample_walk_cycle(c, p, 1.0f), {0, 0, root_z}, 0.0f, now);
+        for (std::size_t b = 0; b < now.size(); ++b) {
+          now[b].linear_velocity = (now[b].position - last[b].position) / dt;
+          now[b].angular_velocity =
+              rotation_vector(normalized(now[b].rotation * last[b].rotation.conjugate())) / dt;
+        }
+        body.pose_suspended(now);
+        world.step();
+        last = now;
       }
-      body.pose_suspended(now);
+      const auto before = parts_of(body);
+      body.resume();
       world.step();
-      last = now;
-    }
-    const auto before = parts_of(body);
-    body.resume();
-    world.step();
-    const auto after = parts_of(body);
-    float jump = 0;
-    std::size_t worst = 0;
-    for (std::size_t b = 0; b < before.size(); ++b) {
-      const float j = length(after[b].linear_velocity - before[b].linear_velocity);
-      if (j > jump) {
-        jump = j;
-        worst = b;
+      const auto after = parts_of(body);
+      float jump = 0;
+      std::size_t worst = 0;
+      for (std::size_t b = 0; b < before.size(); ++b) {
+        const float j = length(after[b].linear_velocity - before[b].linear_velocity);
+        if (j > jump) {
+          jump = j;
+          worst = b;
+        }
       }
+      int falls = 0;
+      for (int i = 0; i < 240 * 5; ++i) {
+        world.step();
+        if (!is_upright(body.state())) ++falls;
+      }
+      std::printf("%.1f m/s, phase %.3f: largest speed jump %.3f m/s (%s), upright after 5 s: %d\n",
+                  static_cast<double>(speed), static_cast<double>(phase), static_cast<double>(jump),
+                  std::string(name_of(static_cast<BodyPart>(worst))).c_str(), falls == 0);
+      EXPECT_LT(jump, 0.5f) << "phase " << phase;
+      EXPECT_EQ(falls, 0) << "phase " << phase;
+      EXPECT_GT(body.balance().com.z, root_z + 3.0f);  // walked on
     }
-    int falls = 0;
-    for (int i = 0; i < 240 * 5; ++i) {
-      world.step();
-      if (!is_upright(body.state())) ++falls;
-    }
-    std::printf("phase %.3f: largest speed jump %.3f m/s (%s), upright after 5 s: %d\n",
-                static_cast<double>(phase), static_cast<double>(jump),
-                std::string(name_of(static_cast<BodyPart>(worst))).c_str(), falls == 0);
-    EXPECT_LT(jump, 0.5f) << "phase " << phase;
-    EXPECT_EQ(falls, 0) << "phase " << phase;
-    EXPECT_GT(body.balance().com.z, root_z + 3.0f);  // walked on
-  }
 }
 
 }  // namespace

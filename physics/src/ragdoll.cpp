@@ -246,6 +246,10 @@ void Ragdoll::measure_suspended() {
 void Ragdoll::resume(bool upright) {
   if (rig_.simulated()) return;
   rig_.set_simulated(true);
+  // Nothing held from before it left: the feet's grips and the pelvis pull start free.
+  rig_.grip_foot(0, false);
+  rig_.grip_foot(1, false);
+  rig_.release_pelvis();
   const LocomotionIntent intent = steps_->intent();
   restart_controllers(rig_.pelvis_yaw());
   steps_->set_intent(intent);

@@ -318,6 +318,14 @@ void RagdollRig::set_simulated(bool simulated) {
   simulated_ = simulated;
 }
 
+bool RagdollRig::overlaps_anything(float depth_m) {
+  for (const BodyBlueprint& b : blueprint_.bodies) {
+    const BodyState s = body_state(b.part);
+    if (world_.overlaps_at(body(b.part), s.position, s.rotation, depth_m)) return true;
+  }
+  return false;
+}
+
 void RagdollRig::place_parts(const std::array<BodyState, kBodyPartCount>& parts) {
   World::Impl& impl = world_.impl();
   for (const BodyBlueprint& b : blueprint_.bodies) {

@@ -10,11 +10,10 @@ namespace stagger::physics {
 
 namespace {
 
-constexpr float kStandS = 1.5f;         // [s] standing still before setting off
-constexpr float kMaxWalkS = 10.0f;      // [s] the longest walk before giving up on a cycle
-constexpr int kWarmUpSteps = 4;         // steps before the recorded cycle: the gait has settled
-constexpr float kSoleContactM = 0.02f;  // [m] a sole this close to the ground is on it
-constexpr float kGroundHalfM = 50.0f;   // [m] half the private floor's width
+constexpr float kStandS = 1.5f;        // [s] standing still before setting off
+constexpr float kMaxWalkS = 10.0f;     // [s] the longest walk before giving up on a cycle
+constexpr int kWarmUpSteps = 4;        // steps before the recorded cycle: the gait has settled
+constexpr float kGroundHalfM = 50.0f;  // [m] half the private floor's width
 
 // Every part's world state now.
 std::array<BodyState, kBodyPartCount> parts_of(const Ragdoll& body) {
@@ -75,29 +74,59 @@ std::vector<BodyPoses> resample(const std::vector<BodyPoses>& steps) {
   return frames;
 }
 
-// The frames just after a foot lands: both feet down, the first kLandingShare of each such run
-// of frames. Later in a run the rear foot is about to lift, and a body handed to its controllers
-// there starts from a stance it is already leaving (it fell in 3 of 8 such hand-overs).
-constexpr float kLandingShare = 0.4f;
+// The cycle at `phase` placed at the origin facing +Z, moving as its light playback moves
+// there: the change from one step `dt` earlier (the root walking at the cycle's speed).
+std::array<BodyState, kBodyPartCount> moving_pose(const WalkCycle& cycle, float phase, float dt) {
+  const float back = cycle.speed_mps * dt / cycle.stride_m;  // [cycles]
+  std::array<BodyState, kBodyPartCount> earlier{}, now{};
+  place_poses(sample_walk_cycle(cycle, phase - back, 1.0f), {0, 0, -cycle.speed_mps * dt}, 0.0f,
+              earlier);
+  place_poses(sample_walk_cycle(cycle, phase, 1.0f), {0, 0, 0}, 0.0f, now);
+  for (std::size_t p = 0; p < now.size(); ++p) {
+    now[p].linear_velocity = (now[p].position - earlier[p].position) / dt;
+    now[p].angular_velocity =
+        rotation_vector(normalized(now[p].rotation * earlier[p].rotation.conjugate())) / dt;
+  }
+  return now;
+}
 
-std::vector<float> landing_phases(const std::vector<BodyPoses>& frames, float sole_half_m) {
-  const std::size_t n = frames.size();
-  std::vector<bool> both_down(n);
-  for (std::size_t f = 0; f < n; ++f) {
-    const auto sole = [&](BodyPart foot) { return frames[f][slot(foot)].position.y - sole_half_m; };
-    both_down[f] = sole(BodyPart::foot_l) < kSoleContactM && sole(BodyPart::foot_r) < kSoleContactM;
+// A hand-over to the controllers is tried at every frame: the body posed there and moving as
+// the cycle does, resumed, one step. The frames whose largest body speed change in that step is
+// within kHandOverMarginMps of the best are kept: there a walker goes on without a jolt (where a
+// foot is in flight, the stance takes it and it jumps by a metre per second).
+constexpr float kHandOverMarginMps = 0.1f;  // [m/s]
+
+std::vector<float> hand_over_phases(const WalkCycle& cycle, const RagdollSettings& settings,
+                                    const WorldSettings& world_settings) {
+  LocomotionIntent walk;
+  walk.gait = Gait::walk;
+  walk.velocity = {0, 0, cycle.speed_mps};
+  std::vector<float> jumps(cycle.frames.size());
+  for (std::size_t f = 0; f < cycle.frames.size(); ++f) {
+    World world(world_settings);  // a fresh one for each: nothing carried from the last try
+    world.add_static_box({{0, -0.5f, 0}, {kGroundHalfM, 0.5f, kGroundHalfM}, {}, 0.9f});
+    Ragdoll& body = world.add_ragdoll(settings, {0, 0, 0}, 0.0f);
+    body.set_intent(walk);
+    const float phase = static_cast<float>(f) / static_cast<float>(cycle.frames.size());
+    const auto before = moving_pose(cycle, phase, world.dt());
+    body.suspend();
+    body.pose_suspended(before);
+    body.resume();
+    world.step();
+    float jump = 0;
+    for (std::size_t p = 0; p < before.size(); ++p) {
+      const Vec3 after = body.body_state(static_cast<BodyPart>(p)).linear_velocity;
+      jump = std::max(jump, length(after - before[p].linear_velocity));
+    }
+    jumps[f] = jump;
   }
+  float best = 1e30f;
+  for (float j : jumps) best = std::min(best, j);
   std::vector<float> phases;
-  for (std::size_t start = 0; start < n; ++start) {
-    if (!both_down[start] || both_down[(start + n - 1) % n]) continue;  // not a run's first frame
-    std::size_t length = 0;
-    while (length < n && both_down[(start + length) % n]) ++length;
-    const auto keep = std::max<std::size_t>(
-        1, static_cast<std::size_t>(std::ceil(kLandingShare * static_cast<float>(length))));
-    for (std::size_t k = 0; k < keep; ++k)
-      phases.push_back(static_cast<float>((start + k) % n) / static_cast<float>(n));
+  for (std::size_t f = 0; f < jumps.size(); ++f) {
+    if (jumps[f] <= best + kHandOverMarginMps)
+      phases.push_back(static_cast<float>(f) / static_cast<float>(jumps.size()));
   }
-  std::sort(phases.begin(), phases.end());
   return phases;
 }
 
@@ -153,8 +182,7 @@ WalkCycleResult record_walk_cycle(const RagdollSettings& settings,
   out.cycle.stride_m = length(to - from);
   out.cycle.period_s = n * world.dt();
   out.cycle.speed_mps = out.cycle.stride_m / out.cycle.period_s;
-  out.cycle.landing_phases = landing_phases(
-      out.cycle.frames, body.blueprint().bodies[slot(BodyPart::foot_l)].half_extents.y);
+  out.cycle.hand_over_phases = hand_over_phases(out.cycle, settings, world_settings);
   out.ok = true;
   return out;
 }

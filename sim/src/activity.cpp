@@ -18,6 +18,16 @@ constexpr float kWalkingSpeedMps = 0.1f;  // [m/s] an intent slower than this st
 constexpr float kProbeAboveM = 0.6f;      // [m] the ground probe starts this far over the root
 constexpr float kProbeBelowM = 1.5f;      // [m] and looks this far under it
 constexpr float kStandingWeight = 0.05f;  // [-] a pose this near standing has both feet down
+// [m/s] another recorded gait is played only when it is this much nearer the speed (a speed
+// hovering between two would swap them, and their phases, every step)
+constexpr float kCycleHysteresisMps = 0.05f;
+// Cycles a promotion waits for a hand-over phase before it takes the body as it is.
+constexpr float kMostPromoteWaitCycles = 2.0f;
+constexpr float kMostFadeSpeedMps = 0.25f;  // [m/s] how fast a carried offset may fade
+constexpr float kSmoothstepPeakSlope = 1.5f;
+constexpr float kRootHeightTimeS = 0.1f;  // [s] a light walker's root eases to the ground this fast
+// [m] a light pose inside something (another body, a riser) deeper than this waits to be promoted
+constexpr float kMostOverlapM = 0.02f;
 
 using Parts = std::array<physics::BodyState, physics::kBodyPartCount>;
 
@@ -56,12 +66,15 @@ void ActivityLevels::add_enemy(std::size_t index, physics::Ragdoll& body,
   Tracked& e = enemies_[index];
   e = {};
   e.body = &body;
+  e.active_s = settings_.calm_s;  // a fresh spawn is calm: far away, it goes light at once
   if (!enabled()) return;
   for (float speed : walk_speeds_mps) {
-    const std::uint64_t key = rig_key ^ splitmix64(static_cast<std::uint64_t>(std::lround(speed * 1000.0f)));
+    const std::uint64_t key =
+        rig_key ^ splitmix64(static_cast<std::uint64_t>(std::lround(speed * 1000.0f)));
     auto found = cycles_.find(key);
     if (found == cycles_.end()) {
-      physics::WalkCycleResult recorded = physics::record_walk_cycle(body.settings(), world_, speed);
+      physics::WalkCycleResult recorded =
+          physics::record_walk_cycle(body.settings(), world_, speed);
       if (!recorded.ok) continue;  // that gait is not played; without any it stays a ragdoll
       found = cycles_.emplace(key, std::move(recorded.cycle)).first;
     }
@@ -70,12 +83,22 @@ void ActivityLevels::add_enemy(std::size_t index, physics::Ragdoll& body,
   if (!e.gaits.empty()) e.cycle = e.gaits.front();
 }
 
+void ActivityLevels::start_fade(Light& l) const {
+  // Long enough that no part's offset fades faster than kMostFadeSpeedMps at its steepest
+  // (a smoothstep's slope peaks at 1.5).
+  float most = 0;
+  for (const physics::PartPose& o : l.offset) most = std::max(most, length(o.position));
+  l.blend_s = std::max(settings_.demote_blend_s, kSmoothstepPeakSlope * most / kMostFadeSpeedMps);
+  l.blend_left_s = l.blend_s;
+}
+
 void ActivityLevels::pick_cycle(Tracked& e, float speed_mps) {
   // The recorded gait nearest in speed (the phase carries over: every cycle starts as a step
   // starts, from the same stance).
   if (speed_mps <= kWalkingSpeedMps) return;
   for (const physics::WalkCycle* c : e.gaits) {
-    if (std::fabs(c->speed_mps - speed_mps) < std::fabs(e.cycle->speed_mps - speed_mps)) e.cycle = c;
+    if (std::fabs(c->speed_mps - speed_mps) < std::fabs(e.cycle->speed_mps - speed_mps))
+      e.cycle = c;
   }
 }
 
@@ -112,11 +135,10 @@ void ActivityLevels::decide(const ActivityViewer& viewer) {
     if (e.body == nullptr || e.cycle == nullptr) continue;
     if (e.activity != Activity::active && e.activity != Activity::light) continue;
     const Vec3 pelvis = e.body->body_state(physics::BodyPart::pelvis).position;
-    const float distance =
-        viewer.present ? length(horizontal(pelvis - viewer.feet)) : 1e30f;
+    const float distance = viewer.present ? length(horizontal(pelvis - viewer.feet)) : 1e30f;
     const bool must = e.activity == Activity::active && !calm(e);
-    const float near_m = e.activity == Activity::active ? settings_.demote_distance_m
-                                                        : settings_.promote_distance_m;
+    const float near_m =
+        e.activity == Activity::active ? settings_.demote_distance_m : settings_.promote_distance_m;
     bool in_view = false;
     if (viewer.present && length(viewer.gaze) > 0 && distance < settings_.view_distance_m) {
       const Vec3 to = pelvis - viewer.head;
@@ -137,10 +159,21 @@ void ActivityLevels::decide(const ActivityViewer& viewer) {
   }
   for (Tracked& e : enemies_) {
     if (e.body == nullptr || e.cycle == nullptr) continue;
+    if (e.activity == Activity::active && !e.wanted && !e.placed) {
+      // Its first level, before anything was drawn: no switch to hide.
+      e.placed = demote(e);
+      if (e.placed) {
+        e.light.offset = {};
+        e.before_switch.reset();
+        --e.stats.demotions;
+      }
+      continue;
+    }
+    e.placed = true;
     if (e.activity == Activity::active && !e.wanted && calm(e)) {
       e.demote_due = true;  // as soon as its bodies move as the cycle's would
     } else if (e.activity == Activity::light && e.wanted && e.promote_wait_s < 0) {
-      e.promote_wait_s = 0;  // at the next landing phase
+      e.promote_wait_s = 0;  // at the next hand-over phase
     } else if (e.activity == Activity::light && !e.wanted) {
       e.promote_wait_s = -1;
     }
@@ -158,6 +191,7 @@ bool ActivityLevels::demote(Tracked& e) {
   const physics::BalanceReadout& b = e.body->balance();
   l.root = {pelvis.x, b.com.y - b.com_height_m, pelvis.z};
   l.probed_at = l.root;
+  l.ground_y = l.root.y;
   // The heading the light walker turns toward from the start (the pelvis's yaw sways with the
   // gait; a root turned from it toward the walk at once would swing the whole body round it).
   const Vec3 walk = horizontal(e.body->intent().velocity);
@@ -175,8 +209,7 @@ bool ActivityLevels::demote(Tracked& e) {
       physics::sample_walk_cycle(*e.cycle, l.phase + kPhaseStep, l.walk_weight);
   const Quat turn = Quat::from_yaw(l.yaw_rad);
   for (std::size_t p = 0; p < now.size(); ++p) {
-    const Vec3 local_velocity =
-        (ahead[p].position - cycle[p].position) * (phase_rate / kPhaseStep);
+    const Vec3 local_velocity = (ahead[p].position - cycle[p].position) * (phase_rate / kPhaseStep);
     const Vec3 velocity = turn.rotate(local_velocity) + root_velocity;
     if (length(velocity - now[p].linear_velocity) > settings_.max_switch_speed_mps) return false;
   }
@@ -185,7 +218,11 @@ bool ActivityLevels::demote(Tracked& e) {
     l.offset[p].position = unturn.rotate(now[p].position - l.root) - cycle[p].position;
     l.offset[p].rotation = normalized(unturn * now[p].rotation * cycle[p].rotation.conjugate());
   }
-  l.blend_left_s = settings_.demote_blend_s;
+  start_fade(l);
+  for (std::size_t p = 0; p < now.size(); ++p) {
+    l.shown[p].position = cycle[p].position + l.offset[p].position;
+    l.shown[p].rotation = normalized(l.offset[p].rotation * cycle[p].rotation);
+  }
   e.light = l;
   e.before_switch = now;
   e.parts = now;
@@ -197,9 +234,28 @@ bool ActivityLevels::demote(Tracked& e) {
   return true;
 }
 
+void ActivityLevels::lift_clear_of_ground(Tracked& e) {
+  // The cycle was walked on flat ground: over a step or a slope a sole of the light pose can be
+  // inside the ground, and a body resumed inside it is thrown out. Raised until neither is.
+  float lift = 0;
+  const float sole_half =
+      e.body->blueprint().bodies[physics::slot(physics::BodyPart::foot_l)].half_extents.y;
+  for (physics::BodyPart foot : {physics::BodyPart::foot_l, physics::BodyPart::foot_r}) {
+    const Vec3 at = e.parts[physics::slot(foot)].position;
+    const physics::GroundHit ground = e.body->rig().probe_ground(at, kProbeAboveM, kProbeAboveM);
+    if (ground.hit) lift = std::max(lift, ground.point.y - (at.y - sole_half));
+  }
+  if (lift <= 0) return;
+  for (physics::BodyState& part : e.parts) part.position.y += lift;
+  e.body->pose_suspended(e.parts);
+}
+
 void ActivityLevels::promote(Tracked& e) {
+  lift_clear_of_ground(e);
   if (std::getenv("STAGGER_DEBUG_SWITCH"))
-    std::fprintf(stderr, "promote wait %.3f weight %.2f phase %.3f speed %.2f blend %.2f\n", double(e.promote_wait_s), double(e.light.walk_weight), double(e.light.phase), double(length(e.body->intent().velocity)), double(e.light.blend_left_s));
+    std::fprintf(stderr, "promote wait %.3f weight %.2f phase %.3f speed %.2f blend %.2f\n",
+                 double(e.promote_wait_s), double(e.light.walk_weight), double(e.light.phase),
+                 double(length(e.body->intent().velocity)), double(e.light.blend_left_s));
   e.before_switch = e.parts;
   e.body->resume(true);
   e.activity = Activity::active;
@@ -213,25 +269,32 @@ void ActivityLevels::promote_now(std::size_t index) {
   if (e.body != nullptr && e.activity == Activity::light) promote(e);
 }
 
-bool ActivityLevels::at_landing_phase(const Tracked& e, float dt) const {
+bool ActivityLevels::at_hand_over_phase(const Tracked& e, float dt) const {
+  // The step whose phase has just passed one of the cycle's hand-over phases.
   const Light& l = e.light;
   if (l.walk_weight < kStandingWeight) return true;  // standing: both feet are down
-  const float frame = 1.0f / static_cast<float>(physics::WalkCycle::kFrames);
-  const float phase = l.phase - std::floor(l.phase);
   const float advance = length(horizontal(e.body->intent().velocity)) * dt / e.cycle->stride_m;
-  return std::any_of(e.cycle->landing_phases.begin(), e.cycle->landing_phases.end(), [&](float p) {
-    const float ahead = p - phase - std::floor(p - phase);  // [0, 1)
-    return ahead <= std::max(frame, advance);
-  });
+  return std::any_of(e.cycle->hand_over_phases.begin(), e.cycle->hand_over_phases.end(),
+                     [&](float p) {
+                       const float behind = l.phase - p - std::floor(l.phase - p);  // [0, 1)
+                       return behind <= advance;
+                     });
 }
 
 void ActivityLevels::pose_light(Tracked& e, float dt) {
   // Walks where the mind's intent says, turning at a limited rate, its cycle advanced by the
   // ground covered (the feet do not skate), on the ground probed under it.
   Light& l = e.light;
+  const physics::WalkCycle* was = e.cycle;
   const physics::LocomotionIntent& intent = e.body->intent();
-  const Vec3 velocity =
-      intent.gait == physics::Gait::idle ? Vec3{} : horizontal(intent.velocity);
+  Vec3 velocity = intent.gait == physics::Gait::idle ? Vec3{} : horizontal(intent.velocity);
+  const bool handing_over = e.promote_wait_s >= 0 && length(velocity) > kWalkingSpeedMps;
+  if (handing_over) {
+    // About to be handed to the controllers: walking exactly as the gait it plays was
+    // recorded, whose hand-over phases were tried at that speed (the few hundred milliseconds
+    // of waiting change the speed by a few centimetres per second), and keeping that gait.
+    velocity = normalized(velocity) * e.cycle->speed_mps;
+  }
   const float speed = length(velocity);
   const float most = deg_to_rad(settings_.light_turn_rate_deg_s) * dt;
   if (speed > kWalkingSpeedMps) {
@@ -240,27 +303,39 @@ void ActivityLevels::pose_light(Tracked& e, float dt) {
     l.yaw_rad = turn_toward(l.yaw_rad, intent.facing_rad, most);
   }
   l.root = l.root + velocity * dt;
-  pick_cycle(e, speed);
+  if (!handing_over) pick_cycle(e, speed);
   if (length(horizontal(l.root - l.probed_at)) >= settings_.ground_probe_every_m) {
     const physics::GroundHit ground =
         e.body->rig().probe_ground(l.root, kProbeAboveM, kProbeBelowM);
-    if (ground.hit) l.root.y = ground.point.y;
+    if (ground.hit) l.ground_y = ground.point.y;
     l.probed_at = l.root;
   }
+  // Toward the probed ground smoothly: a step in the probes' heights is no jump of the body.
+  l.root.y += (l.ground_y - l.root.y) * std::min(1.0f, dt / kRootHeightTimeS);
   l.phase += speed * dt / e.cycle->stride_m;
   l.phase -= std::floor(l.phase);
   const float target = speed > kWalkingSpeedMps ? 1.0f : 0.0f;
   const float rate = dt / std::max(settings_.walk_blend_s, dt);
   l.walk_weight += std::clamp(target - l.walk_weight, -rate, rate);
   physics::BodyPoses local = physics::sample_walk_cycle(*e.cycle, l.phase, l.walk_weight);
+  if (e.cycle != was) {
+    // Another gait's frame differs from the last one's at the same phase: the difference is
+    // carried and faded out, as after a demotion.
+    for (std::size_t p = 0; p < local.size(); ++p) {
+      l.offset[p].position = l.shown[p].position - local[p].position;
+      l.offset[p].rotation = normalized(l.shown[p].rotation * local[p].rotation.conjugate());
+    }
+    start_fade(l);
+  }
   if (l.blend_left_s > 0) {
     l.blend_left_s = std::max(0.0f, l.blend_left_s - dt);
-    const float own = 1.0f - smoothstep(1.0f - l.blend_left_s / settings_.demote_blend_s);
+    const float own = 1.0f - smoothstep(1.0f - l.blend_left_s / l.blend_s);
     for (std::size_t p = 0; p < local.size(); ++p) {
       local[p].position = local[p].position + l.offset[p].position * own;
       local[p].rotation = normalized(slerp(Quat{}, l.offset[p].rotation, own) * local[p].rotation);
     }
   }
+  l.shown = local;
   const Parts last = e.parts;
   physics::place_poses(local, l.root, l.yaw_rad, e.parts);
   for (std::size_t p = 0; p < e.parts.size(); ++p) {
@@ -295,7 +370,14 @@ void ActivityLevels::before_step(const ActivityViewer& viewer, const std::vector
     }
     if (e.promote_wait_s >= 0) {
       e.promote_wait_s += dt;
-      if (at_landing_phase(e, dt) || e.promote_wait_s >= settings_.max_promote_wait_s) {
+      // Every cycle (a full stride) passes a hand-over phase; a walker whose speed keeps
+      // changing may miss them, and is promoted as it is after a while.
+      // Not while an offset is fading, nor inside something, unless that lasts: then at the
+      // next hand-over phase anyway, and after twice as long as it is.
+      const float cycles = e.promote_wait_s / e.cycle->period_s;
+      const bool ready = cycles >= kMostPromoteWaitCycles ||
+                         (e.light.blend_left_s <= 0 && !e.body->posed_inside_something(kMostOverlapM));
+      if ((at_hand_over_phase(e, dt) && ready) || cycles >= 2 * kMostPromoteWaitCycles) {
         promote(e);
         continue;
       }
@@ -316,9 +398,22 @@ void ActivityLevels::after_step(float dt) {
     if (e.before_switch) {
       if (std::getenv("STAGGER_DEBUG_SWITCH")) {
         const auto& b = *e.before_switch;
-        std::size_t worst = 0; float j = 0;
-        for (std::size_t p = 0; p < b.size(); ++p) { float d = length(e.parts[p].linear_velocity - b[p].linear_velocity); if (d > j) { j = d; worst = p; } }
-        std::fprintf(stderr, "switch to %s: jump %.3f part %d state %s\n", std::string(name_of(e.activity)).c_str(), double(j), int(worst), std::string(physics::name_of(e.body->state())).c_str());
+        std::size_t worst = 0;
+        float j = 0;
+        for (std::size_t p = 0; p < b.size(); ++p) {
+          float d = length(e.parts[p].linear_velocity - b[p].linear_velocity);
+          if (d > j) {
+            j = d;
+            worst = p;
+          }
+        }
+        if (j > 2) {
+          for (std::size_t p = 0; p < b.size(); ++p) std::fprintf(stderr, "  part %zu before pos (%.2f %.2f %.2f) v (%.2f %.2f %.2f) after pos (%.2f %.2f %.2f) v (%.2f %.2f %.2f)\n", p, double(b[p].position.x), double(b[p].position.y), double(b[p].position.z), double(b[p].linear_velocity.x), double(b[p].linear_velocity.y), double(b[p].linear_velocity.z), double(e.parts[p].position.x), double(e.parts[p].position.y), double(e.parts[p].position.z), double(e.parts[p].linear_velocity.x), double(e.parts[p].linear_velocity.y), double(e.parts[p].linear_velocity.z));
+          std::fprintf(stderr, "  cause %s\n", std::string(physics::name_of(e.body->last_fall_cause())).c_str());
+        }
+        std::fprintf(stderr, "switch to %s: jump %.3f part %d state %s\n",
+                     std::string(name_of(e.activity)).c_str(), double(j), int(worst),
+                     std::string(physics::name_of(e.body->state())).c_str());
       }
       e.stats.max_switch_jump_mps =
           std::max(e.stats.max_switch_jump_mps, largest_jump(*e.before_switch, e.parts));

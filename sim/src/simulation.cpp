@@ -15,6 +15,7 @@ namespace stagger::sim {
 namespace {
 // The punching arm's forearm, whose far end is the fist (the brain punches with the right).
 constexpr physics::BodyPart kFist = physics::BodyPart::lower_arm_r;
+constexpr float kSlowGaitShare = 0.6f;  // [-] of the patrol speed: the slowest gait recorded
 constexpr float kDefaultAiHz = 90.0f;  // [Hz] how often the minds think unless told otherwise
 }  // namespace
 
@@ -45,7 +46,11 @@ void Simulation::start_enemy_stats(std::size_t index) {
   punch_ended_.push_back(0);
   const EnemySettings tuned =
       settings_of(scene_.description(), scene_.description().enemies[index]);
-  activity_.add_enemy(index, *enemy.ragdoll, {tuned.brain.patrol_speed, tuned.brain.chase_speed},
+  // The gaits a light walker plays: slowed (turning, arriving), patrolling, between, chasing.
+  const float patrol = tuned.brain.patrol_speed;
+  const float chase = tuned.brain.chase_speed;
+  activity_.add_enemy(index, *enemy.ragdoll,
+                      {kSlowGaitShare * patrol, patrol, 0.5f * (patrol + chase), chase},
                       settings_hash(tuned));
 }
 

@@ -117,6 +117,8 @@ class Ragdoll {
   /// Places a suspended body's parts (world centre of mass [m], rotation, velocities [m/s],
   /// [rad/s]) and updates what the minds read from them (centre of mass, heading).
   void pose_suspended(const std::array<BodyState, kBodyPartCount>& parts);
+  /// Whether a suspended body, where it is posed, is inside anything by more than `depth_m` [m].
+  bool posed_inside_something(float depth_m) { return rig_.overlaps_anything(depth_m); }
   /// Back into the simulation from the parts' current pose and velocities, its controllers
   /// started afresh (as after a reset, counts kept) with the intent it had: standing (then
   /// walking, if told to), or, with `upright` false, falling limp (a body that lies down gets up).

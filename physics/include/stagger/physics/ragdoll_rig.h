@@ -117,6 +117,10 @@ class RagdollRig {
   /// touch nothing and cost nothing in a step) or puts them back.
   void set_simulated(bool simulated);
   bool simulated() const { return simulated_; }
+  /// Whether any part, where it is now, is inside something it collides with (static geometry,
+  /// another body) by more than `depth_m` [m]: a suspended body about to be resumed there would
+  /// be thrown out of it.
+  bool overlaps_anything(float depth_m);
   /// Moves every part to `parts[slot(part)]` (centre of mass [m], rotation, velocities [m/s],
   /// [rad/s]) at once.
   void place_parts(const std::array<BodyState, kBodyPartCount>& parts);

@@ -30,9 +30,10 @@ struct WalkCycle {
   float period_s = 0;                 ///< [s] one cycle
   std::vector<BodyPoses> frames;      ///< kFrames of them; the last wraps to the first
   BodyPoses standing;                 ///< standing still, before it set off
-  /// Phases [0, 1) just after a foot lands, both feet on the ground: a walker handed to its
-  /// controllers there walks on without a jolt.
-  std::vector<float> landing_phases;
+  /// Phases [0, 1) where a walker handed to its controllers walks on with the least jolt: each
+  /// frame is tried at recording (posed, moving as the playback moves, resumed, one step), and
+  /// those within 0.1 m/s of the smallest body speed change are kept.
+  std::vector<float> hand_over_phases;
 };
 
 /// How the recording went wrong, if it did (the walker fell or never settled into a gait).

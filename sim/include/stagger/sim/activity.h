@@ -26,18 +26,16 @@ std::string_view name_of(Activity activity);
 struct ActivitySettings {
   /// The most full ragdolls at once; 0 switches activity levels off (every enemy is active).
   int max_active = 0;
-  float promote_distance_m = 10.0f;  ///< [m] a player this near (across) makes an enemy active
-  float demote_distance_m = 14.0f;   ///< [m] ... and farther than this lets it go (hysteresis)
-  float view_distance_m = 18.0f;     ///< [m] in the player's view this near makes it active
+  float promote_distance_m = 10.0f;   ///< [m] a player this near (across) makes an enemy active
+  float demote_distance_m = 14.0f;    ///< [m] ... and farther than this lets it go (hysteresis)
+  float view_distance_m = 18.0f;      ///< [m] in the player's view this near makes it active
   float view_half_angle_deg = 35.0f;  ///< [deg] half the view cone around the player's gaze
   /// [m] a physics hand this near the pelvis makes it active at once, wherever it is in its
   /// stride (a hand moving at 9 m/s covers it in 0.13 s)
   float hand_reach_m = 1.2f;
   float calm_s = 2.0f;  ///< [s] upright, unhit and active this long before it may go light
   float light_turn_rate_deg_s = 180.0f;  ///< [deg/s] how fast a light walker turns
-  float demote_blend_s = 0.4f;  ///< [s] from the last simulated pose onto the walk cycle
-  /// [s] a promotion waits for the cycle's next landing phase (a foot just down), at most this
-  float max_promote_wait_s = 0.4f;
+  float demote_blend_s = 0.4f;           ///< [s] from the last simulated pose onto the walk cycle
   /// [m/s] a calm body goes light only when no body of it moves faster or slower than the light
   /// pose would by more than this (it waits for the moment in its stride)
   float max_switch_speed_mps = 0.35f;
@@ -60,8 +58,8 @@ struct ActivityStats {
 /// Where the player is and looks, for the choice of who is active.
 struct ActivityViewer {
   bool present = false;
-  Vec3 feet;  ///< [m]
-  Vec3 head;  ///< [m]
+  Vec3 feet;           ///< [m]
+  Vec3 head;           ///< [m]
   Vec3 gaze{0, 0, 1};  ///< where the head looks (unit); zero: unknown (distance alone decides)
 };
 
@@ -99,15 +97,18 @@ class ActivityLevels {
 
  private:
   struct Light {
-    Vec3 root;           ///< [m] on the ground under the pelvis
-    float yaw_rad = 0;   ///< [rad] heading
-    float phase = 0;     ///< [cycles]
+    Vec3 root;              ///< [m] on the ground under the pelvis
+    float yaw_rad = 0;      ///< [rad] heading
+    float phase = 0;        ///< [cycles]
     float walk_weight = 0;  ///< [-] 0 standing, 1 walking
-    Vec3 probed_at;      ///< [m] where the ground was last probed
+    Vec3 probed_at;         ///< [m] where the ground was last probed
+    float ground_y = 0;  ///< [m] the height found there, which the root eases to
+    physics::BodyPoses shown{};  ///< the pose last shown, in the root's frame
     /// What the last simulated pose missed of the cycle's frame (in the root's frame: position
     /// [m] added, rotation applied before), faded out after a demotion
     physics::BodyPoses offset{};
     float blend_left_s = 0;  ///< [s] until the pose is the cycle's alone
+    float blend_s = 0;       ///< [s] the whole fade
   };
   struct Tracked {
     physics::Ragdoll* body = nullptr;
@@ -115,10 +116,12 @@ class ActivityLevels {
     const physics::WalkCycle* cycle = nullptr;     ///< the one played now
     Activity activity = Activity::active;
     Light light;
-    float active_s = 0;           ///< [s] since it became active
-    float promote_wait_s = -1;    ///< [s] waiting for a landing phase (<0: no promotion due)
-    bool wanted = false;          ///< chosen active at the last decision
-    bool demote_due = false;      ///< to go light as soon as its motion matches the cycle's
+    float active_s = 0;         ///< [s] since it became active
+    /// [s] waiting for a hand-over phase (WalkCycle), at most one cycle (<0: no promotion due)
+    float promote_wait_s = -1;
+    bool wanted = false;        ///< chosen active at the last decision
+    bool demote_due = false;    ///< to go light as soon as its motion matches the cycle's
+    bool placed = false;        ///< has had its first level (a spawn's is no switch)
     std::optional<std::array<physics::BodyState, physics::kBodyPartCount>> before_switch;
     std::array<physics::BodyState, physics::kBodyPartCount> parts{};  ///< scratch and last pose
     ActivityStats stats;
@@ -130,9 +133,11 @@ class ActivityLevels {
   /// cycle's would at the phase nearest its pose; otherwise it stays active for now.
   bool demote(Tracked& e);
   void pick_cycle(Tracked& e, float speed_mps);
+  void lift_clear_of_ground(Tracked& e);
+  void start_fade(Light& l) const;
   void promote(Tracked& e);
   void pose_light(Tracked& e, float dt);
-  bool at_landing_phase(const Tracked& e, float dt) const;
+  bool at_hand_over_phase(const Tracked& e, float dt) const;
 
   ActivitySettings settings_;
   physics::WorldSettings world_;
