@@ -81,7 +81,9 @@ struct SimOptions {
   std::string settings;  // a `--settings` file; empty: the defaults
   bool quiet = false;
   std::optional<std::uint64_t>
-      vary;  // the seed that nudges the spawns; unset: as the level has them
+      vary;            // the seed that nudges the spawns; unset: as the level has them
+  int max_active = 0;  // activity levels: the most full ragdolls; 0: every enemy is one
+  std::string clips;   // a death clip library (.stclip); empty: none
 };
 
 bool write_text(const std::string& path, const std::string& text) {
@@ -408,7 +410,18 @@ int run_sim(const SimOptions& o) {
       prepare_run("stagger sim", o.level, o.enemies, o.physics_hz, o.solver_iterations, o.input,
                   *input_text, o.vary, *settings);
   if (!run) return kExitWrongInput;
+  run->scene.activity.max_active = o.max_active;
+  std::shared_ptr<const stagger::sim::DeathClipLibrary> clips;
+  if (!o.clips.empty()) {
+    auto loaded = stagger::sim::DeathClipLibrary::load(o.clips);
+    if (!loaded) {
+      std::cerr << "stagger sim: " << loaded.error() << "; nothing was simulated\n";
+      return kExitWrongInput;
+    }
+    clips = std::make_shared<const stagger::sim::DeathClipLibrary>(std::move(loaded).value());
+  }
   stagger::sim::Simulation simulation(run->scene, run->script);
+  if (clips) simulation.set_death_clips(clips);
   SimOutputs outputs;
   attach_outputs(o, *run, simulation, outputs);
   stagger::app::catch_interrupts();
@@ -1062,6 +1075,16 @@ int main(int argc, char** argv) {
                    "Nudge every spawn by up to 1 cm and 0.5 deg from this seed (independent "
                    "samples of one level; the same seed repeats the run)")
       ->check(integer_in("--vary", "", 0, std::numeric_limits<long>::max()));
+  sim_cmd
+      ->add_option("--max-active", sim.max_active,
+                   "Activity levels: at most this many full ragdolls, the nearest to the player; "
+                   "the others walk their recorded gait kinematically (0: every enemy is one)")
+      ->check(integer_in("--max-active", "full ragdolls", 0, 1024));
+  sim_cmd
+      ->add_option("--clips", sim.clips,
+                   "A death clip library (stagger clips build): kills with a hit vector on enemies "
+                   "that are not full ragdolls play its nearest clip")
+      ->check(stagger::app::existing_file("clip library"));
 
   ReplayOptions replay;
   std::string replay_keys;
@@ -1382,6 +1405,10 @@ int main(int argc, char** argv) {
   };
   if (sim_cmd->parsed()) {
     if (sim_cmd->count("--vary") > 0) sim.vary = static_cast<std::uint64_t>(vary_seed);
+    if (!sim.record.empty() && (sim.max_active > 0 || !sim.clips.empty()))
+      return usage(
+          "stagger sim: --record cannot carry --max-active or --clips (a replay would run "
+          "every enemy as a full ragdoll)");
     if (!sim.level.empty() && sim_cmd->count("--enemies") > 0) {
       return usage(
           "stagger sim: --enemies applies to the built-in scene only; a level brings its own "

@@ -82,7 +82,7 @@ TEST(GetUp, TheReportTimesEachFallFromTheDecisionToLyingStill) {
 
 TEST(GetUp, KilledRagdollStaysDownAndSleeps) {
   sim::InputScript script = test::push_script("dummy", physics::BodyPart::chest, {0, 0, 40}, 1.0);
-  script.kills.push_back({1.0, "dummy", 1});
+  script.kills.push_back({1.0, "dummy", 1, {}, std::nullopt});
   sim::Simulation s(sim::builtin_scene(1), script);
   const physics::Ragdoll& r = *s.scene().enemies()[0].ragdoll;
   float late_speed = 0;

@@ -253,7 +253,10 @@ void Ragdoll::resume(bool upright) {
   const LocomotionIntent intent = steps_->intent();
   restart_controllers(rig_.pelvis_yaw());
   steps_->set_intent(intent);
-  if (!upright) fall();
+  if (!upright) {
+    witness_->note_push();  // it was thrown down: its fall is no fault of its legs
+    fall();
+  }
 }
 
 void Ragdoll::teleport(Vec3 feet_position, float yaw_rad) {

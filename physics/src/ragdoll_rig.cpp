@@ -314,7 +314,15 @@ void RagdollRig::reset_to_spawn() {
 }
 
 void RagdollRig::set_simulated(bool simulated) {
-  world_.impl().set_owner_simulated(owner_, simulated);
+  World::Impl& impl = world_.impl();
+  if (simulated) {
+    for (const BodyBlueprint& b : blueprint_.bodies) {
+      btRigidBody& rigid = impl.rigid(body(b.part));
+      rigid.updateInertiaTensor();
+      rigid.clearForces();
+    }
+  }
+  impl.set_owner_simulated(owner_, simulated);
   simulated_ = simulated;
 }
 
@@ -332,15 +340,19 @@ void RagdollRig::place_parts(const std::array<BodyState, kBodyPartCount>& parts)
     const BodyState& to = parts[slot(b.part)];
     btRigidBody& rigid = impl.rigid(body(b.part));
     const btTransform transform(to_bt(to.rotation), to_bt(to.position));
+    // A body out of the world needs only what is read from it; its world inertia is brought up
+    // to date when it comes back (set_simulated).
     rigid.setWorldTransform(transform);
-    rigid.setCenterOfMassTransform(transform);
     rigid.setInterpolationWorldTransform(transform);
     rigid.setLinearVelocity(to_bt(to.linear_velocity));
     rigid.setAngularVelocity(to_bt(to.angular_velocity));
     rigid.setInterpolationLinearVelocity(to_bt(to.linear_velocity));
     rigid.setInterpolationAngularVelocity(to_bt(to.angular_velocity));
-    rigid.clearForces();
-    if (simulated_) impl.dynamics.updateSingleAabb(&rigid);
+    if (simulated_) {
+      rigid.updateInertiaTensor();
+      rigid.clearForces();
+      impl.dynamics.updateSingleAabb(&rigid);
+    }
   }
 }
 

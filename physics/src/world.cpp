@@ -136,6 +136,8 @@ void World::Impl::set_self_collision(int owner, SelfCollision mode) {
   SelfCollision& current = self_collision[static_cast<std::size_t>(owner)];
   if (current == mode) return;
   current = mode;
+  // Out of the world, its bodies have no pairs: the filter decides when they come back.
+  if (suspended.count(owner) > 0) return;
   // The filter is asked only when a pair starts to overlap, so pairs that overlap now are
   // dropped or added here, in a fixed order.
   btOverlappingPairCache& cache = *broadphase.getOverlappingPairCache();

@@ -25,6 +25,9 @@ constexpr float kCycleHysteresisMps = 0.05f;
 constexpr float kMostPromoteWaitCycles = 2.0f;
 constexpr float kMostFadeSpeedMps = 0.25f;  // [m/s] how fast a carried offset may fade
 constexpr float kSmoothstepPeakSlope = 1.5f;
+constexpr float kLyingComHeightM = 0.12f;      // [m] a body lying flat: its centre over the ground
+constexpr float kLieAfterLandingS = 1.0f;      // [s] a landed fake ragdoll lies before it gets up
+constexpr float kBodyRadiusPerHeight = 0.17f;  // [-] the room a body needs, per metre of height
 constexpr float kRootHeightTimeS = 0.1f;  // [s] a light walker's root eases to the ground this fast
 // [m] a light pose inside something (another body, a riser) deeper than this waits to be promoted
 constexpr float kMostOverlapM = 0.02f;
@@ -264,9 +267,69 @@ void ActivityLevels::promote(Tracked& e) {
   ++e.stats.promotions;
 }
 
-void ActivityLevels::promote_now(std::size_t index) {
+bool ActivityLevels::promote_now(std::size_t index) {
+  if (index >= enemies_.size()) return true;
   Tracked& e = enemies_[index];
-  if (e.body != nullptr && e.activity == Activity::light) promote(e);
+  if (e.body == nullptr) return true;
+  if (e.activity == Activity::light) {
+    promote(e);
+    // A blow follows at once: the speed change is the blow's, not a pop of the switch.
+    e.before_switch.reset();
+  }
+  if (e.activity == Activity::asleep && e.lie_left_s >= 0) get_up_from_lying(e);
+  return e.activity == Activity::active;
+}
+
+void ActivityLevels::set_navmesh(std::shared_ptr<const ai::Navmesh> navmesh,
+                                 std::uint64_t level_seed) {
+  BlastSettings blast;
+  blast.step_s = 1.0f / world_.physics_hz;  // as World::dt()
+  fakes_ = std::make_unique<FakeRagdolls>(std::move(navmesh), blast, level_seed);
+}
+
+std::vector<std::size_t> ActivityLevels::blast(const Blast& blast,
+                                               const std::vector<bool>& immune) {
+  std::vector<std::size_t> thrown;
+  if (!fakes_) return thrown;
+  std::vector<LaunchCandidate> candidates;
+  for (std::size_t i = 0; i < enemies_.size(); ++i) {
+    const Tracked& e = enemies_[i];
+    if (e.body == nullptr || e.activity != Activity::light) continue;
+    LaunchCandidate c;
+    c.enemy = static_cast<std::uint32_t>(i);
+    c.feet = e.light.root;
+    c.yaw_rad = e.light.yaw_rad;
+    c.mass_kg = e.body->mass();
+    c.radius_m = e.body->settings().height_m * kBodyRadiusPerHeight;
+    c.immune = i < immune.size() && immune[i];
+    candidates.push_back(c);
+  }
+  for (std::uint32_t enemy : fakes_->blast(blast, candidates)) {
+    Tracked& e = enemies_[enemy];
+    e.activity = Activity::fake;
+    e.promote_wait_s = -1;
+    thrown.push_back(enemy);
+  }
+  return thrown;
+}
+
+bool ActivityLevels::play_death_clip(std::size_t index, Vec3 hit) {
+  Tracked& e = enemies_[index];
+  if (!has_death_clips() || e.body == nullptr) return false;
+  if (e.activity != Activity::light && e.activity != Activity::asleep) return false;
+  const float yaw =
+      e.activity == Activity::light ? e.light.yaw_rad : yaw_of(e.body->balance().forward);
+  const Vec3 feet = e.activity == Activity::light
+                        ? e.light.root
+                        : e.body->balance().com - Vec3{0, e.body->balance().com_height_m, 0};
+  e.clip_choice = clips_->nearest(to_enemy_frame(hit, yaw));
+  e.clip_s = 0;
+  e.clip_feet = feet;
+  e.clip_yaw_rad = yaw + e.clip_choice->extra_yaw_rad;
+  e.lie_left_s = -1;
+  e.body->kill();  // its mind stops; the clip is its fall
+  e.activity = Activity::clip;
+  return true;
 }
 
 bool ActivityLevels::at_hand_over_phase(const Tracked& e, float dt) const {
@@ -347,11 +410,98 @@ void ActivityLevels::pose_light(Tracked& e, float dt) {
   e.body->pose_suspended(e.parts);
 }
 
+void ActivityLevels::pose_tipped(Tracked& e, Vec3 feet, Quat orientation, float pivot_height_m,
+                                 bool moving) {
+  const float com_height = e.body->blueprint().rest_com_height;
+  const Parts last = e.parts;
+  for (std::size_t p = 0; p < e.parts.size(); ++p) {
+    const physics::PartPose& local = e.cycle->standing[p];
+    physics::BodyState& s = e.parts[p];
+    s.position = feet + Vec3{0, pivot_height_m, 0} +
+                 orientation.rotate(local.position - Vec3{0, com_height, 0});
+    s.rotation = normalized(orientation * local.rotation);
+    s.linear_velocity = moving && dt_ > 0 ? (s.position - last[p].position) / dt_ : Vec3{};
+    s.angular_velocity =
+        moving && dt_ > 0
+            ? rotation_vector(normalized(s.rotation * last[p].rotation.conjugate())) / dt_
+            : Vec3{};
+  }
+  e.body->pose_suspended(e.parts);
+}
+
+void ActivityLevels::pose_fake(Tracked& e, const Flight& flight) {
+  // A point body drawn as the standing body tipped by its spin about its centre of mass, that
+  // centre going from standing height over the point to lying height as it turns flat.
+  const float com_height = e.body->blueprint().rest_com_height;
+  const float pivot = com_height * std::fabs(std::cos(flight.spin_rad)) +
+                      kLyingComHeightM * std::fabs(std::sin(flight.spin_rad));
+  pose_tipped(e, flight.position, flight.orientation(), pivot, true);
+}
+
+void ActivityLevels::pose_lying(Tracked& e, const Landing& landing) {
+  pose_tipped(e, landing.feet, landing.orientation, kLyingComHeightM, false);
+  e.activity = Activity::asleep;
+  e.lie_left_s = kLieAfterLandingS;
+}
+
+void ActivityLevels::get_up_from_lying(Tracked& e) {
+  // Handed to its controllers lying down: limp, it settles, then gets up by itself.
+  lift_clear_of_ground(e);
+  e.body->resume(false);
+  e.activity = Activity::active;
+  e.active_s = 0;
+  e.lie_left_s = -1;
+  ++e.stats.promotions;
+}
+
+void ActivityLevels::play_clip(Tracked& e, float dt) {
+  const DeathClip& clip = clips_->clips()[e.clip_choice->clip];
+  e.clip_s += dt;
+  const ClipPose pose = sample(clip, e.clip_s, e.clip_feet, e.clip_yaw_rad);
+  const auto velocities = sample_velocities(clip, e.clip_s, e.clip_feet, e.clip_yaw_rad);
+  const bool over = e.clip_s >= clip.duration_s;
+  for (std::size_t p = 0; p < e.parts.size(); ++p) {
+    e.parts[p].position = pose[p].position;
+    e.parts[p].rotation = pose[p].rotation;
+    e.parts[p].linear_velocity = over ? Vec3{} : velocities[p].linear;
+    e.parts[p].angular_velocity = over ? Vec3{} : velocities[p].angular;
+  }
+  e.body->pose_suspended(e.parts);
+  if (over) e.activity = Activity::asleep;  // a corpse at rest
+}
+
+void ActivityLevels::advance_fakes(float dt) {
+  if (!fakes_ || fakes_->flying() == 0) return;
+  fakes_->step(dt);
+  for (const Flight& flight : fakes_->flights()) {
+    Tracked& e = enemies_[flight.enemy];
+    if (e.body != nullptr && e.activity == Activity::fake) pose_fake(e, flight);
+  }
+  landings_.clear();
+  fakes_->take_landings(landings_);
+  for (const Landing& landing : landings_) {
+    Tracked& e = enemies_[landing.enemy];
+    if (e.body != nullptr && e.activity == Activity::fake) pose_lying(e, landing);
+  }
+}
+
 void ActivityLevels::before_step(const ActivityViewer& viewer, const std::vector<Vec3>& hands,
                                  float dt, bool decide_now) {
   if (!enabled()) return;
+  dt_ = dt;
   if (decide_now) decide(viewer);
+  advance_fakes(dt);
   for (Tracked& e : enemies_) {
+    if (e.body == nullptr) continue;
+    if (e.activity == Activity::clip) {
+      play_clip(e, dt);
+      continue;
+    }
+    if (e.activity == Activity::asleep && e.lie_left_s >= 0) {
+      e.lie_left_s -= dt;
+      if (e.lie_left_s < 0) get_up_from_lying(e);
+      continue;
+    }
     if (e.body != nullptr && e.activity == Activity::active && e.demote_due) {
       if (!e.wanted && calm(e)) {
         demote(e);
@@ -375,8 +525,9 @@ void ActivityLevels::before_step(const ActivityViewer& viewer, const std::vector
       // Not while an offset is fading, nor inside something, unless that lasts: then at the
       // next hand-over phase anyway, and after twice as long as it is.
       const float cycles = e.promote_wait_s / e.cycle->period_s;
-      const bool ready = cycles >= kMostPromoteWaitCycles ||
-                         (e.light.blend_left_s <= 0 && !e.body->posed_inside_something(kMostOverlapM));
+      const bool ready =
+          cycles >= kMostPromoteWaitCycles ||
+          (e.light.blend_left_s <= 0 && !e.body->posed_inside_something(kMostOverlapM));
       if ((at_hand_over_phase(e, dt) && ready) || cycles >= 2 * kMostPromoteWaitCycles) {
         promote(e);
         continue;
@@ -408,8 +559,19 @@ void ActivityLevels::after_step(float dt) {
           }
         }
         if (j > 2) {
-          for (std::size_t p = 0; p < b.size(); ++p) std::fprintf(stderr, "  part %zu before pos (%.2f %.2f %.2f) v (%.2f %.2f %.2f) after pos (%.2f %.2f %.2f) v (%.2f %.2f %.2f)\n", p, double(b[p].position.x), double(b[p].position.y), double(b[p].position.z), double(b[p].linear_velocity.x), double(b[p].linear_velocity.y), double(b[p].linear_velocity.z), double(e.parts[p].position.x), double(e.parts[p].position.y), double(e.parts[p].position.z), double(e.parts[p].linear_velocity.x), double(e.parts[p].linear_velocity.y), double(e.parts[p].linear_velocity.z));
-          std::fprintf(stderr, "  cause %s\n", std::string(physics::name_of(e.body->last_fall_cause())).c_str());
+          for (std::size_t p = 0; p < b.size(); ++p)
+            std::fprintf(stderr,
+                         "  part %zu before pos (%.2f %.2f %.2f) v (%.2f %.2f %.2f) after pos "
+                         "(%.2f %.2f %.2f) v (%.2f %.2f %.2f)\n",
+                         p, double(b[p].position.x), double(b[p].position.y),
+                         double(b[p].position.z), double(b[p].linear_velocity.x),
+                         double(b[p].linear_velocity.y), double(b[p].linear_velocity.z),
+                         double(e.parts[p].position.x), double(e.parts[p].position.y),
+                         double(e.parts[p].position.z), double(e.parts[p].linear_velocity.x),
+                         double(e.parts[p].linear_velocity.y),
+                         double(e.parts[p].linear_velocity.z));
+          std::fprintf(stderr, "  cause %s\n",
+                       std::string(physics::name_of(e.body->last_fall_cause())).c_str());
         }
         std::fprintf(stderr, "switch to %s: jump %.3f part %d state %s\n",
                      std::string(name_of(e.activity)).c_str(), double(j), int(worst),

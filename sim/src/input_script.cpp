@@ -221,8 +221,20 @@ void parse_push(const JsonValue& event, EventChecker& check, PushEvent& push) {
 
 // Reads a kill event into `kill`, whose time and place in the file are set.
 void parse_kill(const JsonValue& event, EventChecker& check, KillEvent& kill) {
-  check_event_keys(event, {"t", "type", "enemy"}, "a kill event", check);
+  check_event_keys(event, {"t", "type", "enemy", "hit"}, "a kill event", check);
   read_enemy(event, check, kill.enemy, kill.enemy_at);
+  if (const JsonValue* hit = event.find("hit")) {
+    Vec3 v;
+    if (!read_event_vec3(*hit, "hit", "[N·s] (the killing blow)", check, v)) return;
+    const double ns = static_cast<double>(length(v));
+    if (ns <= 0 || ns > limits::kMaxImpulseNs) {
+      check.error(hit->at, "`hit` must be longer than 0 and at most " +
+                               limits::number_text(limits::kMaxImpulseNs) + " N·s, got " +
+                               limits::number_text(ns) + " N·s");
+      return;
+    }
+    kill.hit = v;
+  }
 }
 
 void read_gait(const JsonValue& value, EventChecker& check, physics::Gait& gait) {

@@ -47,6 +47,17 @@ std::string report_json(const SimulationResult& r) {
     o["push_impulses_ns"] = e.push_impulses_ns;
     o["time_down_s"] = e.time_down_s;
     o["final_state"] = e.final_state;
+    if (!e.final_activity.empty()) {
+      auto& a = o["activity"];
+      a["final"] = e.final_activity;
+      for (int level = 0; level < kActivityCount; ++level) {
+        a["seconds"][std::string(name_of(static_cast<Activity>(level)))] =
+            e.activity.seconds[static_cast<std::size_t>(level)];
+      }
+      a["promotions"] = e.activity.promotions;
+      a["demotions"] = e.activity.demotions;
+      a["max_switch_jump_mps"] = e.activity.max_switch_jump_mps;
+    }
     o["balance_state"] = e.balance_state;
     o["max_balance_error_m"] = e.max_balance_error_m;
     o["min_pelvis_height_m"] = e.min_pelvis_height_m;

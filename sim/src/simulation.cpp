@@ -16,7 +16,12 @@ namespace {
 // The punching arm's forearm, whose far end is the fist (the brain punches with the right).
 constexpr physics::BodyPart kFist = physics::BodyPart::lower_arm_r;
 constexpr float kSlowGaitShare = 0.6f;  // [-] of the patrol speed: the slowest gait recorded
-constexpr float kDefaultAiHz = 90.0f;  // [Hz] how often the minds think unless told otherwise
+constexpr float kDefaultAiHz = 90.0f;
+constexpr float kBlastCentreM = 0.01f;  // [m] nearer the centre: thrown straight ahead
+constexpr float kBlastEdgeLoss = 0.5f;  // [-] the share of the impulse lost at the edge
+const float kBlastLiftRad =
+    deg_to_rad(60.0f);  // [rad] a full ragdoll's shove, up from level  // [Hz] how often the minds
+                        // think unless told otherwise
 }  // namespace
 
 Simulation::Simulation(const SceneDescription& scene, InputScript script)
@@ -89,6 +94,7 @@ void Simulation::ensure_squad() {
   }
   squad_ = std::make_unique<ai::Squad>(built.value(), *scene.navigation, scene_.world(), members,
                                        ai::SquadSettings{}, scene.max_enemies);
+  if (activity_.enabled()) activity_.set_navmesh(built.value(), scene.vary_seed.value_or(0));
 }
 
 void Simulation::guard_finite() {
@@ -97,6 +103,7 @@ void Simulation::guard_finite() {
   for (std::size_t i = 0; i < scene_.enemies().size(); ++i) {
     if (scene_.enemies()[i].removed()) continue;
     physics::Ragdoll& body = *scene_.enemies()[i].ragdoll;
+    if (body.suspended()) continue;  // posed by the activity levels, from finite numbers
     const auto warn = [&](physics::BodyPart part, const std::string& what) {
       guard_warnings_.push_back(scene_.enemies()[i].name + ": body " +
                                 std::string(physics::name_of(part)) + " " + what + " after step " +
@@ -247,10 +254,11 @@ void Simulation::apply_due_events() {
   const double half_step = 0.5 * static_cast<double>(scene_.world().dt());
   while (next_kill_ < script_.kills.size() && script_.kills[next_kill_].t <= now + half_step) {
     const KillEvent& kill = script_.kills[next_kill_++];
-    if (const std::optional<EnemyId> id = find_enemy(kill.enemy)) {
-      make_active(static_cast<std::size_t>(*id));
-      scene_.enemies()[static_cast<std::size_t>(*id)].ragdoll->kill();
-    }
+    if (const std::optional<EnemyId> id = find_enemy(kill.enemy)) (void)kill_enemy(*id, kill.hit);
+  }
+  while (next_blast_ < script_.blasts.size() && script_.blasts[next_blast_].t <= now + half_step) {
+    const BlastEvent& b = script_.blasts[next_blast_++];
+    (void)blast(b.position, b.radius_m, b.impulse_ns);
   }
   while (next_walk_ < script_.walks.size() && script_.walks[next_walk_].t <= now + half_step) {
     const WalkEvent& walk = script_.walks[next_walk_++];
@@ -503,7 +511,10 @@ Result<void> Simulation::teleport_enemy(EnemyId enemy, Vec3 feet, float yaw_rad)
     return Error{"teleport of enemy " + std::to_string(i.value()) +
                  ": the position and yaw must be finite numbers"};
   }
-  make_active(i.value());
+  if (!activity_.promote_now(i.value())) {
+    return Error{"enemy " + std::to_string(i.value()) +
+                 " is in flight (a fake ragdoll) or playing its death clip: teleport it after"};
+  }
   physics::Ragdoll& body = *scene_.enemies()[i.value()].ragdoll;
   body.teleport(feet + Vec3{0, scene_.description().spawn_height_m, 0}, yaw_rad);
   last_com_[i.value()] = body.balance().com;
@@ -522,12 +533,56 @@ Result<void> Simulation::push_enemy(EnemyId enemy, physics::BodyPart part, Vec3 
   return {};
 }
 
-Result<void> Simulation::kill_enemy(EnemyId enemy) {
+Result<void> Simulation::kill_enemy(EnemyId enemy, std::optional<Vec3> hit) {
   const Result<std::size_t> i = present_index(enemy);
   if (!i) return Error{i.error()};
-  make_active(i.value());
-  scene_.enemies()[i.value()].ragdoll->kill();
+  if (hit && !finite(*hit)) return Error{"a kill's hit must be finite"};
+  if (hit && activity_.play_death_clip(i.value(), *hit)) return {};
+  if (!activity_.promote_now(i.value())) return {};  // in flight or dying already
+  physics::Ragdoll& body = *scene_.enemies()[i.value()].ragdoll;
+  if (hit) body.apply_impulse(physics::BodyPart::chest, *hit);
+  body.kill();
   return {};
+}
+
+Result<int> Simulation::blast(Vec3 centre, float radius_m, float impulse_ns) {
+  if (!finite(centre) || !std::isfinite(radius_m) || !std::isfinite(impulse_ns) || radius_m <= 0 ||
+      impulse_ns <= 0) {
+    return Error{"a blast needs a finite centre and a positive radius and impulse"};
+  }
+  std::vector<bool> immune;
+  for (const levels::EnemySpawn& e : scene_.description().enemies) immune.push_back(e.blast_immune);
+  int reached = 0;
+  if (activity_.can_throw()) {
+    for (std::size_t i : activity_.blast({centre, radius_m, impulse_ns}, immune)) {
+      scripted_pushes_[i].emplace_back(scene_.world().time(), impulse_ns);
+      ++reached;
+    }
+  }
+  // The full ragdolls (and any enemy that could not be thrown) take a real shove: away from the
+  // centre and up at the fake ragdolls' launch angle, halved at the edge.
+  for (std::size_t i = 0; i < scene_.enemies().size(); ++i) {
+    if (scene_.enemies()[i].removed() || (i < immune.size() && immune[i])) continue;
+    const Activity level = activity_.enabled() ? activity_.activity(i) : Activity::active;
+    if (level != Activity::active && level != Activity::light) continue;
+    physics::Ragdoll& body = *scene_.enemies()[i].ragdoll;
+    const Vec3 com = body.balance().com;
+    const Vec3 away = horizontal(com - centre);
+    const float distance = length(away);
+    if (distance > radius_m) continue;
+    if (!activity_.promote_now(i)) continue;
+    const Vec3 out = distance > kBlastCentreM ? away / distance : Vec3{0, 0, 1};
+    const float share = 1.0f - kBlastEdgeLoss * distance / radius_m;
+    const Vec3 direction = out * std::cos(kBlastLiftRad) + Vec3{0, std::sin(kBlastLiftRad), 0};
+    body.apply_impulse(physics::BodyPart::chest, direction * (impulse_ns * share));
+    scripted_pushes_[i].emplace_back(scene_.world().time(), impulse_ns * share);
+    ++reached;
+  }
+  return reached;
+}
+
+void Simulation::set_death_clips(std::shared_ptr<const DeathClipLibrary> clips) {
+  activity_.set_death_clips(std::move(clips));
 }
 
 Result<float> Simulation::set_ai_rate_hz(float hz) {

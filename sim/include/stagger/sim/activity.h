@@ -9,13 +9,17 @@
 #include <array>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string_view>
 #include <vector>
 
+#include "stagger/ai/navmesh.h"
 #include "stagger/core/math.h"
 #include "stagger/physics/ragdoll.h"
 #include "stagger/physics/walk_cycle.h"
+#include "stagger/sim/death_clips.h"
+#include "stagger/sim/fake_ragdolls.h"
 
 namespace stagger::sim {
 
@@ -51,7 +55,7 @@ struct ActivityStats {
   int promotions = 0;                            ///< to active
   int demotions = 0;                             ///< from active to light
   /// [m/s] the largest change of any body's speed across a switch (the step before it to the
-  /// step after it)
+  /// step after it); not for a promotion forced by a push, kill or blast (the blow changes it)
   float max_switch_jump_mps = 0;
 };
 
@@ -86,8 +90,29 @@ class ActivityLevels {
                    bool decide);
   /// After the step: the speed jumps of the switches made before it, the time at each level.
   void after_step(float dt);
-  /// Makes an enemy active now (a push or a hit is about to reach it).
-  void promote_now(std::size_t index);
+  /// Makes an enemy active now (a push or a hit is about to reach it). A fake ragdoll in flight
+  /// or a clip playing is left alone (false); true when it is active afterwards.
+  bool promote_now(std::size_t index);
+
+  /// Blasts throw light enemies as fake ragdolls on this navmesh (without one they cannot:
+  /// Simulation promotes them and pushes them instead). `level_seed` keys the throws.
+  void set_navmesh(std::shared_ptr<const ai::Navmesh> navmesh, std::uint64_t level_seed);
+  bool can_throw() const { return fakes_ != nullptr; }
+  /// Throws every light enemy within the blast as a fake ragdoll (a level's `blast_immune` ones
+  /// excepted, by `immune[index]`); returns those thrown, in index order.
+  std::vector<std::size_t> blast(const Blast& blast, const std::vector<bool>& immune);
+  /// The death clips a kill with a hit vector plays on an enemy that is not active.
+  void set_death_clips(std::shared_ptr<const DeathClipLibrary> clips) { clips_ = std::move(clips); }
+  bool has_death_clips() const { return clips_ != nullptr && !clips_->clips().empty(); }
+  /// Plays the clip nearest `hit` [N·s, world] on a light or asleep enemy (which is then dead);
+  /// false when it is active, flying or already in a clip, or there are no clips.
+  bool play_death_clip(std::size_t index, Vec3 hit);
+  /// The clip an enemy plays (or played last) and the turn it was played at, if any.
+  std::optional<DeathClipLibrary::Choice> death_clip(std::size_t index) const {
+    return enemies_[index].clip_choice;
+  }
+  /// The fake ragdolls in flight (nullptr without a navmesh).
+  const FakeRagdolls* fake_ragdolls() const { return fakes_.get(); }
 
   Activity activity(std::size_t index) const { return enemies_[index].activity; }
   const ActivityStats& stats(std::size_t index) const { return enemies_[index].stats; }
@@ -97,12 +122,12 @@ class ActivityLevels {
 
  private:
   struct Light {
-    Vec3 root;              ///< [m] on the ground under the pelvis
-    float yaw_rad = 0;      ///< [rad] heading
-    float phase = 0;        ///< [cycles]
-    float walk_weight = 0;  ///< [-] 0 standing, 1 walking
-    Vec3 probed_at;         ///< [m] where the ground was last probed
-    float ground_y = 0;  ///< [m] the height found there, which the root eases to
+    Vec3 root;                   ///< [m] on the ground under the pelvis
+    float yaw_rad = 0;           ///< [rad] heading
+    float phase = 0;             ///< [cycles]
+    float walk_weight = 0;       ///< [-] 0 standing, 1 walking
+    Vec3 probed_at;              ///< [m] where the ground was last probed
+    float ground_y = 0;          ///< [m] the height found there, which the root eases to
     physics::BodyPoses shown{};  ///< the pose last shown, in the root's frame
     /// What the last simulated pose missed of the cycle's frame (in the root's frame: position
     /// [m] added, rotation applied before), faded out after a demotion
@@ -116,15 +141,20 @@ class ActivityLevels {
     const physics::WalkCycle* cycle = nullptr;     ///< the one played now
     Activity activity = Activity::active;
     Light light;
-    float active_s = 0;         ///< [s] since it became active
+    float active_s = 0;  ///< [s] since it became active
     /// [s] waiting for a hand-over phase (WalkCycle), at most one cycle (<0: no promotion due)
     float promote_wait_s = -1;
-    bool wanted = false;        ///< chosen active at the last decision
-    bool demote_due = false;    ///< to go light as soon as its motion matches the cycle's
-    bool placed = false;        ///< has had its first level (a spawn's is no switch)
+    bool wanted = false;      ///< chosen active at the last decision
+    bool demote_due = false;  ///< to go light as soon as its motion matches the cycle's
+    bool placed = false;      ///< has had its first level (a spawn's is no switch)
     std::optional<std::array<physics::BodyState, physics::kBodyPartCount>> before_switch;
     std::array<physics::BodyState, physics::kBodyPartCount> parts{};  ///< scratch and last pose
     ActivityStats stats;
+    std::optional<DeathClipLibrary::Choice> clip_choice;  ///< the death clip played
+    float clip_s = 0;                                     ///< [s] into it
+    Vec3 clip_feet;                                       ///< [m] where it plays
+    float clip_yaw_rad = 0;                               ///< [rad] its turn
+    float lie_left_s = -1;  ///< [s] a landed fake ragdoll lies this long, then gets up
   };
 
   void decide(const ActivityViewer& viewer);
@@ -135,6 +165,14 @@ class ActivityLevels {
   void pick_cycle(Tracked& e, float speed_mps);
   void lift_clear_of_ground(Tracked& e);
   void start_fade(Light& l) const;
+  void pose_fake(Tracked& e, const Flight& flight);
+  void pose_lying(Tracked& e, const Landing& landing);
+  void get_up_from_lying(Tracked& e);
+  void play_clip(Tracked& e, float dt);
+  void advance_fakes(float dt);
+  /// `local` (the standing pose, root frame) tipped by `orientation` about its centre of mass,
+  /// that centre `pivot_height_m` over `feet`.
+  void pose_tipped(Tracked& e, Vec3 feet, Quat orientation, float pivot_height_m, bool moving);
   void promote(Tracked& e);
   void pose_light(Tracked& e, float dt);
   bool at_hand_over_phase(const Tracked& e, float dt) const;
@@ -143,6 +181,10 @@ class ActivityLevels {
   physics::WorldSettings world_;
   std::map<std::uint64_t, physics::WalkCycle> cycles_;  ///< by rig and speed
   std::vector<Tracked> enemies_;
+  std::unique_ptr<FakeRagdolls> fakes_;
+  std::vector<Landing> landings_;  // scratch
+  std::shared_ptr<const DeathClipLibrary> clips_;
+  float dt_ = 0;  // [s] the last step's
 };
 
 }  // namespace stagger::sim

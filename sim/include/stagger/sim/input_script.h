@@ -6,6 +6,7 @@
 // stagger/core/limits.h (times up to a day, positions inside the world, impulses up to 1000 N·s,
 // walking speeds up to the gait's top speed).
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -33,6 +34,9 @@ struct KillEvent {
   std::string enemy;
   std::size_t event_index = 0;
   levels::TextPosition enemy_at{};
+  /// [N·s] the killing blow, in the world: an enemy that is not a full ragdoll plays the death
+  /// clip nearest it (Simulation::kill_enemy); unset: it just goes limp
+  std::optional<Vec3> hit;
 };
 
 /// From `t` on, the enemy walks as told (until the next walk event for it).

@@ -101,8 +101,17 @@ class Simulation {
   Result<void> teleport_enemy(EnemyId enemy, Vec3 feet, float yaw_rad);
   /// Applies an impulse [N·s] to a body part, as a script's push does.
   Result<void> push_enemy(EnemyId enemy, physics::BodyPart part, Vec3 impulse);
-  /// Kills an enemy: limp for good.
-  Result<void> kill_enemy(EnemyId enemy);
+  /// Kills an enemy: limp for good. With a `hit` [N·s, world] the killing blow lands first: a
+  /// full ragdoll takes it at the chest; an enemy that is not one (activity levels) plays the
+  /// death clip nearest it, turned to match, when clips are loaded (set_death_clips).
+  Result<void> kill_enemy(EnemyId enemy, std::optional<Vec3> hit = std::nullopt);
+  /// A blast at `centre` [m] reaching `radius_m` [m] with `impulse_ns` [N·s] at its centre (half
+  /// at its edge): full ragdolls in it are shoved away and up, the others are thrown as fake
+  /// ragdolls (sim/fake_ragdolls.h) and get up where they land. Returns how many it reached.
+  /// Errors: non-finite numbers, a radius or impulse not positive.
+  Result<int> blast(Vec3 centre, float radius_m, float impulse_ns);
+  /// The death clips that kills with a hit vector play on enemies that are not full ragdolls.
+  void set_death_clips(std::shared_ptr<const DeathClipLibrary> clips);
   /// The id of the present enemy with this name, if any.
   std::optional<EnemyId> find_enemy(const std::string& name) const;
   /// Whether `enemy` names an enemy of this run that was not removed.
@@ -199,7 +208,7 @@ class Simulation {
   /// Activity levels around the world step: before it (who is active, light poses), after it.
   void activity_before_step();
   /// Makes enemy `index` a full ragdoll now, if it is not (something is about to touch it).
-  void make_active(std::size_t index) { activity_.promote_now(index); }
+  void make_active(std::size_t index) { (void)activity_.promote_now(index); }
 
   Scene scene_;
   InputScript script_;
@@ -208,6 +217,7 @@ class Simulation {
   std::size_t next_kill_ = 0;
   std::size_t next_walk_ = 0;
   std::size_t next_player_ = 0;
+  std::size_t next_blast_ = 0;
   std::vector<EnemyStats> stats_;
   std::vector<bool> was_fallen_;
   std::vector<double> fall_began_s_;  ///< [s] per enemy: when its latest fall was decided
