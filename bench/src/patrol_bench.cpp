@@ -175,6 +175,8 @@ PatrolBenchResult run_patrol_benchmark(const sim::SceneDescription& scene,
     // Timed in chunks, with the solver load read between them: reading it walks every pair and
     // row, which is no part of a frame's cost.
     double cpu_ms = 0;
+    const double minds_before = s.ai_cpu_ms();
+    const double activity_before = s.activity_cpu_ms();
     double active_sum = 0;  // active count × steps, sampled at each chunk's end
     LoadSum load;
     std::uint64_t done = 0;
@@ -197,7 +199,10 @@ PatrolBenchResult run_patrol_benchmark(const sim::SceneDescription& scene,
       load.add(s.scene().world().solver_load());
     }
     load.per_enemy_into(r);
-    r.frame_ms = cpu_ms / static_cast<double>(std::max<std::uint64_t>(1, done)) * kFrameSteps;
+    const double per_frame = kFrameSteps / static_cast<double>(std::max<std::uint64_t>(1, done));
+    r.frame_ms = cpu_ms * per_frame;
+    r.minds_frame_ms = (s.ai_cpu_ms() - minds_before) * per_frame;
+    r.activity_frame_ms = (s.activity_cpu_ms() - activity_before) * per_frame;
     const sim::SimulationResult result = s.result();
     const std::vector<double> ticks(
         result.navigation_tick_ms.begin() + static_cast<std::ptrdiff_t>(ticks_before),
@@ -252,12 +257,14 @@ std::string patrol_bench_text(const PatrolBenchResult& r) {
       "navigation tick, %2d enemies: p50 %.3f ms, p99 %.3f ms, max %.3f ms   (target p99 <= 0.5 "
       "ms)\n"
       "CPU per 90 Hz frame, %2d patrolling enemies %8.2f ms   (target <= 4 ms)\n"
+      "  of which the minds %.2f ms; the rest per enemy %.3f ms\n"
       "  stock Bullet, the same ragdolls posed   %8.2f ms\n"
       "falls during the timed run: %d\n"
       "per enemy: %.1f broadphase pairs (%.1f within itself), %.1f contact points (%.1f within "
       "itself), %.1f constraint rows\n",
       r.navmesh_build_ms, r.enemies, r.nav_tick_p50_ms, r.nav_tick_p99_ms, r.nav_tick_max_ms,
-      r.enemies, r.frame_ms, r.baseline_frame_ms, r.falls, r.pairs, r.self_pairs, r.contact_points,
+      r.enemies, r.frame_ms, r.minds_frame_ms,
+      (r.frame_ms - r.minds_frame_ms) / std::max(1, r.enemies), r.baseline_frame_ms, r.falls, r.pairs, r.self_pairs, r.contact_points,
       r.self_contact_points, r.constraint_rows);
   return std::string(text) +
          (r.interrupted ? "interrupted: the figures are of the steps that ran\n" : "");
@@ -269,18 +276,23 @@ namespace stagger::bench {
 
 std::string crowd_bench_text(const PatrolBenchResult& r) {
   char text[1024];
-  const double per_active = r.mean_active > 0 ? r.frame_ms / r.mean_active : 0.0;
+  // What is left of the frame without the minds and the activity levels is the full ragdolls'.
+  const double per_active =
+      r.mean_active > 0 ? (r.frame_ms - r.minds_frame_ms - r.activity_frame_ms) / r.mean_active
+                        : 0.0;
   std::snprintf(
       text, sizeof(text),
       "CPU per 90 Hz frame, %d enemies with activity levels   %8.2f ms   (target <= 5.5 ms)\n"
       "  full ragdolls: %.1f on average, %d at most; %d promotions, %d demotions, largest body "
       "speed jump at a switch %.3f m/s\n"
-      "  the frame per full ragdoll                          %8.3f ms\n"
+      "  of which the minds (all enemies) %.2f ms, the activity levels %.2f ms\n"
+      "  the rest per full ragdoll                            %8.3f ms\n"
       "  stock Bullet, %.0f ragdolls posed                    %8.2f ms\n"
       "navigation tick: p50 %.3f ms, p99 %.3f ms, max %.3f ms\n"
       "falls during the timed run: %d\n",
       r.enemies, r.frame_ms, r.mean_active, r.max_active_seen, r.promotions, r.demotions,
-      static_cast<double>(r.max_switch_jump_mps), per_active, std::round(r.mean_active),
+      static_cast<double>(r.max_switch_jump_mps), r.minds_frame_ms, r.activity_frame_ms,
+      per_active, std::round(r.mean_active),
       r.baseline_frame_ms, r.nav_tick_p50_ms, r.nav_tick_p99_ms, r.nav_tick_max_ms, r.falls);
   return std::string(text) +
          (r.interrupted ? "interrupted: the figures are of the steps that ran\n" : "");

@@ -200,7 +200,9 @@ void Simulation::activity_before_step() {
   }
   const bool decide =
       scene_.world().step_count() % static_cast<std::uint64_t>(ai_every_steps_) == 0;
+  const double start = thread_cpu_ms();
   activity_.before_step(viewer, hands, scene_.world().dt(), decide);
+  activity_cpu_ms_ += thread_cpu_ms() - start;
 }
 
 namespace {

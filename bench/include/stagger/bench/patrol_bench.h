@@ -30,6 +30,8 @@ struct PatrolBenchResult {
   double nav_tick_max_ms = 0;
   double frame_ms = 0;           ///< CPU per 90 Hz frame (8/3 physics steps), everything
   double baseline_frame_ms = 0;  ///< the same for stock Bullet ragdolls holding a pose
+  double minds_frame_ms = 0;     ///< of frame_ms: the minds (eyes, brains, navigation)
+  double activity_frame_ms = 0;  ///< of frame_ms: the activity levels (light poses and choices)
   int falls = 0;                 ///< during the timed run, all enemies
   /// With activity levels: full ragdolls during the timed run (mean over the steps, and most),
   /// and the stock Bullet baseline is of that many (the mean, rounded) ragdolls

@@ -183,6 +183,9 @@ class Simulation {
   }
   /// [ms] CPU time the enemies' minds (eyes, brains, navigation) have taken so far.
   double ai_cpu_ms() const { return ai_cpu_ms_; }
+  /// [ms] CPU time the activity levels (choosing, posing the bodies that are not full ragdolls,
+  /// fake ragdolls, clips) have taken so far.
+  double activity_cpu_ms() const { return activity_cpu_ms_; }
   const Scene& scene() const { return scene_; }
   SimulationResult result() const;
 
@@ -250,6 +253,7 @@ class Simulation {
   std::vector<Vec3> last_com_;
   double wall_ms_ = 0;
   double ai_cpu_ms_ = 0;
+  double activity_cpu_ms_ = 0;
   std::vector<std::function<void(const Simulation&)>> on_step_;
 };
 
