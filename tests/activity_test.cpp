@@ -63,9 +63,8 @@ TEST(Activity, TheNearestUpToTheCapAreFullRagdollsAndSwitchesDoNotPop) {
     demotions += e.activity.demotions;
     worst = std::max(worst, e.activity.max_switch_jump_mps);
     std::printf("%-10s active %5.1f s light %5.1f s  promotions %d demotions %d  jump %.3f m/s\n",
-                e.name.c_str(), e.activity.seconds[0], e.activity.seconds[1],
-                e.activity.promotions, e.activity.demotions,
-                static_cast<double>(e.activity.max_switch_jump_mps));
+                e.name.c_str(), e.activity.seconds[0], e.activity.seconds[1], e.activity.promotions,
+                e.activity.demotions, static_cast<double>(e.activity.max_switch_jump_mps));
   }
   EXPECT_GE(promotions, 4);
   EXPECT_GE(demotions, 4);
@@ -101,7 +100,7 @@ TEST(Activity, EnemiesPromotedMidWalkKeepTheirRouteOrder) {
     EXPECT_TRUE(in_loop_order(e.route_points_reached, 4)) << e.name;
     // The ring's points are 24 m apart: two or three in a minute, as without activity levels.
     EXPECT_GE(e.route_points_reached.size(), 2u) << e.name;
-    EXPECT_GT(e.distance_walked_m, 30.0) << e.name;  // 56 m unshoved, without levels
+    EXPECT_GT(e.distance_walked_m, 30.0) << e.name;             // 56 m unshoved, without levels
     EXPECT_LT(e.activity.max_switch_jump_mps, 0.5f) << e.name;  // the demotions (a shove's
                                                                 // promotion is the shove's)
   }
@@ -146,7 +145,8 @@ TEST(Activity, ABlastThrowsLightEnemiesThatLandAndGetUpTheSameEveryRun) {
     if (e.activity.seconds[static_cast<std::size_t>(sim::Activity::fake)] <= 0) continue;
     ++thrown;
     EXPECT_EQ(e.self_falls, 0) << e.name;  // a throw is no fault of its legs
-    EXPECT_TRUE(e.final_state == "standing" || e.final_state == "walking") << e.name << " ends " << e.final_state;
+    EXPECT_TRUE(e.final_state == "standing" || e.final_state == "walking")
+        << e.name << " ends " << e.final_state;
     EXPECT_LT(e.max_joint_separation_m, 0.02f) << e.name;
   }
   EXPECT_EQ(thrown, flying);

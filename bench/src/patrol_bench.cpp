@@ -264,8 +264,8 @@ std::string patrol_bench_text(const PatrolBenchResult& r) {
       "itself), %.1f constraint rows\n",
       r.navmesh_build_ms, r.enemies, r.nav_tick_p50_ms, r.nav_tick_p99_ms, r.nav_tick_max_ms,
       r.enemies, r.frame_ms, r.minds_frame_ms,
-      (r.frame_ms - r.minds_frame_ms) / std::max(1, r.enemies), r.baseline_frame_ms, r.falls, r.pairs, r.self_pairs, r.contact_points,
-      r.self_contact_points, r.constraint_rows);
+      (r.frame_ms - r.minds_frame_ms) / std::max(1, r.enemies), r.baseline_frame_ms, r.falls,
+      r.pairs, r.self_pairs, r.contact_points, r.self_contact_points, r.constraint_rows);
   return std::string(text) +
          (r.interrupted ? "interrupted: the figures are of the steps that ran\n" : "");
 }
@@ -291,9 +291,9 @@ std::string crowd_bench_text(const PatrolBenchResult& r) {
       "navigation tick: p50 %.3f ms, p99 %.3f ms, max %.3f ms\n"
       "falls during the timed run: %d\n",
       r.enemies, r.frame_ms, r.mean_active, r.max_active_seen, r.promotions, r.demotions,
-      static_cast<double>(r.max_switch_jump_mps), r.minds_frame_ms, r.activity_frame_ms,
-      per_active, std::round(r.mean_active),
-      r.baseline_frame_ms, r.nav_tick_p50_ms, r.nav_tick_p99_ms, r.nav_tick_max_ms, r.falls);
+      static_cast<double>(r.max_switch_jump_mps), r.minds_frame_ms, r.activity_frame_ms, per_active,
+      std::round(r.mean_active), r.baseline_frame_ms, r.nav_tick_p50_ms, r.nav_tick_p99_ms,
+      r.nav_tick_max_ms, r.falls);
   return std::string(text) +
          (r.interrupted ? "interrupted: the figures are of the steps that ran\n" : "");
 }
