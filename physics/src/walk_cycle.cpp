@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <memory>
 
 #include "stagger/physics/ragdoll.h"
@@ -96,36 +97,54 @@ std::array<BodyState, kBodyPartCount> moving_pose(const WalkCycle& cycle, float 
 // foot is in flight, the stance takes it and it jumps by a metre per second).
 constexpr float kHandOverMarginMps = 0.1f;  // [m/s]
 
-std::vector<float> hand_over_phases(const WalkCycle& cycle, const RagdollSettings& settings,
-                                    const WorldSettings& world_settings) {
+// One hand-over at `phase`: a fresh ragdoll posed there, moving as the playback moves, resumed.
+// Returns the largest body speed change in the first step [m/s]; with `walk_on_s` > 0, a body
+// that falls within that long after gives infinity.
+float try_hand_over(const WalkCycle& cycle, const RagdollSettings& settings,
+                    const WorldSettings& world_settings, float phase, float walk_on_s) {
+  World world(world_settings);  // a fresh one for each: nothing carried from the last try
+  world.add_static_box({{0, -0.5f, 0}, {kGroundHalfM, 0.5f, kGroundHalfM}, {}, 0.9f});
+  Ragdoll& body = world.add_ragdoll(settings, {0, 0, 0}, 0.0f);
   LocomotionIntent walk;
   walk.gait = Gait::walk;
   walk.velocity = {0, 0, cycle.speed_mps};
-  std::vector<float> jumps(cycle.frames.size());
-  for (std::size_t f = 0; f < cycle.frames.size(); ++f) {
-    World world(world_settings);  // a fresh one for each: nothing carried from the last try
-    world.add_static_box({{0, -0.5f, 0}, {kGroundHalfM, 0.5f, kGroundHalfM}, {}, 0.9f});
-    Ragdoll& body = world.add_ragdoll(settings, {0, 0, 0}, 0.0f);
-    body.set_intent(walk);
-    const float phase = static_cast<float>(f) / static_cast<float>(cycle.frames.size());
-    const auto before = moving_pose(cycle, phase, world.dt());
-    body.suspend();
-    body.pose_suspended(before);
-    body.resume();
-    world.step();
-    float jump = 0;
-    for (std::size_t p = 0; p < before.size(); ++p) {
-      const Vec3 after = body.body_state(static_cast<BodyPart>(p)).linear_velocity;
-      jump = std::max(jump, length(after - before[p].linear_velocity));
-    }
-    jumps[f] = jump;
+  body.set_intent(walk);
+  const auto before = moving_pose(cycle, phase, world.dt());
+  body.suspend();
+  body.pose_suspended(before);
+  body.resume();
+  world.step();
+  float jump = 0;
+  for (std::size_t p = 0; p < before.size(); ++p) {
+    const Vec3 after = body.body_state(static_cast<BodyPart>(p)).linear_velocity;
+    jump = std::max(jump, length(after - before[p].linear_velocity));
   }
+  const auto steps = static_cast<int>(std::lround(walk_on_s / world.dt()));
+  for (int i = 0; i < steps; ++i) {
+    world.step();
+    if (!is_upright(body.state())) return std::numeric_limits<float>::infinity();
+  }
+  return jump;
+}
+
+// The frames within kHandOverMarginMps of the smallest first-step jump that also walk on for
+// kWalkOnS without falling (a hand-over that jumps little can still leave the stance behind).
+constexpr float kWalkOnS = 1.5f;  // [s]
+
+std::vector<float> hand_over_phases(const WalkCycle& cycle, const RagdollSettings& settings,
+                                    const WorldSettings& world_settings) {
+  const auto frames = static_cast<float>(cycle.frames.size());
+  std::vector<float> jumps(cycle.frames.size());
+  for (std::size_t f = 0; f < cycle.frames.size(); ++f)
+    jumps[f] = try_hand_over(cycle, settings, world_settings, static_cast<float>(f) / frames, 0);
   float best = 1e30f;
   for (float j : jumps) best = std::min(best, j);
   std::vector<float> phases;
   for (std::size_t f = 0; f < jumps.size(); ++f) {
-    if (jumps[f] <= best + kHandOverMarginMps)
-      phases.push_back(static_cast<float>(f) / static_cast<float>(jumps.size()));
+    const float phase = static_cast<float>(f) / frames;
+    if (jumps[f] <= best + kHandOverMarginMps &&
+        std::isfinite(try_hand_over(cycle, settings, world_settings, phase, kWalkOnS)))
+      phases.push_back(phase);
   }
   return phases;
 }
@@ -194,9 +213,12 @@ BodyPoses sample_walk_cycle(const WalkCycle& cycle, float phase, float walk_weig
   const std::size_t j = (i + 1) % cycle.frames.size();
   const float t = at - static_cast<float>(i);
   const float w = std::clamp(walk_weight, 0.0f, 1.0f);
+  if (w <= 0.0f) return cycle.standing;
   BodyPoses out{};
-  for (std::size_t p = 0; p < out.size(); ++p)
-    out[p] = mix(cycle.standing[p], mix(cycle.frames[i][p], cycle.frames[j][p], t), w);
+  for (std::size_t p = 0; p < out.size(); ++p) {
+    out[p] = mix(cycle.frames[i][p], cycle.frames[j][p], t);
+    if (w < 1.0f) out[p] = mix(cycle.standing[p], out[p], w);  // (walking: as it is)
+  }
   return out;
 }
 

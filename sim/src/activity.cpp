@@ -2,9 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
-#include <string>
 
 #include "stagger/core/enum_table.h"
 #include "stagger/core/random.h"
@@ -28,6 +25,9 @@ constexpr float kSmoothstepPeakSlope = 1.5f;
 constexpr float kLyingComHeightM = 0.12f;      // [m] a body lying flat: its centre over the ground
 constexpr float kLieAfterLandingS = 1.0f;      // [s] a landed fake ragdoll lies before it gets up
 constexpr float kBodyRadiusPerHeight = 0.17f;  // [-] the room a body needs, per metre of height
+constexpr float kTurnTimeS = 0.25f;  // [s] a light walker closes its heading error this fast
+const float kTurnAccelRadps2 = deg_to_rad(720.0f);       // [rad/s²] and changes its turn no faster
+const float kMostHandOverTurnRadps = deg_to_rad(20.0f);  // [rad/s] turning slower: hand over
 constexpr float kRootHeightTimeS = 0.1f;  // [s] a light walker's root eases to the ground this fast
 // [m] a light pose inside something (another body, a riser) deeper than this waits to be promoted
 constexpr float kMostOverlapM = 0.02f;
@@ -46,11 +46,6 @@ float largest_jump(const Parts& before, const Parts& after) {
   for (std::size_t p = 0; p < before.size(); ++p)
     jump = std::max(jump, length(after[p].linear_velocity - before[p].linear_velocity));
   return jump;
-}
-
-// The turn from `from` toward `to` [rad], at most `most`.
-float turn_toward(float from, float to, float most) {
-  return from + std::clamp(std::remainder(to - from, 2.0f * kPi), -most, most);
 }
 
 }  // namespace
@@ -200,6 +195,7 @@ bool ActivityLevels::demote(Tracked& e) {
   const Vec3 walk = horizontal(e.body->intent().velocity);
   const bool walking = length(walk) > kWalkingSpeedMps;
   l.yaw_rad = walking ? yaw_of(walk) : yaw_of(b.forward);
+  l.turn_rate_radps = now[physics::slot(physics::BodyPart::pelvis)].angular_velocity.y;
   pick_cycle(e, length(walk));
   l.phase = physics::closest_phase(*e.cycle, now, l.root, l.yaw_rad);
   l.walk_weight = walking ? 1.0f : 0.0f;
@@ -255,10 +251,6 @@ void ActivityLevels::lift_clear_of_ground(Tracked& e) {
 
 void ActivityLevels::promote(Tracked& e) {
   lift_clear_of_ground(e);
-  if (std::getenv("STAGGER_DEBUG_SWITCH"))
-    std::fprintf(stderr, "promote wait %.3f weight %.2f phase %.3f speed %.2f blend %.2f\n",
-                 double(e.promote_wait_s), double(e.light.walk_weight), double(e.light.phase),
-                 double(length(e.body->intent().velocity)), double(e.light.blend_left_s));
   e.before_switch = e.parts;
   e.body->resume(true);
   e.activity = Activity::active;
@@ -360,11 +352,20 @@ void ActivityLevels::pose_light(Tracked& e, float dt) {
   }
   const float speed = length(velocity);
   const float most = deg_to_rad(settings_.light_turn_rate_deg_s) * dt;
+  // The turn speeds up and slows down smoothly (a pose whose heading jumps to a turning rate
+  // swings its hands and feet round the root at once).
+  float wanted = l.yaw_rad;
   if (speed > kWalkingSpeedMps) {
-    l.yaw_rad = turn_toward(l.yaw_rad, yaw_of(velocity), most);
+    wanted = yaw_of(velocity);
   } else if (intent.has_facing) {
-    l.yaw_rad = turn_toward(l.yaw_rad, intent.facing_rad, most);
+    wanted = intent.facing_rad;
   }
+  const float most_rate = most / dt;
+  const float turn_rate = std::clamp(std::remainder(wanted - l.yaw_rad, 2.0f * kPi) / kTurnTimeS,
+                                     -most_rate, most_rate);
+  const float change = kTurnAccelRadps2 * dt;
+  l.turn_rate_radps += std::clamp(turn_rate - l.turn_rate_radps, -change, change);
+  l.yaw_rad += l.turn_rate_radps * dt;
   l.root = l.root + velocity * dt;
   if (!handing_over) pick_cycle(e, speed);
   if (length(horizontal(l.root - l.probed_at)) >= settings_.ground_probe_every_m) {
@@ -445,6 +446,8 @@ void ActivityLevels::pose_lying(Tracked& e, const Landing& landing) {
 }
 
 void ActivityLevels::get_up_from_lying(Tracked& e) {
+  e.lie_left_s = -1;
+  if (e.body->state() == physics::LocomotionState::dead) return;  // killed in flight: a corpse
   // Handed to its controllers lying down: limp, it settles, then gets up by itself.
   lift_clear_of_ground(e);
   e.body->resume(false);
@@ -525,9 +528,12 @@ void ActivityLevels::before_step(const ActivityViewer& viewer, const std::vector
       // Not while an offset is fading, nor inside something, unless that lasts: then at the
       // next hand-over phase anyway, and after twice as long as it is.
       const float cycles = e.promote_wait_s / e.cycle->period_s;
-      const bool ready =
-          cycles >= kMostPromoteWaitCycles ||
-          (e.light.blend_left_s <= 0 && !e.body->posed_inside_something(kMostOverlapM));
+      // Turning, the whole pose swings round the root (a foot 0.3 m out at 180°/s moves at
+      // 0.9 m/s): the phases were tried walking straight.
+      const bool ready = cycles >= kMostPromoteWaitCycles ||
+                         (e.light.blend_left_s <= 0 &&
+                          std::fabs(e.light.turn_rate_radps) <= kMostHandOverTurnRadps &&
+                          !e.body->posed_inside_something(kMostOverlapM));
       if ((at_hand_over_phase(e, dt) && ready) || cycles >= 2 * kMostPromoteWaitCycles) {
         promote(e);
         continue;
@@ -547,36 +553,6 @@ void ActivityLevels::after_step(float dt) {
       if (e.before_switch) e.parts = parts_of(*e.body);  // the step after a promotion
     }
     if (e.before_switch) {
-      if (std::getenv("STAGGER_DEBUG_SWITCH")) {
-        const auto& b = *e.before_switch;
-        std::size_t worst = 0;
-        float j = 0;
-        for (std::size_t p = 0; p < b.size(); ++p) {
-          float d = length(e.parts[p].linear_velocity - b[p].linear_velocity);
-          if (d > j) {
-            j = d;
-            worst = p;
-          }
-        }
-        if (j > 2) {
-          for (std::size_t p = 0; p < b.size(); ++p)
-            std::fprintf(stderr,
-                         "  part %zu before pos (%.2f %.2f %.2f) v (%.2f %.2f %.2f) after pos "
-                         "(%.2f %.2f %.2f) v (%.2f %.2f %.2f)\n",
-                         p, double(b[p].position.x), double(b[p].position.y),
-                         double(b[p].position.z), double(b[p].linear_velocity.x),
-                         double(b[p].linear_velocity.y), double(b[p].linear_velocity.z),
-                         double(e.parts[p].position.x), double(e.parts[p].position.y),
-                         double(e.parts[p].position.z), double(e.parts[p].linear_velocity.x),
-                         double(e.parts[p].linear_velocity.y),
-                         double(e.parts[p].linear_velocity.z));
-          std::fprintf(stderr, "  cause %s\n",
-                       std::string(physics::name_of(e.body->last_fall_cause())).c_str());
-        }
-        std::fprintf(stderr, "switch to %s: jump %.3f part %d state %s\n",
-                     std::string(name_of(e.activity)).c_str(), double(j), int(worst),
-                     std::string(physics::name_of(e.body->state())).c_str());
-      }
       e.stats.max_switch_jump_mps =
           std::max(e.stats.max_switch_jump_mps, largest_jump(*e.before_switch, e.parts));
       e.before_switch.reset();

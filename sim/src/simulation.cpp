@@ -337,6 +337,14 @@ void Simulation::record_stats() {
     const physics::Ragdoll& r = *scene_.enemies()[i].ragdoll;
     EnemyStats& s = stats_[i];
     const auto& balance = r.balance();
+    if (r.suspended()) {
+      // Posed by the activity levels: it walks (or flies, or plays a clip), and nothing of its
+      // balance, pelvis or joints is the solver's to measure.
+      if (activity_.activity(i) == Activity::light)
+        s.distance_walked_m += static_cast<double>(length(horizontal(balance.com - last_com_[i])));
+      last_com_[i] = balance.com;
+      continue;
+    }
     const physics::LocomotionState state = r.state();
     const bool falling = state == physics::LocomotionState::falling;
     if (falling && !was_fallen_[i]) {
@@ -361,8 +369,7 @@ void Simulation::record_stats() {
     s.stays_down = r.stays_down();
     s.max_balance_error_m = std::max(s.max_balance_error_m, balance.error_m);
     s.min_pelvis_height_m = std::min(s.min_pelvis_height_m, r.pelvis_height());
-    if (!r.suspended())  // a posed body's joints are the cycle's, not the solver's
-      s.max_joint_separation_m = std::max(s.max_joint_separation_m, r.max_joint_separation());
+    s.max_joint_separation_m = std::max(s.max_joint_separation_m, r.max_joint_separation());
     if (physics::is_upright(state))
       s.distance_walked_m += static_cast<double>(length(horizontal(balance.com - last_com_[i])));
     last_com_[i] = balance.com;
@@ -515,7 +522,8 @@ Result<void> Simulation::teleport_enemy(EnemyId enemy, Vec3 feet, float yaw_rad)
   }
   if (!activity_.promote_now(i.value())) {
     return Error{"enemy " + std::to_string(i.value()) +
-                 " is in flight (a fake ragdoll) or playing its death clip: teleport it after"};
+                 " is posed by its activity level (in flight as a fake ragdoll, playing its death "
+                 "clip or a corpse at rest) and cannot be teleported"};
   }
   physics::Ragdoll& body = *scene_.enemies()[i.value()].ragdoll;
   body.teleport(feet + Vec3{0, scene_.description().spawn_height_m, 0}, yaw_rad);
@@ -540,8 +548,11 @@ Result<void> Simulation::kill_enemy(EnemyId enemy, std::optional<Vec3> hit) {
   if (!i) return Error{i.error()};
   if (hit && !finite(*hit)) return Error{"a kill's hit must be finite"};
   if (hit && activity_.play_death_clip(i.value(), *hit)) return {};
-  if (!activity_.promote_now(i.value())) return {};  // in flight or dying already
   physics::Ragdoll& body = *scene_.enemies()[i.value()].ragdoll;
+  if (!activity_.promote_now(i.value())) {
+    body.kill();  // in flight, in its clip or at rest: it lands (or lies) a corpse
+    return {};
+  }
   if (hit) body.apply_impulse(physics::BodyPart::chest, *hit);
   body.kill();
   return {};

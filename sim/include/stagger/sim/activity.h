@@ -126,6 +126,7 @@ class ActivityLevels {
     float yaw_rad = 0;           ///< [rad] heading
     float phase = 0;             ///< [cycles]
     float walk_weight = 0;       ///< [-] 0 standing, 1 walking
+    float turn_rate_radps = 0;   ///< [rad/s] how fast the root turned in the last step
     Vec3 probed_at;              ///< [m] where the ground was last probed
     float ground_y = 0;          ///< [m] the height found there, which the root eases to
     physics::BodyPoses shown{};  ///< the pose last shown, in the root's frame
