@@ -135,7 +135,7 @@ const SettingRow kRows[] = {
     SETTING(ragdoll.step.hold_after_step_s, "s", 0.0, 10.0,
             "the assistance stays on this long after a step lands"),
     SETTING(ragdoll.step.assist_fade_s, "s", 0.01, 5.0, "... and then fades out over this long"),
-    SETTING(ragdoll.step.settle_s, "s", 0.01, 5.0,
+    SETTING(ragdoll.step.settle_s, "s", 0.0, 5.0,
             "calm this long before feet apart are brought together"),
     SETTING(ragdoll.step.close_feet_m, "m", 0.01, 0.5,
             "feet this far from their nominal stance get a closing step"),

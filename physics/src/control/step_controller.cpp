@@ -343,7 +343,7 @@ void StepController::maybe_start_step(float dt) {
   state_.calm_s = closing >= 0 && sense_.balance.error_m < 0.5f * s.step_error_m && left && right
                       ? state_.calm_s + dt
                       : 0.0f;
-  if (state_.calm_s >= s.settle_s) {
+  if (closing >= 0 && state_.calm_s >= s.settle_s) {  // (settle_s may be 0: no wait)
     state_.calm_s = 0;
     start_step(closing, Swing::Kind::closing);
   }
