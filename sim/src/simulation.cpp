@@ -194,14 +194,14 @@ void Simulation::activity_before_step() {
   viewer.feet = player_.feet;
   viewer.head = player_.head;
   viewer.gaze = player_gaze_;
-  std::vector<Vec3> hands;
+  hand_points_.clear();  // (a member: no allocation per step)
   for (const physics::Hand* hand : hands_) {
-    if (hand != nullptr && !hand->ghost()) hands.push_back(hand->state().position);
+    if (hand != nullptr && !hand->ghost()) hand_points_.push_back(hand->state().position);
   }
   const bool decide =
       scene_.world().step_count() % static_cast<std::uint64_t>(ai_every_steps_) == 0;
   const double start = thread_cpu_ms();
-  activity_.before_step(viewer, hands, scene_.world().dt(), decide);
+  activity_.before_step(viewer, hand_points_, scene_.world().dt(), decide);
   activity_cpu_ms_ += thread_cpu_ms() - start;
 }
 

@@ -232,6 +232,7 @@ class Simulation {
   ai::PlayerView player_;
   Vec3 player_gaze_;
   ActivityLevels activity_;
+  std::vector<Vec3> hand_points_;  // scratch: the solid hands' centres this step
   PlayerVolumes player_volumes_;
   std::vector<int> punches_seen_;  // per enemy: punches thrown as of the last step
   std::vector<int> punch_ended_;   // per enemy: the punch (count) last blocked or landed
