@@ -107,6 +107,28 @@ TEST(Activity, EnemiesPromotedMidWalkKeepTheirRouteOrder) {
   for (const std::string& w : r.warnings) EXPECT_EQ(w.find("skipped"), std::string::npos) << w;
 }
 
+// A spectator (a camera, a bench) picks the active enemies as a player would, unseen: nobody
+// notices them, and the nearest to them are the full ragdolls.
+TEST(Activity, ASpectatorPicksTheActiveEnemiesWithoutBeingSeen) {
+  sim::Simulation s(arena_with_levels(kMaxActive), {});
+  const Vec3 spectator{10, 0, -6};  // by the stairs walkers
+  s.set_spectator(spectator, spectator + Vec3{0, 1.7f, 0});
+  s.run(6.0, 90.0);
+  const auto& enemies = s.scene().enemies();
+  std::vector<std::pair<float, std::size_t>> by_distance;
+  for (std::size_t i = 0; i < enemies.size(); ++i) {
+    const Vec3 com = enemies[i].ragdoll->balance().com;
+    by_distance.emplace_back(length(horizontal(com - spectator)), i);
+  }
+  std::sort(by_distance.begin(), by_distance.end());
+  EXPECT_EQ(s.activity().active_count(), kMaxActive);
+  // The nearest two are active (the third may be between two who walk at the same distance).
+  for (std::size_t k = 0; k < 2; ++k)
+    EXPECT_EQ(s.activity().activity(by_distance[k].second), sim::Activity::active)
+        << enemies[by_distance[k].second].name;
+  for (const sim::EnemyStats& e : s.result().enemies) EXPECT_FALSE(e.saw_player) << e.name;
+}
+
 TEST(Activity, OffUnlessCappedEveryEnemyIsAFullRagdoll) {
   sim::Simulation s(arena_with_levels(0), wandering_player());
   s.run(2.0, 90.0);

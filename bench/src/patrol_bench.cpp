@@ -86,8 +86,9 @@ struct LoadSum {
     rows += load.constraint_rows;
     ++samples;
   }
-  void per_enemy_into(PatrolBenchResult& r) const {
-    const double k = 1.0 / (std::max(1, samples) * std::max(1, r.enemies));
+  // `bodies`: the full ragdolls the solver carried (every enemy, or the active ones on average).
+  void per_enemy_into(PatrolBenchResult& r, double bodies) const {
+    const double k = 1.0 / (std::max(1, samples) * std::max(1.0, bodies));
     r.pairs = pairs * k;
     r.self_pairs = self_pairs * k;
     r.contact_points = contact_points * k;
@@ -97,7 +98,21 @@ struct LoadSum {
 };
 
 constexpr std::uint64_t kLoadSampleSteps = 24;  // the solver load is read every 0.1 s
-constexpr float kPlayerEyeHeightM = 1.7f;       // [m] the crowd bench's player's head
+constexpr float kSpectatorEyeHeightM = 1.7f;    // [m] the crowd bench's spectator's head
+
+// The indices of the `count` spawns nearest the player's start (all of them in spawn order when
+// `count` covers them).
+std::vector<std::size_t> nearest_spawns(const sim::SceneDescription& scene, std::size_t count) {
+  std::vector<std::size_t> order(scene.enemies.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  if (count >= order.size()) return order;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return length(scene.enemies[a].position - scene.player_position) <
+           length(scene.enemies[b].position - scene.player_position);
+  });
+  order.resize(count);
+  return order;
+}
 
 }  // namespace
 
@@ -153,6 +168,13 @@ PatrolBenchResult run_patrol_benchmark(const sim::SceneDescription& scene,
   r.navmesh_build_ms = percentile(builds, 0.5);
 
   sim::SceneDescription patrolled = with_patrollers(scene, options.enemies);
+  if (options.keep_nearest > 0) {
+    std::vector<levels::EnemySpawn> kept;
+    for (const std::size_t k :
+         nearest_spawns(patrolled, static_cast<std::size_t>(options.keep_nearest)))
+      kept.push_back(patrolled.enemies[k]);
+    patrolled.enemies = std::move(kept);
+  }
   patrolled.activity.max_active = options.max_active;
   r.enemies = static_cast<int>(patrolled.enemies.size());
   const auto steps = static_cast<std::uint64_t>(options.seconds * 240.0);
@@ -160,10 +182,11 @@ PatrolBenchResult run_patrol_benchmark(const sim::SceneDescription& scene,
   {
     sim::Simulation s(patrolled, {});
     if (options.max_active > 0) {
-      // The player stands at the level's start, looking nowhere in particular: distance alone
-      // picks the active enemies.
-      s.set_player(patrolled.player_position,
-                   patrolled.player_position + Vec3{0, kPlayerEyeHeightM, 0});
+      // A spectator stands at the player's start, looking nowhere in particular: distance
+      // alone picks the active enemies. Not the player: the enemies would see them and crowd
+      // round them, and this bench, like the patrol bench, measures enemies on their routes.
+      s.set_spectator(patrolled.player_position,
+                      patrolled.player_position + Vec3{0, kSpectatorEyeHeightM, 0});
     }
     while (s.scene().world().step_count() < warm_up && !r.interrupted) {
       r.interrupted = options.stop && options.stop();
@@ -198,7 +221,6 @@ PatrolBenchResult run_patrol_benchmark(const sim::SceneDescription& scene,
       r.interrupted = i < chunk;
       load.add(s.scene().world().solver_load());
     }
-    load.per_enemy_into(r);
     const double per_frame = kFrameSteps / static_cast<double>(std::max<std::uint64_t>(1, done));
     r.frame_ms = cpu_ms * per_frame;
     r.minds_frame_ms = (s.ai_cpu_ms() - minds_before) * per_frame;
@@ -220,6 +242,7 @@ PatrolBenchResult run_patrol_benchmark(const sim::SceneDescription& scene,
     r.mean_active = options.max_active > 0
                         ? active_sum / static_cast<double>(std::max<std::uint64_t>(1, done))
                         : r.enemies;
+    load.per_enemy_into(r, r.mean_active);
   }
   {
     // The baseline is stock Bullet: none of Stagger's replacements of its internals.
@@ -228,9 +251,10 @@ PatrolBenchResult run_patrol_benchmark(const sim::SceneDescription& scene,
     physics::World world(stock);
     for (const auto& box : patrolled.boxes) world.add_static_box(box);
     for (const auto& mesh : patrolled.meshes) world.add_static_mesh(mesh);
-    // As many stock ragdolls as there were full ragdolls (on average) in the run.
+    // As many stock ragdolls as there were full ragdolls (on average) in the run, at the spawns
+    // nearest the player: with activity levels, those are the ones that start active.
     const auto baseline_count = static_cast<std::size_t>(std::lround(r.mean_active));
-    for (std::size_t k = 0; k < std::min(baseline_count, patrolled.enemies.size()); ++k) {
+    for (const std::size_t k : nearest_spawns(patrolled, baseline_count)) {
       const levels::EnemySpawn& e = patrolled.enemies[k];
       physics::add_baseline_ragdoll(world, sim::settings_of(patrolled, e).ragdoll,
                                     e.position + Vec3{0, patrolled.spawn_height_m, 0},
@@ -274,28 +298,48 @@ std::string patrol_bench_text(const PatrolBenchResult& r) {
 
 namespace stagger::bench {
 
-std::string crowd_bench_text(const PatrolBenchResult& r) {
-  char text[1024];
+std::string crowd_bench_text(const PatrolBenchResult& r, const PatrolBenchResult* patrol) {
+  char text[2048];
   // What is left of the frame without the minds and the activity levels is the full ragdolls'.
   const double per_active =
       r.mean_active > 0 ? (r.frame_ms - r.minds_frame_ms - r.activity_frame_ms) / r.mean_active
                         : 0.0;
+  const double stock_each = r.mean_active > 0 ? r.baseline_frame_ms / std::round(r.mean_active) : 0;
   std::snprintf(
       text, sizeof(text),
       "CPU per 90 Hz frame, %d enemies with activity levels   %8.2f ms   (target <= 5.5 ms)\n"
       "  full ragdolls: %.1f on average, %d at most; %d promotions, %d demotions, largest body "
       "speed jump at a switch %.3f m/s\n"
       "  of which the minds (all enemies) %.2f ms, the activity levels %.2f ms\n"
-      "  the rest per full ragdoll                            %8.3f ms\n"
-      "  stock Bullet, %.0f ragdolls posed                    %8.2f ms\n"
+      "  the rest per full ragdoll                            %8.3f ms   (%.2f of a stock one)\n"
+      "  stock Bullet, %.0f ragdolls posed at the spawns nearest the player %8.2f ms\n"
+      "per full ragdoll: %.1f broadphase pairs (%.1f within itself), %.1f contact points (%.1f "
+      "within itself), %.1f constraint rows\n"
       "navigation tick: p50 %.3f ms, p99 %.3f ms, max %.3f ms\n"
       "falls during the timed run: %d\n",
       r.enemies, r.frame_ms, r.mean_active, r.max_active_seen, r.promotions, r.demotions,
       static_cast<double>(r.max_switch_jump_mps), r.minds_frame_ms, r.activity_frame_ms, per_active,
-      std::round(r.mean_active), r.baseline_frame_ms, r.nav_tick_p50_ms, r.nav_tick_p99_ms,
-      r.nav_tick_max_ms, r.falls);
-  return std::string(text) +
-         (r.interrupted ? "interrupted: the figures are of the steps that ran\n" : "");
+      stock_each > 0 ? per_active / stock_each : 0.0, std::round(r.mean_active),
+      r.baseline_frame_ms, r.pairs, r.self_pairs, r.contact_points, r.self_contact_points,
+      r.constraint_rows, r.nav_tick_p50_ms, r.nav_tick_p99_ms, r.nav_tick_max_ms, r.falls);
+  std::string out = text;
+  if (patrol != nullptr && patrol->enemies > 0) {
+    // The same measure without activity levels, in the same run: the machine's drift cancels.
+    const double patrol_each = (patrol->frame_ms - patrol->minds_frame_ms) / patrol->enemies;
+    const double patrol_stock_each = patrol->baseline_frame_ms / patrol->enemies;
+    std::snprintf(
+        text, sizeof(text),
+        "the same %d spawns as full ragdolls without activity levels, in the same run: "
+        "the rest per enemy %.3f ms (%.2f of a stock one), stock Bullet %.2f ms\n"
+        "  per enemy: %.1f broadphase pairs, %.1f contact points, %.1f constraint rows; "
+        "%d falls\n"
+        "  a full ragdoll in the crowd costs %.2f of one of these   (target <= 1)\n",
+        patrol->enemies, patrol_each, patrol_stock_each > 0 ? patrol_each / patrol_stock_each : 0.0,
+        patrol->baseline_frame_ms, patrol->pairs, patrol->contact_points, patrol->constraint_rows,
+        patrol->falls, patrol_each > 0 ? per_active / patrol_each : 0.0);
+    out += text;
+  }
+  return out + (r.interrupted ? "interrupted: the figures are of the steps that ran\n" : "");
 }
 
 }  // namespace stagger::bench

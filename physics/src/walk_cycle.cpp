@@ -134,9 +134,16 @@ constexpr float kWalkOnS = 1.5f;  // [s]
 std::vector<float> hand_over_phases(const WalkCycle& cycle, const RagdollSettings& settings,
                                     const WorldSettings& world_settings) {
   const auto frames = static_cast<float>(cycle.frames.size());
+  // A walker is handed over in the step whose phase crosses the frame: its pose then moves as
+  // the cycle does on either side of the frame, or on both (a foot can stand still up to the
+  // frame and lift right after it). Both sides are tried, the worse counts.
+  const float step_phase = cycle.speed_mps / world_settings.physics_hz / cycle.stride_m;
   std::vector<float> jumps(cycle.frames.size());
-  for (std::size_t f = 0; f < cycle.frames.size(); ++f)
-    jumps[f] = try_hand_over(cycle, settings, world_settings, static_cast<float>(f) / frames, 0);
+  for (std::size_t f = 0; f < cycle.frames.size(); ++f) {
+    const float phase = static_cast<float>(f) / frames;
+    jumps[f] = std::max(try_hand_over(cycle, settings, world_settings, phase, 0),
+                        try_hand_over(cycle, settings, world_settings, phase + step_phase, 0));
+  }
   float best = 1e30f;
   for (float j : jumps) best = std::min(best, j);
   std::vector<float> phases;

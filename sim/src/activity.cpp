@@ -28,6 +28,10 @@ constexpr float kBodyRadiusPerHeight = 0.17f;  // [-] the room a body needs, per
 constexpr float kTurnTimeS = 0.25f;  // [s] a light walker closes its heading error this fast
 const float kTurnAccelRadps2 = deg_to_rad(720.0f);       // [rad/s²] and changes its turn no faster
 const float kMostHandOverTurnRadps = deg_to_rad(20.0f);  // [rad/s] turning slower: hand over
+// [rad/s] the turn rate a body standing to be handed over keeps to (under the limit above)
+const float kHandOverTurnRadps = deg_to_rad(15.0f);
+// [rad] a walker whose heading is off its path by more than this skates (0.09 m/s at 1 m/s)
+const float kMostHandOverHeadingErrorRad = deg_to_rad(5.0f);
 constexpr float kRootHeightTimeS = 0.1f;  // [s] a light walker's root eases to the ground this fast
 // [m] a light pose inside something (another body, a riser) deeper than this waits to be promoted
 constexpr float kMostOverlapM = 0.02f;
@@ -90,14 +94,17 @@ void ActivityLevels::start_fade(Light& l) const {
   l.blend_left_s = l.blend_s;
 }
 
-void ActivityLevels::pick_cycle(Tracked& e, float speed_mps) {
+void ActivityLevels::pick_cycle(Tracked& e, float speed_mps, float hysteresis_mps) {
   // The recorded gait nearest in speed (the phase carries over: every cycle starts as a step
   // starts, from the same stance).
   if (speed_mps <= kWalkingSpeedMps) return;
+  const physics::WalkCycle* best = e.cycle;
   for (const physics::WalkCycle* c : e.gaits) {
-    if (std::fabs(c->speed_mps - speed_mps) < std::fabs(e.cycle->speed_mps - speed_mps))
-      e.cycle = c;
+    if (std::fabs(c->speed_mps - speed_mps) < std::fabs(best->speed_mps - speed_mps)) best = c;
   }
+  if (std::fabs(best->speed_mps - speed_mps) + hysteresis_mps <
+      std::fabs(e.cycle->speed_mps - speed_mps))
+    e.cycle = best;
 }
 
 void ActivityLevels::remove_enemy(std::size_t index) {
@@ -195,8 +202,7 @@ bool ActivityLevels::demote(Tracked& e) {
   const Vec3 walk = horizontal(e.body->intent().velocity);
   const bool walking = length(walk) > kWalkingSpeedMps;
   l.yaw_rad = walking ? yaw_of(walk) : yaw_of(b.forward);
-  l.turn_rate_radps = now[physics::slot(physics::BodyPart::pelvis)].angular_velocity.y;
-  pick_cycle(e, length(walk));
+  pick_cycle(e, length(walk), 0.0f);
   l.phase = physics::closest_phase(*e.cycle, now, l.root, l.yaw_rad);
   l.walk_weight = walking ? 1.0f : 0.0f;
   const physics::BodyPoses cycle = physics::sample_walk_cycle(*e.cycle, l.phase, l.walk_weight);
@@ -207,11 +213,23 @@ bool ActivityLevels::demote(Tracked& e) {
   const physics::BodyPoses ahead =
       physics::sample_walk_cycle(*e.cycle, l.phase + kPhaseStep, l.walk_weight);
   const Quat turn = Quat::from_yaw(l.yaw_rad);
+  // The light pose turns as a whole about its root: at the pelvis's yaw rate when the body is
+  // turning, at none when the pelvis only sways with the gait (the planted foot does not turn
+  // with it). Whichever moves the bodies more as they move now is not taken.
+  const float pelvis_turn = now[physics::slot(physics::BodyPart::pelvis)].angular_velocity.y;
+  float least_mismatch[2] = {0, 0};  // [m/s] with no turn, with the pelvis's
   for (std::size_t p = 0; p < now.size(); ++p) {
     const Vec3 local_velocity = (ahead[p].position - cycle[p].position) * (phase_rate / kPhaseStep);
     const Vec3 velocity = turn.rotate(local_velocity) + root_velocity;
-    if (length(velocity - now[p].linear_velocity) > settings_.max_switch_speed_mps) return false;
+    const Vec3 arm = horizontal(now[p].position - l.root);
+    const Vec3 swing = Vec3{arm.z, 0, -arm.x} * pelvis_turn;  // (0, w, 0) x arm
+    least_mismatch[0] = std::max(least_mismatch[0], length(velocity - now[p].linear_velocity));
+    least_mismatch[1] =
+        std::max(least_mismatch[1], length(velocity + swing - now[p].linear_velocity));
   }
+  const bool turning = least_mismatch[1] < least_mismatch[0];
+  if (least_mismatch[turning ? 1 : 0] > settings_.max_switch_speed_mps) return false;
+  l.turn_rate_radps = turning ? pelvis_turn : 0.0f;
   const Quat unturn = Quat::from_yaw(-l.yaw_rad);
   for (std::size_t p = 0; p < now.size(); ++p) {
     l.offset[p].position = unturn.rotate(now[p].position - l.root) - cycle[p].position;
@@ -250,6 +268,15 @@ void ActivityLevels::lift_clear_of_ground(Tracked& e) {
 }
 
 void ActivityLevels::promote(Tracked& e) {
+  if (e.light.walk_weight >= 1.0f) {
+    // The controllers take over walking as the body walks: at the gait's speed along its
+    // heading, as in the trials of the hand-over phases (at the mind's speed when that differs,
+    // they would start another stride and stop the swing leg in mid-air). The mind's next
+    // intent changes the speed from there, as it would any walker's.
+    physics::LocomotionIntent walking = e.body->intent();
+    walking.velocity = Quat::from_yaw(e.light.yaw_rad).rotate({0, 0, e.cycle->speed_mps});
+    e.body->set_intent(walking);
+  }
   lift_clear_of_ground(e);
   e.before_switch = e.parts;
   e.body->resume(true);
@@ -324,15 +351,14 @@ bool ActivityLevels::play_death_clip(std::size_t index, Vec3 hit) {
   return true;
 }
 
-bool ActivityLevels::at_hand_over_phase(const Tracked& e, float dt) const {
+bool ActivityLevels::at_hand_over_phase(const Tracked& e) const {
   // The step whose phase has just passed one of the cycle's hand-over phases.
   const Light& l = e.light;
   if (l.walk_weight < kStandingWeight) return true;  // standing: both feet are down
-  const float advance = length(horizontal(e.body->intent().velocity)) * dt / e.cycle->stride_m;
   return std::any_of(e.cycle->hand_over_phases.begin(), e.cycle->hand_over_phases.end(),
                      [&](float p) {
                        const float behind = l.phase - p - std::floor(l.phase - p);  // [0, 1)
-                       return behind <= advance;
+                       return behind <= l.phase_advance;
                      });
 }
 
@@ -346,9 +372,11 @@ void ActivityLevels::pose_light(Tracked& e, float dt) {
   const bool handing_over = e.promote_wait_s >= 0 && length(velocity) > kWalkingSpeedMps;
   if (handing_over) {
     // About to be handed to the controllers: walking exactly as the gait it plays was
-    // recorded, whose hand-over phases were tried at that speed (the few hundred milliseconds
-    // of waiting change the speed by a few centimetres per second), and keeping that gait.
+    // recorded, whose hand-over phases were tried at that speed, and keeping that gait (a
+    // change of gait fades in, and no hand-over comes while it does).
     velocity = normalized(velocity) * e.cycle->speed_mps;
+  } else {
+    pick_cycle(e, length(velocity), kCycleHysteresisMps);
   }
   const float speed = length(velocity);
   const float most = deg_to_rad(settings_.light_turn_rate_deg_s) * dt;
@@ -360,14 +388,22 @@ void ActivityLevels::pose_light(Tracked& e, float dt) {
   } else if (intent.has_facing) {
     wanted = intent.facing_rad;
   }
-  const float most_rate = most / dt;
+  // Standing and waiting to be handed over, it turns on the spot no faster than a hand-over
+  // allows (slowing within a quarter of a second at the turn's acceleration), so that one
+  // comes; a walker's heading must catch up with its path first.
+  const bool standing = l.walk_weight < kStandingWeight;
+  const float most_rate =
+      e.promote_wait_s >= 0 && standing ? std::min(most / dt, kHandOverTurnRadps) : most / dt;
+  l.heading_error_rad = std::remainder(wanted - l.yaw_rad, 2.0f * kPi);
   const float turn_rate = std::clamp(std::remainder(wanted - l.yaw_rad, 2.0f * kPi) / kTurnTimeS,
                                      -most_rate, most_rate);
   const float change = kTurnAccelRadps2 * dt;
   l.turn_rate_radps += std::clamp(turn_rate - l.turn_rate_radps, -change, change);
   l.yaw_rad += l.turn_rate_radps * dt;
+  // The root goes where the intent says (the mind's agent leads it there); while the heading
+  // lags the intent's direction the feet skate by 2 sin(error / 2) times the speed, so no
+  // hand-over comes until they agree.
   l.root = l.root + velocity * dt;
-  if (!handing_over) pick_cycle(e, speed);
   if (length(horizontal(l.root - l.probed_at)) >= settings_.ground_probe_every_m) {
     const physics::GroundHit ground =
         e.body->rig().probe_ground(l.root, kProbeAboveM, kProbeBelowM);
@@ -376,7 +412,8 @@ void ActivityLevels::pose_light(Tracked& e, float dt) {
   }
   // Toward the probed ground smoothly: a step in the probes' heights is no jump of the body.
   l.root.y += (l.ground_y - l.root.y) * std::min(1.0f, dt / kRootHeightTimeS);
-  l.phase += speed * dt / e.cycle->stride_m;
+  l.phase_advance = speed * dt / e.cycle->stride_m;  // the ground covered, in cycles
+  l.phase += l.phase_advance;
   l.phase -= std::floor(l.phase);
   const float target = speed > kWalkingSpeedMps ? 1.0f : 0.0f;
   const float rate = dt / std::max(settings_.walk_blend_s, dt);
@@ -523,18 +560,20 @@ void ActivityLevels::before_step(const ActivityViewer& viewer, const std::vector
     }
     if (e.promote_wait_s >= 0) {
       e.promote_wait_s += dt;
-      // Every cycle (a full stride) passes a hand-over phase; a walker whose speed keeps
-      // changing may miss them, and is promoted as it is after a while.
-      // Not while an offset is fading, nor inside something, unless that lasts: then at the
-      // next hand-over phase anyway, and after twice as long as it is.
+      // Handed over at one of the cycle's hand-over phases while the pose moves as it did where
+      // they were tried: no offset fading, no blend of standing and walking (its feet skate),
+      // turning slowly (the pose swings round its root: a foot 0.3 m out at 180°/s moves at
+      // 0.9 m/s), heading along its path. One that keeps missing that is handed over anyway
+      // after kMostPromoteWaitCycles, unless a part is inside something (an arm swung into a
+      // platform's edge is thrown out of it); after twice as long, whatever.
       const float cycles = e.promote_wait_s / e.cycle->period_s;
-      // Turning, the whole pose swings round the root (a foot 0.3 m out at 180°/s moves at
-      // 0.9 m/s): the phases were tried walking straight.
-      const bool ready = cycles >= kMostPromoteWaitCycles ||
-                         (e.light.blend_left_s <= 0 &&
+      const bool blending = e.light.walk_weight > kStandingWeight && e.light.walk_weight < 1.0f;
+      const bool inside = e.body->posed_inside_something(kMostOverlapM);
+      const bool smooth = e.light.blend_left_s <= 0 && !blending &&
                           std::fabs(e.light.turn_rate_radps) <= kMostHandOverTurnRadps &&
-                          !e.body->posed_inside_something(kMostOverlapM));
-      if ((at_hand_over_phase(e, dt) && ready) || cycles >= 2 * kMostPromoteWaitCycles) {
+                          std::fabs(e.light.heading_error_rad) <= kMostHandOverHeadingErrorRad;
+      const bool ready = (smooth || cycles >= kMostPromoteWaitCycles) && !inside;
+      if (at_hand_over_phase(e) && (ready || cycles >= 2 * kMostPromoteWaitCycles)) {
         promote(e);
         continue;
       }

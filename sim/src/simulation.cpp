@@ -187,6 +187,10 @@ void Simulation::set_player(Vec3 feet, Vec3 head, Vec3 gaze) {
   player_gaze_ = gaze;
 }
 
+void Simulation::set_spectator(Vec3 feet, Vec3 head, Vec3 gaze) {
+  spectator_ = ActivityViewer{true, feet, head, gaze};
+}
+
 void Simulation::activity_before_step() {
   if (!activity_.enabled()) return;
   ActivityViewer viewer;
@@ -194,6 +198,7 @@ void Simulation::activity_before_step() {
   viewer.feet = player_.feet;
   viewer.head = player_.head;
   viewer.gaze = player_gaze_;
+  if (spectator_) viewer = *spectator_;
   hand_points_.clear();  // (a member: no allocation per step)
   for (const physics::Hand* hand : hands_) {
     if (hand != nullptr && !hand->ghost()) hand_points_.push_back(hand->state().position);

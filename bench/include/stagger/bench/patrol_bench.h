@@ -19,6 +19,9 @@ struct PatrolBenchOptions {
   /// enemy is one, the patrol bench), and the player standing at the level's start, where the
   /// nearest are active
   int max_active = 0;
+  /// When > 0: of the enemies spread along the routes, only this many nearest the player's start
+  /// are spawned (the crowd bench's active ones, measured as plain full ragdolls)
+  int keep_nearest = 0;
   std::function<bool()> stop;  ///< asked before every step: true ends the bench early
 };
 
@@ -49,7 +52,8 @@ struct PatrolBenchResult {
 PatrolBenchResult run_patrol_benchmark(const sim::SceneDescription& scene,
                                        const PatrolBenchOptions& options);
 std::string patrol_bench_text(const PatrolBenchResult& r);
-std::string crowd_bench_text(const PatrolBenchResult& r);
+/// `patrol`: the patrol bench of as many enemies as the crowd's cap, run beside it (or null).
+std::string crowd_bench_text(const PatrolBenchResult& r, const PatrolBenchResult* patrol);
 
 /// The scene with `count` enemies spread evenly along its patrol routes (routes of two or more
 /// points), each route getting a share in proportion to its length, named `patroller-1`, ...

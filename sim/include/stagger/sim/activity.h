@@ -122,14 +122,16 @@ class ActivityLevels {
 
  private:
   struct Light {
-    Vec3 root;                   ///< [m] on the ground under the pelvis
-    float yaw_rad = 0;           ///< [rad] heading
-    float phase = 0;             ///< [cycles]
-    float walk_weight = 0;       ///< [-] 0 standing, 1 walking
-    float turn_rate_radps = 0;   ///< [rad/s] how fast the root turned in the last step
-    Vec3 probed_at;              ///< [m] where the ground was last probed
-    float ground_y = 0;          ///< [m] the height found there, which the root eases to
-    physics::BodyPoses shown{};  ///< the pose last shown, in the root's frame
+    Vec3 root;                    ///< [m] on the ground under the pelvis
+    float yaw_rad = 0;            ///< [rad] heading
+    float phase = 0;              ///< [cycles]
+    float phase_advance = 0;      ///< [cycles] in the last step
+    float walk_weight = 0;        ///< [-] 0 standing, 1 walking
+    float turn_rate_radps = 0;    ///< [rad/s] how fast the root turned in the last step
+    float heading_error_rad = 0;  ///< [rad] from the heading to where the intent goes (or faces)
+    Vec3 probed_at;               ///< [m] where the ground was last probed
+    float ground_y = 0;           ///< [m] the height found there, which the root eases to
+    physics::BodyPoses shown{};   ///< the pose last shown, in the root's frame
     /// What the last simulated pose missed of the cycle's frame (in the root's frame: position
     /// [m] added, rotation applied before), faded out after a demotion
     physics::BodyPoses offset{};
@@ -163,7 +165,9 @@ class ActivityLevels {
   /// Makes an active enemy light if every body moves within max_switch_speed_mps of how the
   /// cycle's would at the phase nearest its pose; otherwise it stays active for now.
   bool demote(Tracked& e);
-  void pick_cycle(Tracked& e, float speed_mps);
+  /// The recorded gait nearest `speed_mps`; another than the one playing only when it is nearer
+  /// by more than `hysteresis_mps` [m/s].
+  void pick_cycle(Tracked& e, float speed_mps, float hysteresis_mps);
   void lift_clear_of_ground(Tracked& e);
   void start_fade(Light& l) const;
   void pose_fake(Tracked& e, const Flight& flight);
@@ -176,7 +180,7 @@ class ActivityLevels {
   void pose_tipped(Tracked& e, Vec3 feet, Quat orientation, float pivot_height_m, bool moving);
   void promote(Tracked& e);
   void pose_light(Tracked& e, float dt);
-  bool at_hand_over_phase(const Tracked& e, float dt) const;
+  bool at_hand_over_phase(const Tracked& e) const;
 
   ActivitySettings settings_;
   physics::WorldSettings world_;

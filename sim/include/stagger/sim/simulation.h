@@ -171,6 +171,10 @@ class Simulation {
   /// Live input: where the player stands and looks from, for the enemies' eyes [m], and where
   /// the head looks (a unit vector; zero: unknown), for the choice of active enemies.
   void set_player(Vec3 feet, Vec3 head, Vec3 gaze = {});
+  /// A spectator the activity levels choose the active enemies for instead of the player (a
+  /// camera, a replay's eye, a bench), whom the enemies neither see nor chase; [m], `gaze` as
+  /// in set_player. Until it is set, they choose for the player.
+  void set_spectator(Vec3 feet, Vec3 head, Vec3 gaze = {});
   /// The activity levels of the enemies (every enemy is active while they are off).
   const ActivityLevels& activity() const { return activity_; }
   /// The enemies' minds; nullptr in a scene without navigation.
@@ -231,6 +235,7 @@ class Simulation {
   std::vector<int> squad_index_;  // per enemy: its member in the squad (-1: none)
   ai::PlayerView player_;
   Vec3 player_gaze_;
+  std::optional<ActivityViewer> spectator_;  ///< set_spectator's
   ActivityLevels activity_;
   std::vector<Vec3> hand_points_;  // scratch: the solid hands' centres this step
   PlayerVolumes player_volumes_;
