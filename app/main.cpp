@@ -728,27 +728,21 @@ int run_patrol_bench(const std::string& level_path, stagger::bench::PatrolBenchO
   if (!scene_or) return kExitWrongInput;
   const stagger::sim::SceneDescription& scene = *scene_or;
   std::cerr << "stagger bench: " << options.enemies << " enemies patrolling " << level_path;
-  if (options.max_active > 0) std::cerr << ", at most " << options.max_active << " full ragdolls,";
+  if (options.max_active > 0) {
+    std::cerr << ", at most " << options.max_active << " full ragdolls, by turns with the "
+              << options.max_active << " nearest the start as full ragdolls alone,";
+  }
   std::cerr << " for " << options.seconds << " simulated seconds...\n";
   stagger::app::catch_interrupts();
   options.stop = kStopOnInterrupt;
-  const stagger::bench::PatrolBenchResult r = stagger::bench::run_patrol_benchmark(scene, options);
-  if (options.max_active == 0 || r.interrupted) {
-    std::cout << (options.max_active > 0 ? stagger::bench::crowd_bench_text(r, nullptr)
-                                         : stagger::bench::patrol_bench_text(r));
-    return r.interrupted ? kExitInterrupted : 0;
+  if (options.max_active > 0) {
+    const stagger::bench::CrowdBenchResult r = stagger::bench::run_crowd_benchmark(scene, options);
+    std::cout << stagger::bench::crowd_bench_text(r);
+    return r.crowd.interrupted ? kExitInterrupted : 0;
   }
-  // The crowd's full ragdolls are measured against patrolling ones in the same run.
-  std::cerr << "stagger bench: and " << options.max_active
-            << " enemies patrolling without activity levels, to compare...\n";
-  stagger::bench::PatrolBenchOptions patrol = options;
-  patrol.keep_nearest = options.max_active;
-  patrol.max_active = 0;
-  patrol.navmesh_builds = 0;
-  const stagger::bench::PatrolBenchResult reference =
-      stagger::bench::run_patrol_benchmark(scene, patrol);
-  std::cout << stagger::bench::crowd_bench_text(r, reference.interrupted ? nullptr : &reference);
-  return reference.interrupted ? kExitInterrupted : 0;
+  const stagger::bench::PatrolBenchResult r = stagger::bench::run_patrol_benchmark(scene, options);
+  std::cout << stagger::bench::patrol_bench_text(r);
+  return r.interrupted ? kExitInterrupted : 0;
 }
 
 int run_soak(const std::string& level_path, stagger::bench::SoakOptions options,

@@ -154,19 +154,12 @@ sim::SceneDescription with_patrollers(const sim::SceneDescription& scene, int co
   return out;
 }
 
-PatrolBenchResult run_patrol_benchmark(const sim::SceneDescription& scene,
-                                       const PatrolBenchOptions& options) {
-  PatrolBenchResult r;
-  std::vector<double> builds;
-  for (int i = 0; i < options.navmesh_builds; ++i) {
-    const auto start = std::chrono::steady_clock::now();
-    (void)sim::build_navmesh(scene);
-    builds.push_back(
-        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
-            .count());
-  }
-  r.navmesh_build_ms = percentile(builds, 0.5);
+namespace {
 
+// The scene a patrol (or crowd) bench runs: the enemies spread along the routes, as the options
+// say.
+sim::SceneDescription bench_scene(const sim::SceneDescription& scene,
+                                  const PatrolBenchOptions& options) {
   sim::SceneDescription patrolled = with_patrollers(scene, options.enemies);
   if (options.keep_nearest > 0) {
     std::vector<levels::EnemySpawn> kept;
@@ -176,58 +169,64 @@ PatrolBenchResult run_patrol_benchmark(const sim::SceneDescription& scene,
     patrolled.enemies = std::move(kept);
   }
   patrolled.activity.max_active = options.max_active;
-  r.enemies = static_cast<int>(patrolled.enemies.size());
-  const auto steps = static_cast<std::uint64_t>(options.seconds * 240.0);
-  const auto warm_up = static_cast<std::uint64_t>(kWarmUpS * 240.0);
-  {
-    sim::Simulation s(patrolled, {});
+  return patrolled;
+}
+
+// One timed simulation of a bench scene, run in chunks so that two can take turns (the machine's
+// drift then falls on both alike). Timed in chunks, with the solver load read between them:
+// reading it walks every pair and row, which is no part of a frame's cost.
+class TimedPatrol {
+ public:
+  TimedPatrol(const sim::SceneDescription& scene, const PatrolBenchOptions& options)
+      : options_(options), sim_(scene, {}) {
+    result_.enemies = static_cast<int>(scene.enemies.size());
     if (options.max_active > 0) {
       // A spectator stands at the player's start, looking nowhere in particular: distance
       // alone picks the active enemies. Not the player: the enemies would see them and crowd
       // round them, and this bench, like the patrol bench, measures enemies on their routes.
-      s.set_spectator(patrolled.player_position,
-                      patrolled.player_position + Vec3{0, kSpectatorEyeHeightM, 0});
+      sim_.set_spectator(scene.player_position,
+                         scene.player_position + Vec3{0, kSpectatorEyeHeightM, 0});
     }
-    while (s.scene().world().step_count() < warm_up && !r.interrupted) {
-      r.interrupted = options.stop && options.stop();
-      s.step();
+  }
+
+  bool warm_up(std::uint64_t steps) {
+    while (sim_.scene().world().step_count() < steps) {
+      if (stopped()) return false;
+      sim_.step();
     }
-    const std::size_t ticks_before = s.result().navigation_tick_ms.size();
-    int falls_before = 0;
-    for (const auto& e : s.result().enemies) falls_before += e.falls;
-    // Timed in chunks, with the solver load read between them: reading it walks every pair and
-    // row, which is no part of a frame's cost.
-    double cpu_ms = 0;
-    const double minds_before = s.ai_cpu_ms();
-    const double activity_before = s.activity_cpu_ms();
-    double active_sum = 0;  // active count × steps, sampled at each chunk's end
-    LoadSum load;
-    std::uint64_t done = 0;
-    while (done < steps && !r.interrupted) {
-      const std::uint64_t chunk = std::min(kLoadSampleSteps, steps - done);
-      const double start = thread_cpu_ms();
-      std::uint64_t i = 0;
-      for (; i < chunk; ++i) {
-        if (options.stop && options.stop()) break;
-        s.step();
-      }
-      cpu_ms += thread_cpu_ms() - start;
-      if (options.max_active > 0) {
-        const int active = s.activity().active_count();
-        active_sum += static_cast<double>(active) * static_cast<double>(i);
-        r.max_active_seen = std::max(r.max_active_seen, active);
-      }
-      done += i;
-      r.interrupted = i < chunk;
-      load.add(s.scene().world().solver_load());
+    ticks_before_ = sim_.result().navigation_tick_ms.size();
+    for (const auto& e : sim_.result().enemies) falls_before_ += e.falls;
+    minds_before_ = sim_.ai_cpu_ms();
+    activity_before_ = sim_.activity_cpu_ms();
+    return true;
+  }
+
+  // Runs up to `steps` more timed steps; false when stopped.
+  bool run_chunk(std::uint64_t steps) {
+    const double start = thread_cpu_ms();
+    std::uint64_t i = 0;
+    for (; i < steps && !stopped(); ++i) sim_.step();
+    cpu_ms_ += thread_cpu_ms() - start;
+    if (options_.max_active > 0) {
+      const int active = sim_.activity().active_count();
+      active_sum_ += static_cast<double>(active) * static_cast<double>(i);
+      result_.max_active_seen = std::max(result_.max_active_seen, active);
     }
-    const double per_frame = kFrameSteps / static_cast<double>(std::max<std::uint64_t>(1, done));
-    r.frame_ms = cpu_ms * per_frame;
-    r.minds_frame_ms = (s.ai_cpu_ms() - minds_before) * per_frame;
-    r.activity_frame_ms = (s.activity_cpu_ms() - activity_before) * per_frame;
-    const sim::SimulationResult result = s.result();
+    done_ += i;
+    load_.add(sim_.scene().world().solver_load());
+    return i == steps;
+  }
+
+  PatrolBenchResult finish(bool interrupted) {
+    PatrolBenchResult& r = result_;
+    r.interrupted = interrupted;
+    const double per_frame = kFrameSteps / static_cast<double>(std::max<std::uint64_t>(1, done_));
+    r.frame_ms = cpu_ms_ * per_frame;
+    r.minds_frame_ms = (sim_.ai_cpu_ms() - minds_before_) * per_frame;
+    r.activity_frame_ms = (sim_.activity_cpu_ms() - activity_before_) * per_frame;
+    const sim::SimulationResult result = sim_.result();
     const std::vector<double> ticks(
-        result.navigation_tick_ms.begin() + static_cast<std::ptrdiff_t>(ticks_before),
+        result.navigation_tick_ms.begin() + static_cast<std::ptrdiff_t>(ticks_before_),
         result.navigation_tick_ms.end());
     r.nav_tick_p50_ms = percentile(ticks, 0.5);
     r.nav_tick_p99_ms = percentile(ticks, 0.99);
@@ -238,38 +237,114 @@ PatrolBenchResult run_patrol_benchmark(const sim::SceneDescription& scene,
       r.demotions += e.activity.demotions;
       r.max_switch_jump_mps = std::max(r.max_switch_jump_mps, e.activity.max_switch_jump_mps);
     }
-    r.falls -= falls_before;
-    r.mean_active = options.max_active > 0
-                        ? active_sum / static_cast<double>(std::max<std::uint64_t>(1, done))
+    r.falls -= falls_before_;
+    r.mean_active = options_.max_active > 0
+                        ? active_sum_ / static_cast<double>(std::max<std::uint64_t>(1, done_))
                         : r.enemies;
-    load.per_enemy_into(r, r.mean_active);
+    load_.per_enemy_into(r, r.mean_active);
+    return r;
   }
+
+ private:
+  bool stopped() const { return options_.stop && options_.stop(); }
+
+  const PatrolBenchOptions& options_;
+  sim::Simulation sim_;
+  PatrolBenchResult result_;
+  std::size_t ticks_before_ = 0;
+  int falls_before_ = 0;
+  double minds_before_ = 0, activity_before_ = 0;
+  double cpu_ms_ = 0;
+  double active_sum_ = 0;  // active count × steps, sampled at each chunk's end
+  std::uint64_t done_ = 0;
+  LoadSum load_;
+};
+
+// Stock Bullet (none of Stagger's replacements of its internals): as many stock ragdolls as there
+// were full ragdolls (on average) in the run, at the spawns nearest the player (with activity
+// levels, those that start active), timed over as many steps.
+double stock_frame_ms(const sim::SceneDescription& patrolled, double full_ragdolls,
+                      const PatrolBenchOptions& options, bool& interrupted) {
+  physics::WorldSettings stock = patrolled.world;
+  stock.bullet_extensions = false;
+  physics::World world(stock);
+  for (const auto& box : patrolled.boxes) world.add_static_box(box);
+  for (const auto& mesh : patrolled.meshes) world.add_static_mesh(mesh);
+  const auto count = static_cast<std::size_t>(std::lround(full_ragdolls));
+  for (const std::size_t k : nearest_spawns(patrolled, count)) {
+    const levels::EnemySpawn& e = patrolled.enemies[k];
+    physics::add_baseline_ragdoll(world, sim::settings_of(patrolled, e).ragdoll,
+                                  e.position + Vec3{0, patrolled.spawn_height_m, 0},
+                                  deg_to_rad(e.yaw_deg));
+  }
+  const auto steps = static_cast<std::uint64_t>(options.seconds * 240.0);
+  const auto warm_up = static_cast<std::uint64_t>(kWarmUpS * 240.0);
+  for (std::uint64_t i = 0; i < warm_up && !interrupted; ++i) world.step();
+  const double start = thread_cpu_ms();
+  std::uint64_t done = 0;
+  for (; done < steps && !interrupted; ++done) {
+    interrupted = options.stop && options.stop();
+    world.step();
+  }
+  return (thread_cpu_ms() - start) / static_cast<double>(std::max<std::uint64_t>(1, done)) *
+         kFrameSteps;
+}
+
+}  // namespace
+
+PatrolBenchResult run_patrol_benchmark(const sim::SceneDescription& scene,
+                                       const PatrolBenchOptions& options) {
+  std::vector<double> builds;
+  for (int i = 0; i < options.navmesh_builds; ++i) {
+    const auto start = std::chrono::steady_clock::now();
+    (void)sim::build_navmesh(scene);
+    builds.push_back(
+        std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start)
+            .count());
+  }
+  const sim::SceneDescription patrolled = bench_scene(scene, options);
+  const auto steps = static_cast<std::uint64_t>(options.seconds * 240.0);
+  PatrolBenchResult r;
   {
-    // The baseline is stock Bullet: none of Stagger's replacements of its internals.
-    physics::WorldSettings stock = patrolled.world;
-    stock.bullet_extensions = false;
-    physics::World world(stock);
-    for (const auto& box : patrolled.boxes) world.add_static_box(box);
-    for (const auto& mesh : patrolled.meshes) world.add_static_mesh(mesh);
-    // As many stock ragdolls as there were full ragdolls (on average) in the run, at the spawns
-    // nearest the player: with activity levels, those are the ones that start active.
-    const auto baseline_count = static_cast<std::size_t>(std::lround(r.mean_active));
-    for (const std::size_t k : nearest_spawns(patrolled, baseline_count)) {
-      const levels::EnemySpawn& e = patrolled.enemies[k];
-      physics::add_baseline_ragdoll(world, sim::settings_of(patrolled, e).ragdoll,
-                                    e.position + Vec3{0, patrolled.spawn_height_m, 0},
-                                    deg_to_rad(e.yaw_deg));
-    }
-    for (std::uint64_t i = 0; i < warm_up && !r.interrupted; ++i) world.step();
-    const double start = thread_cpu_ms();
-    std::uint64_t done = 0;
-    for (; done < steps && !r.interrupted; ++done) {
-      r.interrupted = options.stop && options.stop();
-      world.step();
-    }
-    r.baseline_frame_ms = (thread_cpu_ms() - start) /
-                          static_cast<double>(std::max<std::uint64_t>(1, done)) * kFrameSteps;
+    TimedPatrol run(patrolled, options);
+    bool going = run.warm_up(static_cast<std::uint64_t>(kWarmUpS * 240.0));
+    for (std::uint64_t done = 0; going && done < steps; done += kLoadSampleSteps)
+      going = run.run_chunk(std::min(kLoadSampleSteps, steps - done));
+    r = run.finish(!going);
   }
+  r.navmesh_build_ms = percentile(builds, 0.5);
+  r.baseline_frame_ms = stock_frame_ms(patrolled, r.mean_active, options, r.interrupted);
+  return r;
+}
+
+CrowdBenchResult run_crowd_benchmark(const sim::SceneDescription& scene,
+                                     const PatrolBenchOptions& options) {
+  // The crowd, and the spawns nearest the player (those that start active) as plain full
+  // ragdolls, stepped by turns.
+  PatrolBenchOptions plain = options;
+  plain.keep_nearest = options.max_active;
+  plain.max_active = 0;
+  const sim::SceneDescription crowd_scene = bench_scene(scene, options);
+  const sim::SceneDescription plain_scene = bench_scene(scene, plain);
+  const auto steps = static_cast<std::uint64_t>(options.seconds * 240.0);
+  const auto warm_up = static_cast<std::uint64_t>(kWarmUpS * 240.0);
+  CrowdBenchResult r;
+  {
+    TimedPatrol crowd(crowd_scene, options);
+    TimedPatrol alone(plain_scene, plain);
+    bool going = crowd.warm_up(warm_up) && alone.warm_up(warm_up);
+    for (std::uint64_t done = 0; going && done < steps; done += kLoadSampleSteps) {
+      const std::uint64_t chunk = std::min(kLoadSampleSteps, steps - done);
+      going = crowd.run_chunk(chunk) && alone.run_chunk(chunk);
+    }
+    r.crowd = crowd.finish(!going);
+    r.plain = alone.finish(!going);
+  }
+  bool interrupted = r.crowd.interrupted;
+  r.crowd.baseline_frame_ms =
+      stock_frame_ms(crowd_scene, r.crowd.mean_active, options, interrupted);
+  r.plain.baseline_frame_ms = stock_frame_ms(plain_scene, r.plain.mean_active, plain, interrupted);
+  r.crowd.interrupted = r.plain.interrupted = interrupted;
   return r;
 }
 
@@ -298,7 +373,9 @@ std::string patrol_bench_text(const PatrolBenchResult& r) {
 
 namespace stagger::bench {
 
-std::string crowd_bench_text(const PatrolBenchResult& r, const PatrolBenchResult* patrol) {
+std::string crowd_bench_text(const CrowdBenchResult& both) {
+  const PatrolBenchResult& r = both.crowd;
+  const PatrolBenchResult* patrol = both.plain.enemies > 0 ? &both.plain : nullptr;
   char text[2048];
   // What is left of the frame without the minds and the activity levels is the full ragdolls'.
   const double per_active =
@@ -329,7 +406,7 @@ std::string crowd_bench_text(const PatrolBenchResult& r, const PatrolBenchResult
     const double patrol_stock_each = patrol->baseline_frame_ms / patrol->enemies;
     std::snprintf(
         text, sizeof(text),
-        "the same %d spawns as full ragdolls without activity levels, in the same run: "
+        "the %d spawns nearest the start as full ragdolls alone, by turns with the crowd: "
         "the rest per enemy %.3f ms (%.2f of a stock one), stock Bullet %.2f ms\n"
         "  per enemy: %.1f broadphase pairs, %.1f contact points, %.1f constraint rows; "
         "%d falls\n"

@@ -52,8 +52,16 @@ struct PatrolBenchResult {
 PatrolBenchResult run_patrol_benchmark(const sim::SceneDescription& scene,
                                        const PatrolBenchOptions& options);
 std::string patrol_bench_text(const PatrolBenchResult& r);
-/// `patrol`: the patrol bench of as many enemies as the crowd's cap, run beside it (or null).
-std::string crowd_bench_text(const PatrolBenchResult& r, const PatrolBenchResult* patrol);
+/// `stagger bench --crowd`: the crowd with activity levels (options.max_active > 0), and the
+/// spawns nearest the player (as many as the cap) as plain full ragdolls, stepped by turns in
+/// the same run, each beside its stock Bullet baseline.
+struct CrowdBenchResult {
+  PatrolBenchResult crowd;
+  PatrolBenchResult plain;
+};
+CrowdBenchResult run_crowd_benchmark(const sim::SceneDescription& scene,
+                                     const PatrolBenchOptions& options);
+std::string crowd_bench_text(const CrowdBenchResult& r);
 
 /// The scene with `count` enemies spread evenly along its patrol routes (routes of two or more
 /// points), each route getting a share in proportion to its length, named `patroller-1`, ...

@@ -1,0 +1,36 @@
+// The crowd bench (`stagger bench --crowd`), short: the crowd and the same spawns alone run by
+// turns, each beside its stock baseline.
+
+#include <gtest/gtest.h>
+
+#include "scenario.h"
+#include "stagger/bench/patrol_bench.h"
+
+namespace stagger {
+namespace {
+
+TEST(CrowdBench, TheCrowdAndTheNearestSpawnsAloneAreTimedByTurns) {
+  bench::PatrolBenchOptions options;
+  options.enemies = 12;
+  options.max_active = 3;
+  options.seconds = 1.0;
+  options.navmesh_builds = 0;
+  const bench::CrowdBenchResult r =
+      bench::run_crowd_benchmark(test::level_scene("arena.json"), options);
+  EXPECT_EQ(r.crowd.enemies, 12);
+  EXPECT_EQ(r.plain.enemies, 3) << "the spawns nearest the start, as many as the cap";
+  EXPECT_GT(r.crowd.mean_active, 0.0);
+  EXPECT_LE(r.crowd.max_active_seen, 12);
+  EXPECT_DOUBLE_EQ(r.plain.mean_active, 3.0) << "without activity levels every enemy is full";
+  for (const bench::PatrolBenchResult* run : {&r.crowd, &r.plain}) {
+    EXPECT_GT(run->frame_ms, 0.0);
+    EXPECT_GT(run->baseline_frame_ms, 0.0);
+    EXPECT_GT(run->constraint_rows, 50.0) << "per full ragdoll, not per enemy";
+    EXPECT_FALSE(run->interrupted);
+  }
+  const std::string text = bench::crowd_bench_text(r);
+  EXPECT_NE(text.find("a full ragdoll in the crowd costs"), std::string::npos) << text;
+}
+
+}  // namespace
+}  // namespace stagger
