@@ -395,8 +395,7 @@ void ActivityLevels::pose_light(Tracked& e, float dt) {
   const float most_rate =
       e.promote_wait_s >= 0 && standing ? std::min(most / dt, kHandOverTurnRadps) : most / dt;
   l.heading_error_rad = std::remainder(wanted - l.yaw_rad, 2.0f * kPi);
-  const float turn_rate = std::clamp(std::remainder(wanted - l.yaw_rad, 2.0f * kPi) / kTurnTimeS,
-                                     -most_rate, most_rate);
+  const float turn_rate = std::clamp(l.heading_error_rad / kTurnTimeS, -most_rate, most_rate);
   const float change = kTurnAccelRadps2 * dt;
   l.turn_rate_radps += std::clamp(turn_rate - l.turn_rate_radps, -change, change);
   l.yaw_rad += l.turn_rate_radps * dt;
