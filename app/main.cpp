@@ -1231,6 +1231,10 @@ int main(int argc, char** argv) {
       ->transform(stagger::app::level_argument())
       ->excludes("--patrol");
   int crowd_max_active = 32;
+  bench_cmd->add_flag("--chased", patrol_bench.chased,
+                      "With --crowd: the player stands at the level's start and every enemy that "
+                      "sees them chases them (by default a spectator nobody sees chooses the full "
+                      "ragdolls, and the enemies patrol)");
   bench_cmd
       ->add_option("--max-active", crowd_max_active, "With --crowd: the most full ragdolls at once")
       ->capture_default_str()
@@ -1538,6 +1542,8 @@ int main(int argc, char** argv) {
       return run_soak(soak_level, soak, bench_settings);
     }
     if (!patrol_level.empty() || !crowd_level.empty()) {
+      if (crowd_level.empty() && patrol_bench.chased)
+        return usage("stagger bench: --chased applies to --crowd only");
       if (bench_cmd->count("--seconds") > 0) patrol_bench.seconds = bench.seconds;
       if (!crowd_level.empty()) patrol_bench.max_active = crowd_max_active;
       return run_patrol_bench(crowd_level.empty() ? patrol_level : crowd_level, patrol_bench,
@@ -1545,8 +1551,10 @@ int main(int argc, char** argv) {
     }
     if (bench_cmd->count("--max-active") > 0)
       return usage("stagger bench: --max-active applies to --crowd only");
+    if (bench_cmd->count("--chased") > 0)
+      return usage("stagger bench: --chased applies to --crowd only");
     if (bench_cmd->count("--enemies") > 0)
-      return usage("stagger bench: --enemies applies to --patrol and --soak only");
+      return usage("stagger bench: --enemies applies to --patrol, --crowd and --soak only");
     return run_bench(bench, bench_settings);
   }
   return kExitUsage;

@@ -180,12 +180,14 @@ class TimedPatrol {
   TimedPatrol(const sim::SceneDescription& scene, const PatrolBenchOptions& options)
       : options_(options), sim_(scene, {}) {
     result_.enemies = static_cast<int>(scene.enemies.size());
-    if (options.max_active > 0) {
+    const Vec3 head = scene.player_position + Vec3{0, kSpectatorEyeHeightM, 0};
+    if (options.chased) {
+      sim_.set_player(scene.player_position, head);
+    } else if (options.max_active > 0) {
       // A spectator stands at the player's start, looking nowhere in particular: distance
       // alone picks the active enemies. Not the player: the enemies would see them and crowd
       // round them, and this bench, like the patrol bench, measures enemies on their routes.
-      sim_.set_spectator(scene.player_position,
-                         scene.player_position + Vec3{0, kSpectatorEyeHeightM, 0});
+      sim_.set_spectator(scene.player_position, head);
     }
   }
 

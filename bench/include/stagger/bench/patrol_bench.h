@@ -22,6 +22,9 @@ struct PatrolBenchOptions {
   /// When > 0: of the enemies spread along the routes, only this many nearest the player's start
   /// are spawned (the crowd bench's active ones, measured as plain full ragdolls)
   int keep_nearest = 0;
+  /// The player stands at the level's start, seen by the enemies, who chase them (the crowd
+  /// bench's spectator, whom nobody sees, otherwise)
+  bool chased = false;
   std::function<bool()> stop;  ///< asked before every step: true ends the bench early
 };
 
