@@ -1535,6 +1535,8 @@ int main(int argc, char** argv) {
       return usage(
           "stagger bench: --crossings applies to --terrain only; --seed and --report to "
           "--terrain and --knock-downs, and to --blast");
+    if (patrol_bench.chased && crowd_level.empty())
+      return usage("stagger bench: --chased applies to --crowd only");
     if (!soak_level.empty()) {
       stagger::bench::SoakOptions soak;
       soak.enemies = bench_cmd->count("--enemies") > 0 ? patrol_bench.enemies : 64;
@@ -1542,8 +1544,6 @@ int main(int argc, char** argv) {
       return run_soak(soak_level, soak, bench_settings);
     }
     if (!patrol_level.empty() || !crowd_level.empty()) {
-      if (crowd_level.empty() && patrol_bench.chased)
-        return usage("stagger bench: --chased applies to --crowd only");
       if (bench_cmd->count("--seconds") > 0) patrol_bench.seconds = bench.seconds;
       if (!crowd_level.empty()) patrol_bench.max_active = crowd_max_active;
       return run_patrol_bench(crowd_level.empty() ? patrol_level : crowd_level, patrol_bench,
@@ -1551,8 +1551,6 @@ int main(int argc, char** argv) {
     }
     if (bench_cmd->count("--max-active") > 0)
       return usage("stagger bench: --max-active applies to --crowd only");
-    if (bench_cmd->count("--chased") > 0)
-      return usage("stagger bench: --chased applies to --crowd only");
     if (bench_cmd->count("--enemies") > 0)
       return usage("stagger bench: --enemies applies to --patrol, --crowd and --soak only");
     return run_bench(bench, bench_settings);

@@ -157,14 +157,13 @@ sim::SceneDescription with_patrollers(const sim::SceneDescription& scene, int co
 namespace {
 
 // The scene a patrol (or crowd) bench runs: the enemies spread along the routes, as the options
-// say.
+// say; with `keep_nearest` > 0 only that many of them, those nearest the player's start.
 sim::SceneDescription bench_scene(const sim::SceneDescription& scene,
-                                  const PatrolBenchOptions& options) {
+                                  const PatrolBenchOptions& options, int keep_nearest = 0) {
   sim::SceneDescription patrolled = with_patrollers(scene, options.enemies);
-  if (options.keep_nearest > 0) {
+  if (keep_nearest > 0) {
     std::vector<levels::EnemySpawn> kept;
-    for (const std::size_t k :
-         nearest_spawns(patrolled, static_cast<std::size_t>(options.keep_nearest)))
+    for (const std::size_t k : nearest_spawns(patrolled, static_cast<std::size_t>(keep_nearest)))
       kept.push_back(patrolled.enemies[k]);
     patrolled.enemies = std::move(kept);
   }
@@ -324,10 +323,9 @@ CrowdBenchResult run_crowd_benchmark(const sim::SceneDescription& scene,
   // The crowd, and the spawns nearest the player (those that start active) as plain full
   // ragdolls, stepped by turns.
   PatrolBenchOptions plain = options;
-  plain.keep_nearest = options.max_active;
   plain.max_active = 0;
   const sim::SceneDescription crowd_scene = bench_scene(scene, options);
-  const sim::SceneDescription plain_scene = bench_scene(scene, plain);
+  const sim::SceneDescription plain_scene = bench_scene(scene, plain, options.max_active);
   const auto steps = static_cast<std::uint64_t>(options.seconds * 240.0);
   const auto warm_up = static_cast<std::uint64_t>(kWarmUpS * 240.0);
   CrowdBenchResult r;
@@ -377,7 +375,7 @@ namespace stagger::bench {
 
 std::string crowd_bench_text(const CrowdBenchResult& both) {
   const PatrolBenchResult& r = both.crowd;
-  const PatrolBenchResult* patrol = both.plain.enemies > 0 ? &both.plain : nullptr;
+  const PatrolBenchResult& alone = both.plain;
   char text[2048];
   // What is left of the frame without the minds and the activity levels is the full ragdolls'.
   const double per_active =
@@ -402,22 +400,20 @@ std::string crowd_bench_text(const CrowdBenchResult& both) {
       r.baseline_frame_ms, r.pairs, r.self_pairs, r.contact_points, r.self_contact_points,
       r.constraint_rows, r.nav_tick_p50_ms, r.nav_tick_p99_ms, r.nav_tick_max_ms, r.falls);
   std::string out = text;
-  if (patrol != nullptr && patrol->enemies > 0) {
-    // The same measure without activity levels, in the same run: the machine's drift cancels.
-    const double patrol_each = (patrol->frame_ms - patrol->minds_frame_ms) / patrol->enemies;
-    const double patrol_stock_each = patrol->baseline_frame_ms / patrol->enemies;
-    std::snprintf(
-        text, sizeof(text),
-        "the %d spawns nearest the start as full ragdolls alone, by turns with the crowd: "
-        "the rest per enemy %.3f ms (%.2f of a stock one), stock Bullet %.2f ms\n"
-        "  per enemy: %.1f broadphase pairs, %.1f contact points, %.1f constraint rows; "
-        "%d falls\n"
-        "  a full ragdoll in the crowd costs %.2f of one of these   (target <= 1)\n",
-        patrol->enemies, patrol_each, patrol_stock_each > 0 ? patrol_each / patrol_stock_each : 0.0,
-        patrol->baseline_frame_ms, patrol->pairs, patrol->contact_points, patrol->constraint_rows,
-        patrol->falls, patrol_each > 0 ? per_active / patrol_each : 0.0);
-    out += text;
-  }
+  // The same measure without activity levels, by turns in the same run: the drift cancels.
+  const double alone_each = (alone.frame_ms - alone.minds_frame_ms) / std::max(1, alone.enemies);
+  const double alone_stock_each = alone.baseline_frame_ms / std::max(1, alone.enemies);
+  std::snprintf(text, sizeof(text),
+                "the %d spawns nearest the start as full ragdolls alone, by turns with the crowd: "
+                "the rest per enemy %.3f ms (%.2f of a stock one), stock Bullet %.2f ms\n"
+                "  per enemy: %.1f broadphase pairs, %.1f contact points, %.1f constraint rows; "
+                "%d falls\n"
+                "  a full ragdoll in the crowd costs %.2f of one of these   (target <= 1)\n",
+                alone.enemies, alone_each,
+                alone_stock_each > 0 ? alone_each / alone_stock_each : 0.0, alone.baseline_frame_ms,
+                alone.pairs, alone.contact_points, alone.constraint_rows, alone.falls,
+                alone_each > 0 ? per_active / alone_each : 0.0);
+  out += text;
   return out + (r.interrupted ? "interrupted: the figures are of the steps that ran\n" : "");
 }
 

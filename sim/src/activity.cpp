@@ -567,12 +567,15 @@ void ActivityLevels::before_step(const ActivityViewer& viewer, const std::vector
       // platform's edge is thrown out of it); after twice as long, whatever.
       const float cycles = e.promote_wait_s / e.cycle->period_s;
       const bool blending = e.light.walk_weight > kStandingWeight && e.light.walk_weight < 1.0f;
-      const bool inside = e.body->posed_inside_something(kMostOverlapM);
       const bool smooth = e.light.blend_left_s <= 0 && !blending &&
                           std::fabs(e.light.turn_rate_radps) <= kMostHandOverTurnRadps &&
                           std::fabs(e.light.heading_error_rad) <= kMostHandOverHeadingErrorRad;
-      const bool ready = (smooth || cycles >= kMostPromoteWaitCycles) && !inside;
-      if (at_hand_over_phase(e) && (ready || cycles >= 2 * kMostPromoteWaitCycles)) {
+      // (The overlap test, a contact test per part, last: only at a hand-over phase.)
+      const bool handed_over =
+          at_hand_over_phase(e) && (cycles >= 2 * kMostPromoteWaitCycles ||
+                                    ((smooth || cycles >= kMostPromoteWaitCycles) &&
+                                     !e.body->posed_inside_something(kMostOverlapM)));
+      if (handed_over) {
         promote(e);
         continue;
       }

@@ -19,9 +19,6 @@ struct PatrolBenchOptions {
   /// enemy is one, the patrol bench), and the player standing at the level's start, where the
   /// nearest are active
   int max_active = 0;
-  /// When > 0: of the enemies spread along the routes, only this many nearest the player's start
-  /// are spawned (the crowd bench's active ones, measured as plain full ragdolls)
-  int keep_nearest = 0;
   /// The player stands at the level's start, seen by the enemies, who chase them (the crowd
   /// bench's spectator, whom nobody sees, otherwise)
   bool chased = false;
