@@ -765,7 +765,8 @@ int run_terrain(stagger::bench::TerrainOptions options, const std::string& repor
   const auto settings = settings_option("stagger bench", settings_path, "nothing was measured");
   if (!settings) return kExitWrongInput;
   options.ragdoll = settings->settings.ragdoll;
-  const std::size_t features = stagger::bench::terrain_features().size();
+  const std::size_t features = options.features.empty() ? stagger::bench::terrain_features().size()
+                                                        : options.features.size();
   std::cerr << "stagger bench: the terrain course, " << options.crossings
             << " crossings of each of " << features << " features, seed " << options.seed
             << "...\n";
@@ -1292,6 +1293,10 @@ int main(int argc, char** argv) {
                    "With --terrain: crossings of each feature")
       ->capture_default_str()
       ->check(integer_in("--crossings", "crossings", 1, 100000));
+  bench_cmd->add_option(
+      "--feature", terrain_bench.features,
+      "With --terrain: only this feature, by its name in the table (e.g. \"stairs 0.17/0.28 "
+      "down\"); repeat it for several");
   bench_cmd
       ->add_option("--seed", terrain_bench.seed,
                    "With --terrain, --knock-downs or --blast: the seed the spawns (and blows, "
@@ -1522,6 +1527,7 @@ int main(int argc, char** argv) {
         return usage(std::string("stagger bench: ") + option + " applies to --knock-downs only");
     }
     const bool terrain_options = bench_cmd->count("--crossings") > 0 ||
+                                 bench_cmd->count("--feature") > 0 ||
                                  bench_cmd->count("--seed") > 0 || bench_cmd->count("--report") > 0;
     if (terrain) {
       for (const char* other :
@@ -1529,11 +1535,18 @@ int main(int argc, char** argv) {
         if (bench_cmd->count(other) > 0)
           return usage(std::string("stagger bench: ") + other + " does not apply to --terrain");
       }
+      for (const std::string& name : terrain_bench.features) {
+        if (!stagger::bench::is_terrain_feature(name))
+          return usage("stagger bench: --feature: no feature is named \"" + name +
+                       "\" (the names are the first column of the table, e.g. \"ramp 12deg "
+                       "across\")");
+      }
       return run_terrain(terrain_bench, terrain_report, bench_settings);
     }
     if (terrain_options)
       return usage(
-          "stagger bench: --crossings applies to --terrain only; --seed and --report to "
+          "stagger bench: --crossings and --feature apply to --terrain only; --seed and "
+          "--report to "
           "--terrain and --knock-downs, and to --blast");
     if (patrol_bench.chased && crowd_level.empty())
       return usage("stagger bench: --chased applies to --crowd only");

@@ -110,8 +110,12 @@ std::vector<BadCall> bad_calls() {
       {"terrain_with_patrol", "bench --terrain --patrol courtyard", "", 2,
        "stagger bench: --patrol excludes --terrain"},
       {"crossings_without_terrain", "bench --crossings 5", "", 2,
-       "stagger bench: --crossings applies to --terrain only; --seed and --report to --terrain "
-       "and --knock-downs"},
+       "stagger bench: --crossings and --feature apply to --terrain only; --seed and --report to "
+       "--terrain and --knock-downs"},
+      {"feature_without_terrain", "bench --feature \"kerb 0.15 up\"", "", 2,
+       "stagger bench: --crossings and --feature apply to --terrain only"},
+      {"unknown_terrain_feature", "bench --terrain --feature \"stairs 9/9 up\"", "", 2,
+       "stagger bench: --feature: no feature is named \"stairs 9/9 up\""},
       {"ground_without_knock_downs", "bench --ground slope", "", 2,
        "stagger bench: --ground applies to --knock-downs only"},
       {"knock_downs_unknown_part", "bench --knock-downs 1 --part tail", "", 2,

@@ -160,6 +160,12 @@ std::vector<TerrainFeature> terrain_features() {
   return features;
 }
 
+bool is_terrain_feature(const std::string& name) {
+  const std::vector<TerrainFeature> features = terrain_features();
+  return std::any_of(features.begin(), features.end(),
+                     [&](const TerrainFeature& f) { return f.name == name; });
+}
+
 TerrainLane terrain_lane(const TerrainFeature& f, float center_x) {
   TerrainLane lane;
   lane.landing_depth_m = kTopDepthM;
@@ -282,7 +288,8 @@ bool run_world(const TerrainFeature& feature, const TerrainOptions& options, int
     const Vec3 com = world.ragdoll(static_cast<std::size_t>(i)).balance().com;
     const Crossing& c = crossings[static_cast<std::size_t>(i)];
     out.failures.push_back({first + i, outcome, t, dot(com - c.nominal_start, probe.direction),
-                            com.z, dot(com - c.nominal_start, left)});
+                            com.z, dot(com - c.nominal_start, left),
+                            world.ragdoll(static_cast<std::size_t>(i)).last_fall_cause()});
     ++out.crossings;
   };
   for (std::int64_t s = 0; s < last_step && undecided > 0; ++s) {
@@ -458,6 +465,8 @@ std::string terrain_report_json(const TerrainResult& r) {
                           {"along_m", c.along_m},
                           {"feature_z_m", c.feature_z_m},
                           {"aside_m", c.aside_m}});
+      if (c.outcome == CrossingOutcome::fell)
+        failures.back()["cause"] = std::string(physics::name_of(c.cause));
     }
     features.push_back(std::move(o));
   }

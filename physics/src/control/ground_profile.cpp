@@ -126,6 +126,17 @@ float GroundProfile::steepest(float from_s, float to_s) const {
   return most;
 }
 
+float GroundProfile::lowest(float from_s, float to_s) const {
+  float low = std::numeric_limits<float>::infinity();
+  for (const GroundSegment& g : segments_) {
+    if (g.to_s < from_s || g.from_s > to_s) continue;
+    const float a = std::max(from_s, g.from_s);
+    const float b = std::min(to_s, g.to_s);
+    low = std::min({low, g.height_at(a), g.height_at(b)});
+  }
+  return low;
+}
+
 float GroundProfile::rise_before(std::size_t i) const {
   const GroundSegment& before = segments_[i - 1];
   const GroundSegment& after = segments_[i];

@@ -61,6 +61,8 @@ class GroundProfile {
   };
   /// [m/m] the steepest rise or fall along the line between `from_s` and `to_s`.
   float steepest(float from_s, float to_s) const;
+  /// [m] the lowest ground between `from_s` and `to_s` (infinity where there is none).
+  float lowest(float from_s, float to_s) const;
   /// The edges (steps up or down by more than the edge rise, or gaps) between `from_s` and `to_s`.
   int edges_between(float from_s, float to_s) const;
   /// The highest riser between `from_s` and `to_s` (the first of equal ones).

@@ -107,7 +107,9 @@ void StepController::ramp_commanded_velocity(float dt) {
     wanted = forward_of(state_.heading) * (length(wanted) * std::max(0.0f, std::cos(off)));
   }
   // Stairs ahead: a step per tread, at a speed the legs can climb or descend.
-  const float stairs_speed = settings().step.stairs_speed * settings().length_scale();
+  const float stairs_speed =
+      (state_.stairs_down ? settings().step.stairs_down_speed : settings().step.stairs_speed) *
+      settings().length_scale();
   if (state_.stairs_ahead && length(wanted) > stairs_speed)
     wanted = normalized(wanted) * stairs_speed;
   const Vec3 change = wanted - state_.commanded;
@@ -208,14 +210,14 @@ float StepController::reachable_pelvis_height(int leg, Vec3 pelvis, Quat pelvis_
   return ankle_at.y + rise - hip_offset.y;
 }
 
-float StepController::smooth_pelvis_height(float goal, float dt) {
+float StepController::smooth_pelvis_height(float goal, float dt, float most_speed) {
   // The pelvis height the legs aim for changes at a limited rate: a target that jumps when a foot
   // lifts or lands makes the stance leg kick the body into the air.
   if (!state_.pelvis_height_set) {
     state_.pelvis_height = rig_.body_state(BodyPart::pelvis).position.y;
     state_.pelvis_height_set = true;
   }
-  const float most = settings().step.pelvis_height_speed * dt;
+  const float most = std::max(settings().step.pelvis_height_speed, most_speed) * dt;
   state_.pelvis_height += std::clamp(goal - state_.pelvis_height, -most, most);
   return state_.pelvis_height;
 }
@@ -597,19 +599,51 @@ void StepController::update_swing(float dt, Pose& pose) {
   const float bend = state_.swing.kind == Swing::Kind::gait
                          ? s.walk_knee_bend_deg
                          : settings().balance.stance_knee_bend_deg;
-  pelvis.y =
-      smooth_pelvis_height(std::min(stance_center.y - half_height + pelvis_above_sole(bend),
-                                    reachable_pelvis_height(stance_leg, pelvis, pelvis_rotation,
-                                                            stance_center, stance_rotation, bend)),
-                           dt);
+  float height_goal = std::min(stance_center.y - half_height + pelvis_above_sole(bend),
+                               reachable_pelvis_height(stance_leg, pelvis, pelvis_rotation,
+                                                       stance_center, stance_rotation, bend));
+  float height_speed = 0;
+  const bool step_down = state_.swing.kind == Swing::Kind::gait && state_.swing.down_a_step;
+  if (step_down) {
+    height_goal =
+        step_down_pelvis_height(height_goal, stance_center, pelvis_rotation, bend, height_speed);
+  }
+  pelvis.y = smooth_pelvis_height(height_goal, dt, height_speed);
   state_.pelvis_target = pelvis;
   solve_leg_targets(stance_leg, pelvis, pelvis_rotation, stance_center, stance_rotation, pose);
   // Swing leg: hung from the real pelvis, so the foot goes where it is aimed in the world.
   solve_leg_targets(state_.swing.leg, pelvis_now.position, pelvis_now.rotation, foot, foot_rotation,
                     pose);
 
-  const bool touched = rig_.touching(kLegs[state_.swing.leg].foot) && t >= state_.swing.lift_s;
+  // A step down's foot that touches the ground well above its foothold has caught the tread it
+  // leaves (its heel on the nosing): landed there, the body stood on the nosing and rocked off.
+  // The swing goes on; the slippery sole slides off the edge.
+  const float above_target =
+      rig_.body_state(kLegs[state_.swing.leg].foot).position.y - state_.swing.target.y;
+  const bool caught = step_down && above_target > s.step_down_landing_gap_m;
+  const bool touched =
+      rig_.touching(kLegs[state_.swing.leg].foot) && t >= state_.swing.lift_s && !caught;
   if (touched || t > duration + s.landing_timeout_s) land_swing();
+}
+
+float StepController::step_down_pelvis_height(float goal, Vec3 stance_center, Quat pelvis_rotation,
+                                              float bend, float& speed) const {
+  // Held at the stance leg's height, the pelvis left the swing foot hanging above the lower
+  // tread (a leg's reach short of it) until the body dropped onto it. The goal comes down through
+  // the swing to the height from which the swing leg reaches its foothold with the walking knee
+  // bend, the pelvis then midway between the feet; the rate limit gives way where the swing's
+  // time left needs it.
+  const Swing& swing = state_.swing;
+  const float duration = swing.lift_s + swing.plant_s;
+  const Vec3 midway = (horizontal(stance_center) + horizontal(swing.target)) * 0.5f;
+  const Quat target_rotation = foot_on_ground(forward_of(swing.target_yaw), swing.ground_normal);
+  const float at_touchdown = reachable_pelvis_height(swing.leg, midway, pelvis_rotation,
+                                                     swing.target, target_rotation, bend);
+  const float u = smoothstep(std::min(1.0f, swing.elapsed_s / duration));
+  const float lowered = std::min(goal, goal + (at_touchdown - goal) * u);
+  const float left = duration - swing.elapsed_s;
+  speed = left > 0 ? (state_.pelvis_height - lowered) / left : 0.0f;
+  return lowered;
 }
 
 Vec3 StepController::moving_pelvis_goal(float dt) {

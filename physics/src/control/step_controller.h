@@ -29,8 +29,9 @@ class StepController {
     Vec3 target;  ///< [m] foot centre where it will land
     Vec3 ground_normal{0, 1, 0};
     float target_yaw = 0;
-    int edge_side = 0;        ///< -1 behind a step's edge, +1 ahead of it, 0 no edge met yet
-    bool on_profile = false;  ///< a gait step by edges, placed from the ground profile
+    int edge_side = 0;         ///< -1 behind a step's edge, +1 ahead of it, 0 no edge met yet
+    bool on_profile = false;   ///< a gait step by edges, placed from the ground profile
+    bool down_a_step = false;  ///< ... to a foothold below where it lifted off, over an edge
   };
   struct State {
     LocomotionIntent intent;
@@ -47,6 +48,7 @@ class StepController {
     bool stance_left_apart = false;  ///< a step left the feet apart: a closing step may follow
     GroundProfile profile;      ///< the ground along the gait's swing foot line (a surface cache)
     bool stairs_ahead = false;  ///< the profile found a flight of steps ahead: speed capped
+    bool stairs_down = false;   ///< ... and it goes down
     Vec3 pelvis_ref;            ///< [m] pelvis reference while stepping or walking (horizontal)
     Vec3 pelvis_target;         ///< [m] where the legs put the pelvis this step
     float pelvis_height = 0;    ///< [m] rate-limited pelvis height goal
@@ -101,7 +103,12 @@ class StepController {
   /// Where the legs hold the pelvis (horizontal) while stepping or walking.
   Vec3 moving_pelvis_goal(float dt);
   void hold_pelvis(float dt);
-  float smooth_pelvis_height(float goal, float dt);
+  /// `most_speed` [m/s]: the rate limit, at least pelvis_height_speed.
+  float smooth_pelvis_height(float goal, float dt, float most_speed = 0.0f);
+  /// The stance leg's pelvis height goal during a step down, lowered through the swing so that
+  /// the swing leg reaches its lower foothold at touchdown; and the rate the goal needs [m/s].
+  float step_down_pelvis_height(float goal, Vec3 stance_center, Quat pelvis_rotation, float bend,
+                                float& speed) const;
   Quat legs_pelvis_yaw(float wanted_yaw) const;
   void set_swing_friction(int leg, bool slippery);
 

@@ -31,30 +31,45 @@ Vec3 StepController::gait_foothold(Vec3 target, Vec3 forward, Vec3* normal) {
   const float stance_s = profile.along(stance);
   state_.stairs_ahead =
       profile.edges_between(stance_s, stance_s + s.stairs_lookahead_m) >= s.stairs_edges;
+  // A flight down: lower ground ahead and no riser (a flight up ends on a landing that may drop
+  // again beyond it).
+  state_.stairs_down = state_.stairs_ahead &&
+                       !profile.highest_riser(stance_s, stance_s + s.stairs_lookahead_m).found &&
+                       profile.lowest(stance_s, stance_s + s.stairs_lookahead_m) <
+                           stance_sole(state_.swing.leg) - s.edge_rise_m;
   const Vec3 lateral = horizontal(target) - horizontal(profile.at(aim_s));
   float chosen_s = 0;
   const GroundSegment* chosen = nullptr;
   // Where the ground within a step is level along the walk (flat ground, across a slope) and has
   // no edge, the foot lands where it is aimed, on the ground probed there (footholds from the
   // profile's line made walking across a 12° slope fall 2 to 6 times as often; up a 16° slope
-  // they took the falls from 16 in 100 to none). Down a step (the foothold lower, an edge between
-  // the feet) the foot goes wholly to the nearer side of the edge under its aim.
+  // they took the falls from 16 in 100 to none). Steps down take the profile's foothold too: the
+  // older rule (the whole foot to the nearer side of the edge under the aim, kept where it is
+  // when the other side is no longer than a foot) left feet across the nosing of 0.28 m treads,
+  // and those landed on the nosing they were leaving.
   const float half_length = rig_.blueprint().bodies[slot(BodyPart::foot_l)].half_extents.z;
+  const float half_height = rig_.blueprint().bodies[slot(BodyPart::foot_l)].half_extents.y;
   const float near_s = stance_s - half_length;
   const float far_s = stance_s + std::max(reach + half_length, s.stairs_lookahead_m);
   const bool uneven = profile.edges_between(near_s, far_s) > 0 ||
                       profile.steepest(near_s, far_s) > std::tan(deg_to_rad(s.profile_slope_deg));
   const bool found =
       uneven && choose_foothold(aim_s, stance_s, aim_s - stance_s, lateral, chosen_s, chosen);
+  const float start_s = profile.along(state_.swing.start);
+  const bool down =
+      found && chosen->height_at(chosen_s) < state_.swing.start.y - half_height - s.edge_rise_m &&
+      profile.edges_between(std::min(start_s, chosen_s), std::max(start_s, chosen_s)) > 0;
+  const float tread_m = found ? chosen->to_s - chosen->from_s : 0.0f;
+  state_.swing.down_a_step = down && tread_m < s.short_tread_m;
   state_.swing.on_profile =
       found &&
-      !(chosen->height_at(chosen_s) < stance_sole(state_.swing.leg) - s.edge_rise_m &&
-        profile.edges_between(std::min(stance_s, chosen_s), std::max(stance_s, chosen_s)) > 0);
+      (state_.swing.down_a_step ||
+       !(chosen->height_at(chosen_s) < stance_sole(state_.swing.leg) - s.edge_rise_m &&
+         profile.edges_between(std::min(stance_s, chosen_s), std::max(stance_s, chosen_s)) > 0));
   if (!state_.swing.on_profile) {
     return foot_center_clear_of_edges(target, forward, state_.swing.edge_side, normal);
   }
   if (normal) *normal = chosen->normal;
-  const float half_height = rig_.blueprint().bodies[slot(BodyPart::foot_l)].half_extents.y;
   Vec3 foot = profile.at(chosen_s) + lateral;
   // The profile's line may pass a few centimetres beside the aim: across a slope the ground
   // there is higher or lower by the slope's rise over that offset.
@@ -112,6 +127,7 @@ bool StepController::choose_foothold(float aim_s, float stance_s, float stride_s
   const Vec3 stance = profile.at(stance_s);
   const float most_height = s.max_step_height_m * settings().length_scale();
   const float stance_ground = stance_sole(state_.swing.leg);
+  const float half_length = rig_.blueprint().bodies[slot(BodyPart::foot_l)].half_extents.z;
   const auto reachable = [&](float from_s, float to_s, Vec3 side) {
     return length(horizontal(profile.at(to_s) + side - profile.at(from_s))) <= reach;
   };
@@ -137,6 +153,13 @@ bool StepController::choose_foothold(float aim_s, float stance_s, float stride_s
     float lo = 0;
     float hi = 0;
     if (!foothold_range(i, lo, hi)) continue;
+    const GroundSegment& segment = profile.segments()[i];
+    if (segment.height_at(lo) < stance_ground - s.edge_rise_m &&
+        segment.to_s - segment.from_s < s.short_tread_m) {
+      // A step down: the toe stays on the tread where the tread holds the foot (it may still
+      // hang over where the tread is shorter than the foot and its riser margin).
+      hi = std::max(lo, std::min(hi, segment.to_s - half_length - s.step_down_toe_margin_m));
+    }
     const float candidate = std::clamp(aim_s, lo, hi);
     if (length(horizontal(profile.at(candidate) + lateral - stance)) > reach) continue;
     if (std::fabs(profile.segments()[i].height_at(candidate) - stance_ground) > most_height)

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "stagger/core/math.h"
+#include "stagger/physics/locomotion.h"
 #include "stagger/physics/ragdoll_settings.h"
 #include "stagger/physics/world.h"
 
@@ -37,6 +38,9 @@ struct TerrainFeature {
 /// and down, straight and at 30°), ramps (0, 8, 12, 16°: up, down, across), kerbs (0.05, 0.10,
 /// 0.15 m: up, down).
 std::vector<TerrainFeature> terrain_features();
+
+/// Whether `name` is one of terrain_features()'s names.
+bool is_terrain_feature(const std::string& name);
 
 /// One lane: its boxes (standing on the ground, whose top is y = 0) and the crossing's nominal
 /// line. An enemy is spawned at `start` (its soles; nudged per crossing), walks along `direction`,
@@ -94,6 +98,8 @@ struct CrossingFailure {
   float along_m = 0;      ///< [m] centre of mass from the nominal start along the walk
   float feature_z_m = 0;  ///< [m] centre of mass from the feature's first edge along its rise
   float aside_m = 0;      ///< [m] centre of mass from the nominal line, to the walk's left
+  /// fell: why (tripped, slipped, stepped_off_edge, lost_balance; see physics::FallCause)
+  physics::FallCause cause = physics::FallCause::lost_balance;
 };
 
 struct TerrainFeatureResult {
