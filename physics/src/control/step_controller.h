@@ -128,6 +128,9 @@ class StepController {
                                 Quat foot_rotation, float knee_bend_deg) const;
   /// The foot as it stands: where it is, flat on the ground under it.
   void planted_foot(int leg, Vec3& center, Quat& rotation) const;
+  /// Whether a planted foot stands on an edge above the ground under its centre (`on_ground`, a
+  /// foot centre on that ground) and is to be held where it stands.
+  bool perched(int leg, Vec3 on_ground) const;
   GroundHit ground_under_foot(Vec3 at) const;
   Vec3 foot_center_on_ground(Vec3 at, Vec3* normal) const;
   /// foot_center_on_ground for a swing target (a foot centre), first moved along `forward` so
