@@ -169,7 +169,7 @@ int stair_walks_with_falls(int count, bool down) {
 }
 
 TEST(Walking, DownTheArenasStairsAtMostOneWalkInSixFalls) {
-  // Measured: 4 of these 32 (3 when flights down were walked at 0.5 m/s; 14 in 200 then); without
+  // Measured: 2 of these 32 (3 when flights down were walked at 0.5 m/s; 14 in 200 then); without
   // BalanceSettings::walk_fall_hold_s, 6 (25 in 200); without feet kept clear of edges as well,
   // 45 in 200. A regression guard, not the goal: see docs/physics.md, Stairs.
   const int with_falls = stair_walks_with_falls(32, true);

@@ -170,17 +170,15 @@ void StepController::planted_foot(int leg, Vec3& center, Quat& rotation) const {
 }
 
 bool StepController::perched(int leg, Vec3 on_ground) const {
-  // A foot touching something while the ground under its centre lies more than an edge's rise
-  // below it stands on an edge (a nosing), not on that ground. Put down onto the ground under its
-  // centre, its leg was asked to reach a tread lower: going up a flight the stance leg then
-  // straightened, lifted the pelvis and slid the foot back off the nosing (the terrain course's
-  // twelve flights up, 40 crossings each: 34 falls, 24 with the foot held where it stands).
-  // Going down, that same reach carries a foot left on the nosing it leaves forward onto the
-  // tread below (held there too, 0.17/0.28 m stairs down fell 28 times in 40 against 16), so a
-  // flight down keeps it.
+  // A foot whose centre is more than an edge's rise above the ground under it stands on an edge
+  // (a nosing), not on that ground. Put down onto the ground under its centre, its leg was asked
+  // to reach a tread lower and straightened: going up a flight it lifted the pelvis and slid the
+  // foot back off the nosing (the terrain course's twelve flights up, 40 crossings each: 34
+  // falls, 24 with the foot held where it stands); going down, the pelvis stayed a riser above
+  // its goal and the swing foot hung over the tread below until the step timed out.
   const StepSettings& s = settings().step;
   const BodyState foot = rig_.body_state(kLegs[leg].foot);
-  if (state_.stairs_down || foot.position.y - on_ground.y <= s.edge_rise_m) return false;
+  if (foot.position.y - on_ground.y <= s.edge_rise_m) return false;
   // On an edge: the ground under its heel or toe is where the foot stands (a foot raised over
   // flat ground, on the other foot say, has the ground far below both).
   const Vec3 half = rig_.blueprint().bodies[slot(BodyPart::foot_l)].half_extents;

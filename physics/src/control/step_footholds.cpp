@@ -29,8 +29,11 @@ Vec3 StepController::gait_foothold(Vec3 target, Vec3 forward, Vec3* normal) {
   }
   const float aim_s = profile.along(target);
   const float stance_s = profile.along(stance);
-  state_.stairs_ahead =
-      profile.edges_between(stance_s, stance_s + s.stairs_lookahead_m) >= s.stairs_edges;
+  // A flight down keeps its speed until its last edge is behind the stance foot: capped only
+  // while two edges were ahead, bodies sped up over the last riser and fell at the flight's
+  // foot, at 1.3–1.6 m/s and crouched.
+  const int edges_ahead = profile.edges_between(stance_s, stance_s + s.stairs_lookahead_m);
+  state_.stairs_ahead = edges_ahead >= s.stairs_edges || (state_.stairs_down && edges_ahead > 0);
   // A flight down: lower ground ahead and no riser (a flight up ends on a landing that may drop
   // again beyond it).
   state_.stairs_down = state_.stairs_ahead &&
