@@ -165,11 +165,11 @@ void StepController::planted_foot(int leg, Vec3& center, Quat& rotation) const {
   Vec3 normal;
   const Vec3 on_ground = foot_center_on_ground(foot.position, &normal);
   center = foot.position;
-  if (!perched(leg, on_ground)) center.y = std::min(center.y, on_ground.y);
+  if (!perched(foot, on_ground)) center.y = std::min(center.y, on_ground.y);
   rotation = foot_on_ground(forward, normal);
 }
 
-bool StepController::perched(int leg, Vec3 on_ground) const {
+bool StepController::perched(const BodyState& foot, Vec3 on_ground) const {
   // A foot whose centre is more than an edge's rise above the ground under it stands on an edge
   // (a nosing), not on that ground. Put down onto the ground under its centre, its leg was asked
   // to reach a tread lower and straightened: going up a flight it lifted the pelvis and slid the
@@ -177,7 +177,6 @@ bool StepController::perched(int leg, Vec3 on_ground) const {
   // falls, 24 with the foot held where it stands); going down, the pelvis stayed a riser above
   // its goal and the swing foot hung over the tread below until the step timed out.
   const StepSettings& s = settings().step;
-  const BodyState foot = rig_.body_state(kLegs[leg].foot);
   if (foot.position.y - on_ground.y <= s.edge_rise_m) return false;
   // On an edge: the ground under its heel or toe is where the foot stands (a foot raised over
   // flat ground, on the other foot say, has the ground far below both).
@@ -625,8 +624,7 @@ void StepController::update_swing(float dt, Pose& pose) {
                                reachable_pelvis_height(stance_leg, pelvis, pelvis_rotation,
                                                        stance_center, stance_rotation, bend));
   float height_speed = 0;
-  const bool step_down = state_.swing.kind == Swing::Kind::gait && state_.swing.down_a_step;
-  if (step_down) {
+  if (state_.swing.down_a_step) {  // set on gait steps only
     height_goal =
         step_down_pelvis_height(height_goal, stance_center, pelvis_rotation, bend, height_speed);
   }
@@ -642,7 +640,7 @@ void StepController::update_swing(float dt, Pose& pose) {
   // The swing goes on; the slippery sole slides off the edge.
   const float above_target =
       rig_.body_state(kLegs[state_.swing.leg].foot).position.y - state_.swing.target.y;
-  const bool caught = step_down && above_target > s.step_down_landing_gap_m;
+  const bool caught = state_.swing.down_a_step && above_target > s.step_down_landing_gap_m;
   const bool touched =
       rig_.touching(kLegs[state_.swing.leg].foot) && t >= state_.swing.lift_s && !caught;
   if (touched || t > duration + s.landing_timeout_s) land_swing();

@@ -130,7 +130,7 @@ class StepController {
   void planted_foot(int leg, Vec3& center, Quat& rotation) const;
   /// Whether a planted foot stands on an edge above the ground under its centre (`on_ground`, a
   /// foot centre on that ground) and is to be held where it stands.
-  bool perched(int leg, Vec3 on_ground) const;
+  bool perched(const BodyState& foot, Vec3 on_ground) const;
   GroundHit ground_under_foot(Vec3 at) const;
   Vec3 foot_center_on_ground(Vec3 at, Vec3* normal) const;
   /// foot_center_on_ground for a swing target (a foot centre), first moved along `forward` so

@@ -15,6 +15,12 @@ namespace {
 
 constexpr BodyPart kFeet[2] = {BodyPart::foot_l, BodyPart::foot_r};
 
+// Treads this short are where a step down aims the toe back from the nosing, lowers the pelvis
+// through the swing and refuses to land on the tread it leaves (see short_tread_m).
+bool short_tread(const GroundSegment& tread, const StepSettings& s) {
+  return tread.to_s - tread.from_s < s.short_tread_m;
+}
+
 }  // namespace
 
 Vec3 StepController::gait_foothold(Vec3 target, Vec3 forward, Vec3* normal) {
@@ -58,17 +64,16 @@ Vec3 StepController::gait_foothold(Vec3 target, Vec3 forward, Vec3* normal) {
                       profile.steepest(near_s, far_s) > std::tan(deg_to_rad(s.profile_slope_deg));
   const bool found =
       uneven && choose_foothold(aim_s, stance_s, aim_s - stance_s, lateral, chosen_s, chosen);
-  const float start_s = profile.along(state_.swing.start);
-  const bool down =
-      found && chosen->height_at(chosen_s) < state_.swing.start.y - half_height - s.edge_rise_m &&
-      profile.edges_between(std::min(start_s, chosen_s), std::max(start_s, chosen_s)) > 0;
-  const float tread_m = found ? chosen->to_s - chosen->from_s : 0.0f;
-  state_.swing.down_a_step = down && tread_m < s.short_tread_m;
-  state_.swing.on_profile =
-      found &&
-      (state_.swing.down_a_step ||
-       !(chosen->height_at(chosen_s) < stance_sole(state_.swing.leg) - s.edge_rise_m &&
-         profile.edges_between(std::min(stance_s, chosen_s), std::max(stance_s, chosen_s)) > 0));
+  // Whether the foothold is below a sole standing at `from_s` (at height `sole`), over an edge.
+  const auto below_over_edge = [&](float from_s, float sole) {
+    return chosen->height_at(chosen_s) < sole - s.edge_rise_m &&
+           profile.edges_between(std::min(from_s, chosen_s), std::max(from_s, chosen_s)) > 0;
+  };
+  state_.swing.down_a_step =
+      found && short_tread(*chosen, s) &&
+      below_over_edge(profile.along(state_.swing.start), state_.swing.start.y - half_height);
+  state_.swing.on_profile = found && (state_.swing.down_a_step ||
+                                      !below_over_edge(stance_s, stance_sole(state_.swing.leg)));
   if (!state_.swing.on_profile) {
     return foot_center_clear_of_edges(target, forward, state_.swing.edge_side, normal);
   }
@@ -157,8 +162,7 @@ bool StepController::choose_foothold(float aim_s, float stance_s, float stride_s
     float hi = 0;
     if (!foothold_range(i, lo, hi)) continue;
     const GroundSegment& segment = profile.segments()[i];
-    if (segment.height_at(lo) < stance_ground - s.edge_rise_m &&
-        segment.to_s - segment.from_s < s.short_tread_m) {
+    if (segment.height_at(lo) < stance_ground - s.edge_rise_m && short_tread(segment, s)) {
       // A step down: the toe stays on the tread where the tread holds the foot (it may still
       // hang over where the tread is shorter than the foot and its riser margin).
       hi = std::max(lo, std::min(hi, segment.to_s - half_length - s.step_down_toe_margin_m));
