@@ -350,8 +350,9 @@ TEST(FakeRagdolls, ImmuneFlyingAndOutOfReachEnemiesStayPut) {
 }
 
 TEST(FakeRagdolls, NowhereToLandHopsInPlace) {
-  // A 2.1 m square block in the void: its top, eroded by 0.3 m, is the only walkable ground.
-  const auto island = boxes_navmesh({{{0, 0.5f, 0}, {1.05f, 0.5f, 1.05f}}});
+  // A 3.3 m square block in the void: its top, kept 0.6 m from its drops (the agent radius and
+  // the drop margin), is the only walkable ground.
+  const auto island = boxes_navmesh({{{0, 0.5f, 0}, {1.65f, 0.5f, 1.65f}}});
   FakeRagdolls fakes(island, BlastSettings{}, 9);
   const Vec3 feet = island->nearest({0, 1, 0}, {0.5f, 1, 0.5f}).point;
   LaunchCandidate c = standing(7, feet, 0.0f, 50.0f);

@@ -6,6 +6,7 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 
 #include "stagger/levels/load.h"
 #include "stagger/sim/reachability.h"
@@ -39,6 +40,28 @@ TEST(Navmesh, FloorIsWalkableAndErodedByTheAgentRadius) {
   ASSERT_TRUE(edge.found);
   EXPECT_GT(edge.horizontal_m, 0.15f);
   EXPECT_FALSE(nav->nearest({20, 0, 0}, {0.5f, 1.0f, 0.5f}).found);
+}
+
+TEST(Navmesh, DropsAreKeptFartherFromThanWalls) {
+  // The floor's outer edges are drops (into the void), the wall's faces at x = ±0.25 are walls.
+  // Where the walkable ground ends, by the wall and by the drop, with and without the margin.
+  const auto ends = [](float margin) {
+    ai::NavmeshInput input;
+    input.add_box({0, -0.5f, 0}, {5, 0.5f, 5}, {});
+    input.add_box({0, 1.0f, -1.0f}, {0.25f, 1.0f, 4.0f}, {});
+    NavigationSettings settings;
+    settings.drop_margin_m = margin;
+    auto built = Navmesh::build(input, settings);
+    EXPECT_TRUE(built.ok()) << built.error();
+    const Vec3 reach{1.0f, 1.0f, 0.1f};
+    return std::pair{built.value()->nearest({-0.3f, 0, -2}, reach).point.x,
+                     built.value()->nearest({-4.99f, 0, -2}, reach).point.x};
+  };
+  const auto [wall, drop] = ends(0.3f);
+  const auto [wall_without, drop_without] = ends(0.0f);
+  EXPECT_FLOAT_EQ(wall, wall_without);  // walls keep the agent radius alone
+  EXPECT_GT(wall, -0.25f - 0.3f - 0.16f);
+  EXPECT_NEAR(drop - drop_without, 0.3f, 0.08f);  // drops the margin more (to a 0.15 m cell)
 }
 
 TEST(Navmesh, PathsGoRoundWallsAndNotIntoTheVoid) {

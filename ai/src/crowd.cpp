@@ -12,7 +12,8 @@
 namespace stagger::ai {
 
 namespace {
-constexpr unsigned char kAvoidance = 1;  // the avoidance preset our agents use
+constexpr unsigned char kAvoidance = 1;       // the avoidance preset our agents use
+constexpr float kNeighbourRangeRadii = 5.0f;  // [agent radii] avoidance and separation range
 }  // namespace
 
 struct Crowd::Impl {
@@ -55,7 +56,12 @@ int Crowd::add_agent(Vec3 position, float radius, float height, float max_speed)
   params.height = height;
   params.maxAcceleration = 8.0f;
   params.maxSpeed = max_speed;
-  params.collisionQueryRange = radius * 12.0f;
+  // Neighbours within this range are avoided and pushed apart (dtCrowd's separation uses the
+  // same range). At 12 radii (3.6 m) two enemies walking one route side by side were pushed to
+  // opposite edges of a 4 m ramp and a 3 m flight, and stepped off their open sides: the arena's
+  // self-falls over eight 300 s runs went from 82 to 33 with this range and the navmesh's drop
+  // margin together.
+  params.collisionQueryRange = radius * kNeighbourRangeRadii;
   params.pathOptimizationRange = radius * 30.0f;
   params.updateFlags = DT_CROWD_ANTICIPATE_TURNS | DT_CROWD_OPTIMIZE_VIS | DT_CROWD_OPTIMIZE_TOPO |
                        DT_CROWD_OBSTACLE_AVOIDANCE | DT_CROWD_SEPARATION;

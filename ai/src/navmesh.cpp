@@ -10,6 +10,8 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "navmesh_impl.h"
 
@@ -41,6 +43,97 @@ dtPolyRef nearest_poly(const dtNavMeshQuery& query, Vec3 p, Vec3 half_extents, f
   dtPolyRef ref = 0;
   if (dtStatusFailed(query.findNearestPoly(&p.x, &half_extents.x, &filter, &ref, point))) return 0;
   return ref;
+}
+
+// Whether the ground beyond a walkable span's unconnected side `dir` is a drop (lower ground, a
+// ledge span the filter removed, the edge of the level) rather than a wall (something rising
+// above the climb within the agent's height). `floor`, `climb` and `height` in voxels.
+bool drop_beside(const rcHeightfield& solid, int x, int z, int dir, int floor, int climb,
+                 int height) {
+  const int nx = x + rcGetDirOffsetX(dir);
+  const int nz = z + rcGetDirOffsetY(dir);
+  if (nx < 0 || nz < 0 || nx >= solid.width || nz >= solid.height) return true;
+  for (const rcSpan* s = solid.spans[nx + nz * solid.width]; s != nullptr; s = s->next) {
+    const int top = static_cast<int>(s->smax);
+    const int bottom = static_cast<int>(s->smin);
+    if (top > floor + climb && bottom < floor + height) return false;
+  }
+  return true;
+}
+
+// Stage 4a: walkable ground keeps `cells` more from drops than from walls. The legs step down
+// a kerb but not off a platform's or a flight's open side, and a body strays from its crowd
+// agent by a few tenths of a metre: agents that walked the eroded boundary along open sides
+// put feet over the drop. Distances in Recast's chamfer units (2 per cell across, 3 per
+// diagonal), from the spans beside a drop; run before the erosion by the agent's radius, which
+// adds the same distance from every boundary.
+void keep_back_from_drops(const rcHeightfield& solid, rcCompactHeightfield& chf, int climb,
+                          int height, int cells) {
+  if (cells <= 0) return;
+  constexpr unsigned short kFar = 0xffff;
+  std::vector<unsigned short> distance(static_cast<std::size_t>(chf.spanCount), kFar);
+  using Entry = std::pair<unsigned short, int>;  // distance, span index
+  std::vector<Entry> open;
+  const auto span_index = [&](int x, int z, const rcCompactSpan& s, int dir) {
+    const int nx = x + rcGetDirOffsetX(dir);
+    const int nz = z + rcGetDirOffsetY(dir);
+    return static_cast<int>(chf.cells[nx + nz * chf.width].index) + rcGetCon(s, dir);
+  };
+  for (int z = 0; z < chf.height; ++z) {
+    for (int x = 0; x < chf.width; ++x) {
+      const rcCompactCell& c = chf.cells[x + z * chf.width];
+      for (int i = static_cast<int>(c.index); i < static_cast<int>(c.index + c.count); ++i) {
+        const rcCompactSpan& s = chf.spans[i];
+        for (int dir = 0; dir < 4; ++dir) {
+          if (rcGetCon(s, dir) != RC_NOT_CONNECTED) continue;
+          if (!drop_beside(solid, x, z, dir, s.y, climb, height)) continue;
+          distance[static_cast<std::size_t>(i)] = 0;
+          open.emplace_back(0, i);
+          break;
+        }
+      }
+    }
+  }
+  // The cell and span of each span index, for walking the neighbours.
+  std::vector<int> cell_of(static_cast<std::size_t>(chf.spanCount));  // by span index
+  for (int cell = 0; cell < chf.width * chf.height; ++cell) {
+    const rcCompactCell& c = chf.cells[cell];
+    const int first = static_cast<int>(c.index);
+    for (int i = first; i < first + static_cast<int>(c.count); ++i)
+      cell_of[static_cast<std::size_t>(i)] = cell;
+  }
+  const auto farther = [](const Entry& a, const Entry& b) { return a.first > b.first; };
+  std::make_heap(open.begin(), open.end(), farther);
+  const int limit = 2 * cells;
+  while (!open.empty()) {
+    std::pop_heap(open.begin(), open.end(), farther);
+    const auto [d, i] = open.back();
+    open.pop_back();
+    if (d != distance[static_cast<std::size_t>(i)] || d >= limit) continue;
+    const int x = cell_of[static_cast<std::size_t>(i)] % chf.width;
+    const int z = cell_of[static_cast<std::size_t>(i)] / chf.width;
+    const rcCompactSpan& s = chf.spans[i];
+    const auto relax = [&](int j, int step) {
+      const auto nd = static_cast<unsigned short>(d + step);
+      if (nd >= distance[static_cast<std::size_t>(j)]) return;
+      distance[static_cast<std::size_t>(j)] = nd;
+      open.emplace_back(nd, j);
+      std::push_heap(open.begin(), open.end(), farther);
+    };
+    for (int dir = 0; dir < 4; ++dir) {
+      if (rcGetCon(s, dir) == RC_NOT_CONNECTED) continue;
+      const int j = span_index(x, z, s, dir);
+      relax(j, 2);
+      // The diagonal, through this neighbour and its next side round.
+      const rcCompactSpan& n = chf.spans[j];
+      const int next = (dir + 1) & 3;
+      if (rcGetCon(n, next) == RC_NOT_CONNECTED) continue;
+      relax(span_index(x + rcGetDirOffsetX(dir), z + rcGetDirOffsetY(dir), n, next), 3);
+    }
+  }
+  for (int i = 0; i < chf.spanCount; ++i) {
+    if (distance[static_cast<std::size_t>(i)] < limit) chf.areas[i] = RC_NULL_AREA;
+  }
 }
 
 constexpr Vec3 kOnSurface{0.5f, 1.0f,
@@ -143,11 +236,16 @@ Result<std::shared_ptr<Navmesh>> Navmesh::build(const NavmeshInput& input,
   rcFilterLedgeSpans(&ctx, cfg.walkableHeight, cfg.walkableClimb, *solid.p);
   rcFilterWalkableLowHeightSpans(&ctx, cfg.walkableHeight, *solid.p);
 
-  // 4. Compact heightfield, eroded by the agent radius; 5. regions (watershed).
+  // 4. Compact heightfield, kept back from drops (4a) and eroded by the agent radius;
+  // 5. regions (watershed).
   Owned<rcCompactHeightfield, rcFreeCompactHeightfield> chf{rcAllocCompactHeightfield()};
   if (!chf.p ||
-      !rcBuildCompactHeightfield(&ctx, cfg.walkableHeight, cfg.walkableClimb, *solid.p, *chf.p) ||
-      !rcErodeWalkableArea(&ctx, cfg.walkableRadius, *chf.p) ||
+      !rcBuildCompactHeightfield(&ctx, cfg.walkableHeight, cfg.walkableClimb, *solid.p, *chf.p)) {
+    return Error{"navmesh: building regions failed"};
+  }
+  keep_back_from_drops(*solid.p, *chf.p, cfg.walkableClimb, cfg.walkableHeight,
+                       voxels(s.drop_margin_m, s.cell_size, true));
+  if (!rcErodeWalkableArea(&ctx, cfg.walkableRadius, *chf.p) ||
       !rcBuildDistanceField(&ctx, *chf.p) ||
       !rcBuildRegions(&ctx, *chf.p, 0, cfg.minRegionArea, cfg.mergeRegionArea)) {
     return Error{"navmesh: building regions failed"};

@@ -483,11 +483,13 @@ void LevelReader::read_enemies(const JsonValue& list, Level& level) {
 
 void LevelReader::read_navigation(const JsonValue& v, Level& level) {
   if (!expect_object(v, "`navigation`")) return;
-  check_keys(
-      v, {"agent_radius", "agent_height", "max_climb", "max_slope_deg", "cell_size", "cell_height"},
-      "`navigation`");
+  check_keys(v,
+             {"agent_radius", "drop_margin_m", "agent_height", "max_climb", "max_slope_deg",
+              "cell_size", "cell_height"},
+             "`navigation`");
   NavigationSettings& n = level.navigation;
   read_float(v, "agent_radius", n.agent_radius, 0.05, 5.0, "between 0.05 and 5 m");
+  read_float(v, "drop_margin_m", n.drop_margin_m, 0.0, 5.0, "between 0 and 5 m");
   read_float(v, "agent_height", n.agent_height, 0.5, 5.0, "between 0.5 and 5 m");
   read_float(v, "max_climb", n.max_climb, 0.0, 2.0, "between 0 and 2 m");
   read_float(v, "max_slope_deg", n.max_slope_deg, 0.0, 85.0, "between 0 and 85 degrees");

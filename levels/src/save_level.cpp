@@ -181,6 +181,7 @@ std::string save_level(const Level& level) {
   const NavigationSettings& n = level.navigation;
   write_object(w, "navigation", [&] {
     write_float(w, "agent_radius", n.agent_radius);
+    write_float(w, "drop_margin_m", n.drop_margin_m);
     write_float(w, "agent_height", n.agent_height);
     write_float(w, "max_climb", n.max_climb);
     write_float(w, "max_slope_deg", n.max_slope_deg);
