@@ -79,28 +79,24 @@ void keep_back_from_drops(const rcHeightfield& solid, rcCompactHeightfield& chf,
     const int nz = z + rcGetDirOffsetY(dir);
     return static_cast<int>(chf.cells[nx + nz * chf.width].index) + rcGetCon(s, dir);
   };
-  for (int z = 0; z < chf.height; ++z) {
-    for (int x = 0; x < chf.width; ++x) {
-      const rcCompactCell& c = chf.cells[x + z * chf.width];
-      for (int i = static_cast<int>(c.index); i < static_cast<int>(c.index + c.count); ++i) {
-        const rcCompactSpan& s = chf.spans[i];
-        for (int dir = 0; dir < 4; ++dir) {
-          if (rcGetCon(s, dir) != RC_NOT_CONNECTED) continue;
-          if (!drop_beside(solid, x, z, dir, s.y, climb, height)) continue;
-          distance[static_cast<std::size_t>(i)] = 0;
-          open.emplace_back(0, i);
-          break;
-        }
-      }
-    }
-  }
-  // The cell and span of each span index, for walking the neighbours.
-  std::vector<int> cell_of(static_cast<std::size_t>(chf.spanCount));  // by span index
+  // The seeds (spans beside a drop), and each span's cell for walking its neighbours.
+  std::vector<int> cell_of(static_cast<std::size_t>(chf.spanCount));
   for (int cell = 0; cell < chf.width * chf.height; ++cell) {
     const rcCompactCell& c = chf.cells[cell];
     const int first = static_cast<int>(c.index);
-    for (int i = first; i < first + static_cast<int>(c.count); ++i)
+    for (int i = first; i < first + static_cast<int>(c.count); ++i) {
       cell_of[static_cast<std::size_t>(i)] = cell;
+      const rcCompactSpan& s = chf.spans[i];
+      for (int dir = 0; dir < 4; ++dir) {
+        if (rcGetCon(s, dir) != RC_NOT_CONNECTED ||
+            !drop_beside(solid, cell % chf.width, cell / chf.width, dir, s.y, climb, height)) {
+          continue;
+        }
+        distance[static_cast<std::size_t>(i)] = 0;
+        open.emplace_back(0, i);
+        break;
+      }
+    }
   }
   const auto farther = [](const Entry& a, const Entry& b) { return a.first > b.first; };
   std::make_heap(open.begin(), open.end(), farther);
@@ -241,7 +237,7 @@ Result<std::shared_ptr<Navmesh>> Navmesh::build(const NavmeshInput& input,
   Owned<rcCompactHeightfield, rcFreeCompactHeightfield> chf{rcAllocCompactHeightfield()};
   if (!chf.p ||
       !rcBuildCompactHeightfield(&ctx, cfg.walkableHeight, cfg.walkableClimb, *solid.p, *chf.p)) {
-    return Error{"navmesh: building regions failed"};
+    return Error{"navmesh: building the compact heightfield failed"};
   }
   keep_back_from_drops(*solid.p, *chf.p, cfg.walkableClimb, cfg.walkableHeight,
                        voxels(s.drop_margin_m, s.cell_size, true));
