@@ -624,7 +624,7 @@ void StepController::update_swing(float dt, Pose& pose) {
                                reachable_pelvis_height(stance_leg, pelvis, pelvis_rotation,
                                                        stance_center, stance_rotation, bend));
   float height_speed = 0;
-  if (state_.swing.down_a_step) {  // set on gait steps only
+  if (state_.swing.down_a_step || steps_down_across_slope(stance_center)) {
     height_goal =
         step_down_pelvis_height(height_goal, stance_center, pelvis_rotation, bend, height_speed);
   }
@@ -644,6 +644,21 @@ void StepController::update_swing(float dt, Pose& pose) {
   const bool touched =
       rig_.touching(kLegs[state_.swing.leg].foot) && t >= state_.swing.lift_s && !caught;
   if (touched || t > duration + s.landing_timeout_s) land_swing();
+}
+
+bool StepController::steps_down_across_slope(Vec3 stance_center) const {
+  // Across a slope each step to the lower side lands a hand's breadth below the stance foot (0.1
+  // m at 16 deg with the feet 0.33 m apart), and a pelvis held at the stance leg's height asked
+  // the swing leg to reach up to 8 % past its length: the foot hung above the slope until the
+  // step had run 50 % over, landed behind the body and slid from under it. Down a slope, lowering
+  // the pelvis instead sank the body into a crouch (16 deg down: 22 walks in 40 fell against 0).
+  const Swing& swing = state_.swing;
+  if (swing.kind != Swing::Kind::gait) return false;
+  const StepSettings& s = settings().step;
+  const Vec3 forward = forward_of(swing.target_yaw);
+  return std::fabs(rise_along(swing.ground_normal, forward)) < s.across_max_grade &&
+         std::fabs(rise_along(swing.ground_normal, left_of(forward))) > s.across_min_grade &&
+         swing.target.y < stance_center.y - s.across_drop_m * settings().height_m / 1.8f;
 }
 
 float StepController::step_down_pelvis_height(float goal, Vec3 stance_center, Quat pelvis_rotation,

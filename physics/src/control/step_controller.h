@@ -105,6 +105,9 @@ class StepController {
   void hold_pelvis(float dt);
   /// `most_speed` [m/s]: the rate limit, at least pelvis_height_speed.
   float smooth_pelvis_height(float goal, float dt, float most_speed = 0.0f);
+  /// Whether the gait step under way goes to the lower side of ground that slopes across the
+  /// walk (and not along it), its foothold lower than the stance foot at `stance_center`.
+  bool steps_down_across_slope(Vec3 stance_center) const;
   /// The stance leg's pelvis height goal during a step down, lowered through the swing so that
   /// the swing leg reaches its lower foothold at touchdown; and the rate the goal needs [m/s].
   float step_down_pelvis_height(float goal, Vec3 stance_center, Quat pelvis_rotation, float bend,
