@@ -121,7 +121,9 @@ namespace stagger {
 namespace {
 
 // The course's acceptance figure where the gait meets it: no fall in 200 crossings of a 0.15 m
-// kerb, up or down. Each runs 200 nudged crossings (seed 3) in five worlds of forty; about 6 s.
+// kerb, up or down, or of a 12 deg ramp down or across, or of a 16 deg ramp up, down or across
+// (a 16 deg ramp may see 2). Each runs 200 nudged crossings (seed 3) in five worlds of forty;
+// 5-10 s.
 class TerrainWithoutFalls : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(TerrainWithoutFalls, TwoHundredCrossings) {
@@ -139,28 +141,9 @@ TEST_P(TerrainWithoutFalls, TwoHundredCrossings) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Course, TerrainWithoutFalls,
-                         ::testing::Values("kerb 0.15 up", "kerb 0.15 down"));
-
-// Walking along a 16 deg slope's contour, steps to the lower side lower the pelvis so that the
-// swing leg reaches its foothold. 200 crossings (seed 3) with the rule and with it turned off (a
-// drop no step reaches). About 15 s.
-TEST(TerrainAcrossASlope, LoweringThePelvisForStepsDownhillCutsTheFalls) {
-  bench::TerrainOptions options;
-  options.crossings = 200;
-  options.seed = 3;
-  options.features = {"ramp 16deg across"};
-  const bench::TerrainResult with_rule = bench::run_terrain_course(options);
-  options.ragdoll.step.across_drop_m = 0.5f;
-  const bench::TerrainResult without = bench::run_terrain_course(options);
-  ASSERT_EQ(with_rule.features.size(), 1u);
-  ASSERT_EQ(without.features.size(), 1u);
-  const int falls = with_rule.features[0].falls;
-  const int falls_without = without.features[0].falls;
-  RecordProperty("falls", falls);
-  RecordProperty("falls_without", falls_without);
-  // Seed 3: 36 against 79; seed 1: 26 against 83.
-  EXPECT_LT(5 * falls, 3 * falls_without) << "the rule cuts the falls by 40 % at least";
-}
+                         ::testing::Values("kerb 0.15 up", "kerb 0.15 down", "ramp 12deg down",
+                                           "ramp 12deg across", "ramp 16deg up", "ramp 16deg down",
+                                           "ramp 16deg across"));
 
 }  // namespace
 }  // namespace stagger

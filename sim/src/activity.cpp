@@ -22,6 +22,9 @@ constexpr float kCycleHysteresisMps = 0.05f;
 constexpr float kMostPromoteWaitCycles = 2.0f;
 constexpr float kMostFadeSpeedMps = 0.25f;  // [m/s] how fast a carried offset may fade
 constexpr float kSmoothstepPeakSlope = 1.5f;
+// [s] a body's velocity beyond the cycle's at a demotion dies away this fast (a part 1 m/s off
+// the cycle's goes on 0.1 m)
+constexpr float kCarriedVelocityTimeS = 0.1f;
 constexpr float kLyingComHeightM = 0.12f;      // [m] a body lying flat: its centre over the ground
 constexpr float kLieAfterLandingS = 1.0f;      // [s] a landed fake ragdoll lies before it gets up
 constexpr float kBodyRadiusPerHeight = 0.17f;  // [-] the room a body needs, per metre of height
@@ -86,12 +89,25 @@ void ActivityLevels::add_enemy(std::size_t index, physics::Ragdoll& body,
 }
 
 void ActivityLevels::start_fade(Light& l) const {
-  // Long enough that no part's offset fades faster than kMostFadeSpeedMps at its steepest
-  // (a smoothstep's slope peaks at 1.5).
+  // Long enough that no part's offset (with what its carried velocity adds to it) fades faster
+  // than kMostFadeSpeedMps at its steepest (a smoothstep's slope peaks at 1.5).
   float most = 0;
-  for (const physics::PartPose& o : l.offset) most = std::max(most, length(o.position));
+  for (std::size_t p = 0; p < l.offset.size(); ++p) {
+    most = std::max(
+        most, length(l.offset[p].position) + length(l.offset_velocity[p]) * kCarriedVelocityTimeS);
+  }
   l.blend_s = std::max(settings_.demote_blend_s, kSmoothstepPeakSlope * most / kMostFadeSpeedMps);
   l.blend_left_s = l.blend_s;
+}
+
+void ActivityLevels::carry_offset_velocity(Light& l, float dt) {
+  // The velocity the body had beyond the cycle's carries the offset on and dies away, so that
+  // the switch keeps every body's speed.
+  const float decay = std::exp(-dt / kCarriedVelocityTimeS);
+  for (std::size_t p = 0; p < l.offset.size(); ++p) {
+    l.offset[p].position = l.offset[p].position + l.offset_velocity[p] * dt;
+    l.offset_velocity[p] = l.offset_velocity[p] * decay;
+  }
 }
 
 void ActivityLevels::pick_cycle(Tracked& e, float speed_mps, float hysteresis_mps) {
@@ -185,11 +201,46 @@ void ActivityLevels::decide(const ActivityViewer& viewer) {
   }
 }
 
+ActivityLevels::SwitchMatch ActivityLevels::match_at(const Tracked& e, const Parts& now,
+                                                     const Light& l, Vec3 root_velocity,
+                                                     float phase) const {
+  // The light pose moves as the cycle does at `phase`: how far any body's velocity is from that.
+  const float phase_rate = length(root_velocity) / e.cycle->stride_m;  // [cycles/s]
+  constexpr float kPhaseStep = 1.0f / static_cast<float>(physics::WalkCycle::kFrames);
+  const physics::BodyPoses cycle = physics::sample_walk_cycle(*e.cycle, phase, l.walk_weight);
+  const physics::BodyPoses ahead =
+      physics::sample_walk_cycle(*e.cycle, phase + kPhaseStep, l.walk_weight);
+  const Quat turn = Quat::from_yaw(l.yaw_rad);
+  // The light pose turns as a whole about its root: at the pelvis's yaw rate when the body is
+  // turning, at none when the pelvis only sways with the gait (the planted foot does not turn
+  // with it). Whichever moves the bodies more as they move now is not taken.
+  const float pelvis_turn = now[physics::slot(physics::BodyPart::pelvis)].angular_velocity.y;
+  float mismatch[2] = {0, 0};  // [m/s] with no turn, with the pelvis's
+  SwitchMatch m;
+  std::array<Vec3, physics::kBodyPartCount> turned{};
+  for (std::size_t p = 0; p < now.size(); ++p) {
+    const Vec3 local_velocity = (ahead[p].position - cycle[p].position) * (phase_rate / kPhaseStep);
+    const Vec3 velocity = turn.rotate(local_velocity) + root_velocity;
+    const Vec3 arm = horizontal(now[p].position - l.root);
+    const Vec3 swing = Vec3{arm.z, 0, -arm.x} * pelvis_turn;  // (0, w, 0) x arm
+    mismatch[0] = std::max(mismatch[0], length(velocity - now[p].linear_velocity));
+    mismatch[1] = std::max(mismatch[1], length(velocity + swing - now[p].linear_velocity));
+    m.velocity[p] = velocity;
+    turned[p] = velocity + swing;
+  }
+  m.phase = phase;
+  m.turning = mismatch[1] < mismatch[0];
+  if (m.turning) m.velocity = turned;
+  m.turn_rate_radps = m.turning ? pelvis_turn : 0.0f;
+  m.mismatch_mps = mismatch[m.turning ? 1 : 0];
+  return m;
+}
+
 bool ActivityLevels::demote(Tracked& e) {
   // Onto the cycle from where the body is: its root on the ground under the pelvis, its heading,
-  // the phase whose frame is nearest its pose. Only as a foot lands (or standing still): the feet
-  // are down and their speeds match the cycle's. What the pose misses of the cycle's frame is
-  // carried and faded out, so that nothing jumps.
+  // the phase whose frame is nearest its pose. Only while its bodies move near enough as the
+  // cycle's do (on flat ground, as a foot lands or standing still). What the pose misses of the
+  // cycle's frame, in place and in velocity, is carried and faded out, so that nothing jumps.
   const Parts now = parts_of(*e.body);
   Light l;
   const Vec3 pelvis = now[physics::slot(physics::BodyPart::pelvis)].position;
@@ -203,37 +254,19 @@ bool ActivityLevels::demote(Tracked& e) {
   const bool walking = length(walk) > kWalkingSpeedMps;
   l.yaw_rad = walking ? yaw_of(walk) : yaw_of(b.forward);
   pick_cycle(e, length(walk), 0.0f);
-  l.phase = physics::closest_phase(*e.cycle, now, l.root, l.yaw_rad);
   l.walk_weight = walking ? 1.0f : 0.0f;
-  const physics::BodyPoses cycle = physics::sample_walk_cycle(*e.cycle, l.phase, l.walk_weight);
-  // The light pose moves as the cycle does: wait while any body moves otherwise.
   const Vec3 root_velocity = walking ? walk : Vec3{};
-  const float phase_rate = length(root_velocity) / e.cycle->stride_m;  // [cycles/s]
-  constexpr float kPhaseStep = 1.0f / static_cast<float>(physics::WalkCycle::kFrames);
-  const physics::BodyPoses ahead =
-      physics::sample_walk_cycle(*e.cycle, l.phase + kPhaseStep, l.walk_weight);
-  const Quat turn = Quat::from_yaw(l.yaw_rad);
-  // The light pose turns as a whole about its root: at the pelvis's yaw rate when the body is
-  // turning, at none when the pelvis only sways with the gait (the planted foot does not turn
-  // with it). Whichever moves the bodies more as they move now is not taken.
-  const float pelvis_turn = now[physics::slot(physics::BodyPart::pelvis)].angular_velocity.y;
-  float least_mismatch[2] = {0, 0};  // [m/s] with no turn, with the pelvis's
-  for (std::size_t p = 0; p < now.size(); ++p) {
-    const Vec3 local_velocity = (ahead[p].position - cycle[p].position) * (phase_rate / kPhaseStep);
-    const Vec3 velocity = turn.rotate(local_velocity) + root_velocity;
-    const Vec3 arm = horizontal(now[p].position - l.root);
-    const Vec3 swing = Vec3{arm.z, 0, -arm.x} * pelvis_turn;  // (0, w, 0) x arm
-    least_mismatch[0] = std::max(least_mismatch[0], length(velocity - now[p].linear_velocity));
-    least_mismatch[1] =
-        std::max(least_mismatch[1], length(velocity + swing - now[p].linear_velocity));
-  }
-  const bool turning = least_mismatch[1] < least_mismatch[0];
-  if (least_mismatch[turning ? 1 : 0] > settings_.max_switch_speed_mps) return false;
-  l.turn_rate_radps = turning ? pelvis_turn : 0.0f;
+  const SwitchMatch best =
+      match_at(e, now, l, root_velocity, physics::closest_phase(*e.cycle, now, l.root, l.yaw_rad));
+  if (best.mismatch_mps > settings_.max_switch_speed_mps) return false;
+  l.phase = best.phase;
+  const physics::BodyPoses cycle = physics::sample_walk_cycle(*e.cycle, l.phase, l.walk_weight);
+  l.turn_rate_radps = best.turn_rate_radps;
   const Quat unturn = Quat::from_yaw(-l.yaw_rad);
   for (std::size_t p = 0; p < now.size(); ++p) {
     l.offset[p].position = unturn.rotate(now[p].position - l.root) - cycle[p].position;
     l.offset[p].rotation = normalized(unturn * now[p].rotation * cycle[p].rotation.conjugate());
+    l.offset_velocity[p] = unturn.rotate(now[p].linear_velocity - best.velocity[p]);
   }
   start_fade(l);
   for (std::size_t p = 0; p < now.size(); ++p) {
@@ -428,6 +461,7 @@ void ActivityLevels::pose_light(Tracked& e, float dt) {
     start_fade(l);
   }
   if (l.blend_left_s > 0) {
+    carry_offset_velocity(l, dt);
     l.blend_left_s = std::max(0.0f, l.blend_left_s - dt);
     const float own = 1.0f - smoothstep(1.0f - l.blend_left_s / l.blend_s);
     for (std::size_t p = 0; p < local.size(); ++p) {

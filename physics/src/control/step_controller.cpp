@@ -157,7 +157,13 @@ Vec3 StepController::foot_center_on_ground(Vec3 at, Vec3* normal) const {
 
 void StepController::planted_foot(int leg, Vec3& center, Quat& rotation) const {
   const BodyState foot = rig_.body_state(kLegs[leg].foot);
-  const Vec3 forward = normalized(horizontal(foot.rotation.rotate({0, 0, 1})));
+  // Turned as it landed while walking: a target turned as the foot is now holds nothing, and
+  // along a 12 deg slope's contour the stance foot pivoted 30-40 deg toward the fall line in one
+  // step, the heading followed it and the walk went downhill into slips and trips (16 deg across,
+  // 200 crossings: 83 falls; none with the landing yaw held).
+  const std::optional<float> held = state_.planted_yaw[static_cast<std::size_t>(leg)];
+  const Vec3 forward =
+      held ? forward_of(*held) : normalized(horizontal(foot.rotation.rotate({0, 0, 1})));
   // Where it is, to the millimetre: a target a little above or below the real foot would leave a
   // gap in the loop through the ground that the drives cannot close. A foot that has rocked off
   // the ground is put back down on it. (The ground is probed every step: reusing a probe for a
@@ -300,10 +306,24 @@ void StepController::plant_legs(float dt, Pose& pose) {
     solve_leg_targets(leg, pelvis, pelvis_rotation, feet[leg], feet_rotation[leg], pose);
 }
 
+void StepController::hold_feet_yaw() {
+  // Standing, the feet keep their own yaw: held there too, they crept apart (7 cm in a minute).
+  // A walker resumed from its light pose has no landing yet: its feet, free to turn, splayed
+  // 50 deg each way in half a second, so they keep the yaw they had as walking began.
+  const bool walking = walking_intent();
+  for (int leg = 0; leg < 2; ++leg) {
+    std::optional<float>& held = state_.planted_yaw[static_cast<std::size_t>(leg)];
+    if (!walking) held.reset();
+    if (!walking || held || (state_.swing.active && state_.swing.leg == leg)) continue;
+    held = yaw_of(rig_.body_state(kLegs[leg].foot).rotation.rotate({0, 0, 1}));
+  }
+}
+
 LocomotionState StepController::update(float dt, bool assist_fading, Pose& pose) {
   turn_heading(dt);
   ramp_commanded_velocity(dt);
   if (!state_.swing.active) maybe_start_step(dt);
+  hold_feet_yaw();
   if (state_.swing.active) {
     update_swing(dt, pose);
   } else if (sense_.planted(0) && sense_.planted(1)) {
@@ -425,6 +445,7 @@ void StepController::start_step(int leg, Swing::Kind kind) {
   const BodyState foot = rig_.body_state(kLegs[leg].foot);
   state_.swing.start = foot.position;
   state_.swing.start_yaw = yaw_of(foot.rotation.rotate({0, 0, 1}));
+  state_.planted_yaw[static_cast<std::size_t>(leg)].reset();
   if (kind != Swing::Kind::gait)
     state_.pelvis_ref = horizontal(rig_.body_state(BodyPart::pelvis).position);
   if (kind == Swing::Kind::balance) {
@@ -624,7 +645,7 @@ void StepController::update_swing(float dt, Pose& pose) {
                                reachable_pelvis_height(stance_leg, pelvis, pelvis_rotation,
                                                        stance_center, stance_rotation, bend));
   float height_speed = 0;
-  if (state_.swing.down_a_step || steps_down_across_slope(stance_center)) {
+  if (state_.swing.down_a_step) {
     height_goal =
         step_down_pelvis_height(height_goal, stance_center, pelvis_rotation, bend, height_speed);
   }
@@ -644,23 +665,6 @@ void StepController::update_swing(float dt, Pose& pose) {
   const bool touched =
       rig_.touching(kLegs[state_.swing.leg].foot) && t >= state_.swing.lift_s && !caught;
   if (touched || t > duration + s.landing_timeout_s) land_swing();
-}
-
-bool StepController::steps_down_across_slope(Vec3 stance_center) const {
-  // Across a slope each step to the lower side lands a hand's breadth below the stance foot (0.1
-  // m at 16 deg with the feet 0.33 m apart), and a pelvis held at the stance leg's height asked
-  // the swing leg to reach up to 8 % past its length: the foot hung above the slope until the
-  // step had run 50 % over, landed behind the body and slid from under it. Down a slope, lowering
-  // the pelvis instead sank the body into a crouch (16 deg down: 22 walks in 40 fell against 0).
-  // Asked every physics step of a swing: the height test, the cheapest, first.
-  const Swing& swing = state_.swing;
-  const StepSettings& s = settings().step;
-  if (swing.kind != Swing::Kind::gait ||
-      swing.target.y >= stance_center.y - s.across_drop_m * settings().length_scale())
-    return false;
-  const Vec3 forward = forward_of(swing.target_yaw);
-  return std::fabs(rise_along(swing.ground_normal, forward)) < s.across_max_grade &&
-         std::fabs(rise_along(swing.ground_normal, left_of(forward))) > s.across_min_grade;
 }
 
 float StepController::step_down_pelvis_height(float goal, Vec3 stance_center, Quat pelvis_rotation,
@@ -747,6 +751,8 @@ void StepController::land_swing() {
   // job.
   state_.stance_left_apart = state_.swing.kind != Swing::Kind::closing;
   set_swing_friction(state_.swing.leg, false);
+  state_.planted_yaw[static_cast<std::size_t>(state_.swing.leg)] =
+      yaw_of(rig_.body_state(kLegs[state_.swing.leg].foot).rotation.rotate({0, 0, 1}));
   state_.last_swing_leg = state_.swing.leg;
   state_.swing.active = false;
   state_.since_touchdown_s = 0;

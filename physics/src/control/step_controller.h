@@ -4,7 +4,9 @@
 // inverse kinematics from a pelvis goal to the feet) and the stepping assistance (the strong
 // uprighting drive and the capped pelvis hold).
 
+#include <array>
 #include <cstdint>
+#include <optional>
 
 #include "body_sense.h"
 #include "ground_profile.h"
@@ -53,6 +55,9 @@ class StepController {
     Vec3 pelvis_target;         ///< [m] where the legs put the pelvis this step
     float pelvis_height = 0;    ///< [m] rate-limited pelvis height goal
     bool pelvis_height_set = false;
+    /// [rad] the yaw each planted foot is held at while walking, from its landing (none: the
+    /// foot's own)
+    std::array<std::optional<float>, 2> planted_yaw{};
   };
   /// Steps counted over the body's life (kept by reset).
   struct Counts {
@@ -100,14 +105,14 @@ class StepController {
   void update_swing(float dt, Pose& pose);
   void land_swing();
   void plant_legs(float dt, Pose& pose);
+  /// While walking, a foot not in the air and without a held yaw (as walking starts or resumes)
+  /// is held at the yaw it has; standing, no foot's yaw is held.
+  void hold_feet_yaw();
   /// Where the legs hold the pelvis (horizontal) while stepping or walking.
   Vec3 moving_pelvis_goal(float dt);
   void hold_pelvis(float dt);
   /// `most_speed` [m/s]: the rate limit, at least pelvis_height_speed.
   float smooth_pelvis_height(float goal, float dt, float most_speed = 0.0f);
-  /// Whether the gait step under way goes to the lower side of ground that slopes across the
-  /// walk (and not along it), its foothold lower than the stance foot at `stance_center`.
-  bool steps_down_across_slope(Vec3 stance_center) const;
   /// The stance leg's pelvis height goal during a step down, lowered through the swing so that
   /// the swing leg reaches its lower foothold at touchdown; and the rate the goal needs [m/s].
   float step_down_pelvis_height(float goal, Vec3 stance_center, Quat pelvis_rotation, float bend,

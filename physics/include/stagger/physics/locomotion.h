@@ -170,13 +170,6 @@ struct StepSettings {
   /// [m] a step down's foot that touches the ground this far above its foothold has caught the
   /// tread it leaves (a heel on the nosing): the swing goes on instead of landing there
   float step_down_landing_gap_m = 0.05f;
-  /// Across a slope: a gait step to a foothold this much lower than the stance foot (for a 1.8
-  /// m body) on ground that rises across the walk by more than across_min_grade and along it by
-  /// less than across_max_grade lowers the pelvis through the swing, as a step down does, until
-  /// the swing leg reaches (16 deg across, 200 walks: 83 fell without it, 26 with it)
-  float across_drop_m = 0.02f;
-  float across_min_grade = 0.05f;  ///< [m/m]
-  float across_max_grade = 0.1f;   ///< [m/m]
   /// [m] a step down keeps its toe this far back from the lower tread's nosing where the tread
   /// holds the foot (and riser margin): a toe over the nosing rocked the stance foot off it
   float step_down_toe_margin_m = 0.01f;

@@ -41,8 +41,9 @@ struct ActivitySettings {
   float light_turn_rate_deg_s = 180.0f;  ///< [deg/s] how fast a light walker turns
   float demote_blend_s = 0.4f;           ///< [s] from the last simulated pose onto the walk cycle
   /// [m/s] a calm body goes light only when no body of it moves faster or slower than the light
-  /// pose would by more than this (it waits for the moment in its stride)
-  float max_switch_speed_mps = 0.35f;
+  /// pose would by more than this (it waits for the moment in its stride); the difference is
+  /// carried on and dies away, so the switch itself keeps every body's speed
+  float max_switch_speed_mps = 1.0f;
   /// [s] how quickly a light walker's pose goes between standing and walking
   float walk_blend_s = 0.3f;
   /// [m] a light walker probes the ground again after moving this far
@@ -135,6 +136,9 @@ class ActivityLevels {
     /// What the last simulated pose missed of the cycle's frame (in the root's frame: position
     /// [m] added, rotation applied before), faded out after a demotion
     physics::BodyPoses offset{};
+    /// [m/s] what the body's velocity had beyond the cycle's at a demotion (the root's frame):
+    /// it carries the offset on and dies away
+    std::array<Vec3, physics::kBodyPartCount> offset_velocity{};
     float blend_left_s = 0;  ///< [s] until the pose is the cycle's alone
     float blend_s = 0;       ///< [s] the whole fade
   };
@@ -165,11 +169,24 @@ class ActivityLevels {
   /// Makes an active enemy light if every body moves within max_switch_speed_mps of how the
   /// cycle's would at the phase nearest its pose; otherwise it stays active for now.
   bool demote(Tracked& e);
+  /// How a body moving as `now` matches the light pose `l` (its root, yaw and walk weight set)
+  /// played from `phase` with its root at `root_velocity` [m/s].
+  struct SwitchMatch {
+    float phase = 0;            ///< [cycles]
+    float mismatch_mps = 0;     ///< [m/s] the largest body velocity difference
+    bool turning = false;       ///< the pose turns with the pelvis's yaw rate
+    float turn_rate_radps = 0;  ///< [rad/s] ... that rate, or none
+    std::array<Vec3, physics::kBodyPartCount> velocity{};  ///< [m/s] of each body in the pose
+  };
+  SwitchMatch match_at(const Tracked& e,
+                       const std::array<physics::BodyState, physics::kBodyPartCount>& now,
+                       const Light& l, Vec3 root_velocity, float phase) const;
   /// The recorded gait nearest `speed_mps`; another than the one playing only when it is nearer
   /// by more than `hysteresis_mps` [m/s].
   void pick_cycle(Tracked& e, float speed_mps, float hysteresis_mps);
   void lift_clear_of_ground(Tracked& e);
   void start_fade(Light& l) const;
+  static void carry_offset_velocity(Light& l, float dt);
   void pose_fake(Tracked& e, const Flight& flight);
   void pose_lying(Tracked& e, const Landing& landing);
   void get_up_from_lying(Tracked& e);
