@@ -35,17 +35,25 @@ Vec3 StepController::gait_foothold(Vec3 target, Vec3 forward, Vec3* normal) {
   }
   const float aim_s = profile.along(target);
   const float stance_s = profile.along(stance);
-  // A flight down keeps its speed until its last edge is behind the stance foot: capped only
-  // while two edges were ahead, bodies sped up over the last riser and fell at the flight's
-  // foot, at 1.3–1.6 m/s and crouched.
+  // A flight down keeps its speed until both feet are down at the lowest ground ahead: capped
+  // only while two edges were ahead, bodies sped up over the last riser and fell at the flight's
+  // foot, at 1.3–1.6 m/s and crouched; released once the stance foot was past the last edge, they
+  // sped up while the trailing foot stepped down the last riser, sank 0.3 m into a crouch and
+  // sprang up out of it.
   const int edges_ahead = profile.edges_between(stance_s, stance_s + s.stairs_lookahead_m);
-  state_.stairs_ahead = edges_ahead >= s.stairs_edges || (state_.stairs_down && edges_ahead > 0);
+  const float lowest_ahead = profile.lowest(stance_s, stance_s + s.stairs_lookahead_m);
+  const float highest_sole = std::max(
+      stance_sole(state_.swing.leg),
+      state_.swing.start.y - rig_.blueprint().bodies[slot(BodyPart::foot_l)].half_extents.y);
+  const bool flight_down_goes_on =
+      state_.stairs_down && (edges_ahead > 0 || highest_sole > lowest_ahead + s.edge_rise_m);
+  state_.stairs_ahead = edges_ahead >= s.stairs_edges || flight_down_goes_on;
   // A flight down: lower ground ahead and no riser (a flight up ends on a landing that may drop
   // again beyond it).
-  state_.stairs_down = state_.stairs_ahead &&
-                       !profile.highest_riser(stance_s, stance_s + s.stairs_lookahead_m).found &&
-                       profile.lowest(stance_s, stance_s + s.stairs_lookahead_m) <
-                           stance_sole(state_.swing.leg) - s.edge_rise_m;
+  state_.stairs_down = flight_down_goes_on ||
+                       (state_.stairs_ahead &&
+                        !profile.highest_riser(stance_s, stance_s + s.stairs_lookahead_m).found &&
+                        lowest_ahead < stance_sole(state_.swing.leg) - s.edge_rise_m);
   const Vec3 lateral = horizontal(target) - horizontal(profile.at(aim_s));
   float chosen_s = 0;
   const GroundSegment* chosen = nullptr;
