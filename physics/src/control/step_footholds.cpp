@@ -73,9 +73,14 @@ Vec3 StepController::gait_foothold(Vec3 target, Vec3 forward, Vec3* normal) {
   const bool found =
       uneven && choose_foothold(aim_s, stance_s, aim_s - stance_s, lateral, chosen_s, chosen);
   // Whether the foothold is below a sole standing at `from_s` (at height `sole`), over an edge.
+  // The edge may be under that foot's heel: a foot whose centre stands at a nosing leaves that
+  // tread too (counted from its centre, such a step down was taken for a step on the flat and
+  // aimed by the older rule, across the nosing: 200 crossings down 0.15/0.30 stairs, 19 falls
+  // against 5).
   const auto below_over_edge = [&](float from_s, float sole) {
     return chosen->height_at(chosen_s) < sole - s.edge_rise_m &&
-           profile.edges_between(std::min(from_s, chosen_s), std::max(from_s, chosen_s)) > 0;
+           profile.edges_between(std::min(from_s, chosen_s) - half_length,
+                                 std::max(from_s, chosen_s)) > 0;
   };
   state_.swing.down_a_step =
       found && short_tread(*chosen, s) &&
