@@ -17,6 +17,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 #include "leg_ik.h"
 #include "stagger/core/enum_table.h"
@@ -319,7 +321,32 @@ void StepController::hold_feet_yaw() {
   }
 }
 
+static bool dbg_on(const RagdollRig& rig) {
+  static const char* e = std::getenv("XDBG");
+  if (!e) return false;
+  const float x = rig.body_state(BodyPart::pelvis).position.x;
+  return std::fabs(x - static_cast<float>(std::atof(e))) < 0.5f;
+}
+
 LocomotionState StepController::update(float dt, bool assist_fading, Pose& pose) {
+  if (dbg_on(rig_)) {
+    const BodyState fl = rig_.body_state(BodyPart::foot_l), fr = rig_.body_state(BodyPart::foot_r),
+                    pv = rig_.body_state(BodyPart::pelvis);
+    std::fprintf(
+        stderr,
+        "  age %.3f swing %d leg %d el %.2f tgt %.2f %.2f dn %d | fl %.2f %.2f v %.2f %.2f tch %d "
+        "| fr %.2f %.2f v %.2f %.2f tch %d | pelv y %.2f goal %.2f vy %.2f\n",
+        static_cast<double>(sense_.age_s), state_.swing.active, state_.swing.leg,
+        static_cast<double>(state_.swing.elapsed_s), static_cast<double>(state_.swing.target.y),
+        static_cast<double>(state_.swing.target.z), state_.swing.down_a_step,
+        static_cast<double>(fl.position.y), static_cast<double>(fl.position.z),
+        static_cast<double>(fl.linear_velocity.y), static_cast<double>(fl.linear_velocity.z),
+        rig_.touching(BodyPart::foot_l), static_cast<double>(fr.position.y),
+        static_cast<double>(fr.position.z), static_cast<double>(fr.linear_velocity.y),
+        static_cast<double>(fr.linear_velocity.z), rig_.touching(BodyPart::foot_r),
+        static_cast<double>(pv.position.y), static_cast<double>(state_.pelvis_height),
+        static_cast<double>(pv.linear_velocity.y));
+  }
   turn_heading(dt);
   ramp_commanded_velocity(dt);
   if (!state_.swing.active) maybe_start_step(dt);
@@ -587,6 +614,13 @@ void StepController::keep_sole_clear(Vec3& foot, Vec3 forward, Vec3 normal, floa
 void StepController::update_swing(float dt, Pose& pose) {
   const StepSettings& s = settings().step;
   state_.swing.elapsed_s += dt;
+  // A step down's pelvis comes down only while the swing foot is off the tread it leaves: lowered
+  // while that foot still bore weight on the nosing, the stance leg folded, its foot kicked up
+  // 0.3 m and the body came down on the swing foot as it slid off (200 crossings down 0.20/0.40
+  // stairs: 45 falls against 28).
+  const bool on_the_tread_left =
+      swing_foot_caught_above() && rig_.touching(kLegs[state_.swing.leg].foot);
+  if (!on_the_tread_left) state_.swing.lowering_s += dt;
   const float t = state_.swing.elapsed_s;
   const float duration = state_.swing.lift_s + state_.swing.plant_s;
   // Re-aim while there is time to get there; the last part of the plant phase goes straight in.
@@ -659,12 +693,16 @@ void StepController::update_swing(float dt, Pose& pose) {
   // A step down's foot that touches the ground well above its foothold has caught the tread it
   // leaves (its heel on the nosing): landed there, the body stood on the nosing and rocked off.
   // The swing goes on; the slippery sole slides off the edge.
-  const float above_target =
-      rig_.body_state(kLegs[state_.swing.leg].foot).position.y - state_.swing.target.y;
-  const bool caught = state_.swing.down_a_step && above_target > s.step_down_landing_gap_m;
+  const bool caught = swing_foot_caught_above();
   const bool touched =
       rig_.touching(kLegs[state_.swing.leg].foot) && t >= state_.swing.lift_s && !caught;
   if (touched || t > duration + s.landing_timeout_s) land_swing();
+}
+
+bool StepController::swing_foot_caught_above() const {
+  const float above_target =
+      rig_.body_state(kLegs[state_.swing.leg].foot).position.y - state_.swing.target.y;
+  return state_.swing.down_a_step && above_target > settings().step.step_down_landing_gap_m;
 }
 
 float StepController::step_down_pelvis_height(float goal, Vec3 stance_center, Quat pelvis_rotation,
@@ -680,9 +718,9 @@ float StepController::step_down_pelvis_height(float goal, Vec3 stance_center, Qu
   const Quat target_rotation = foot_on_ground(forward_of(swing.target_yaw), swing.ground_normal);
   const float at_touchdown = reachable_pelvis_height(swing.leg, midway, pelvis_rotation,
                                                      swing.target, target_rotation, bend);
-  const float u = smoothstep(std::min(1.0f, swing.elapsed_s / duration));
+  const float u = smoothstep(std::min(1.0f, swing.lowering_s / duration));
   const float lowered = std::min(goal, goal + (at_touchdown - goal) * u);
-  const float left = duration - swing.elapsed_s;
+  const float left = duration - swing.lowering_s;
   speed = left > 0 ? (state_.pelvis_height - lowered) / left : 0.0f;
   return lowered;
 }

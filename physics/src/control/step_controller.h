@@ -24,9 +24,10 @@ class StepController {
     int leg = 0;  ///< 0 left, 1 right
     enum class Kind : std::uint8_t { balance, gait, closing } kind = Kind::balance;
     float elapsed_s = 0;
-    float lift_s = 0;   ///< [s] start phase
-    float plant_s = 0;  ///< [s] end phase
-    Vec3 start;         ///< [m] foot centre at lift-off
+    float lowering_s = 0;  ///< [s] of the swing a step down's pelvis has come down for
+    float lift_s = 0;      ///< [s] start phase
+    float plant_s = 0;     ///< [s] end phase
+    Vec3 start;            ///< [m] foot centre at lift-off
     float start_yaw = 0;
     Vec3 target;  ///< [m] foot centre where it will land
     Vec3 ground_normal{0, 1, 0};
@@ -104,6 +105,7 @@ class StepController {
   void aim_swing();
   void update_swing(float dt, Pose& pose);
   void land_swing();
+  bool swing_foot_caught_above() const;
   void plant_legs(float dt, Pose& pose);
   /// While walking, a foot not in the air and without a held yaw (as walking starts or resumes)
   /// is held at the yaw it has; standing, no foot's yaw is held.
