@@ -17,8 +17,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 
 #include "leg_ik.h"
 #include "stagger/core/enum_table.h"
@@ -321,32 +319,7 @@ void StepController::hold_feet_yaw() {
   }
 }
 
-static bool dbg_on(const RagdollRig& rig) {
-  static const char* e = std::getenv("XDBG");
-  if (!e) return false;
-  const float x = rig.body_state(BodyPart::pelvis).position.x;
-  return std::fabs(x - static_cast<float>(std::atof(e))) < 0.5f;
-}
-
 LocomotionState StepController::update(float dt, bool assist_fading, Pose& pose) {
-  if (dbg_on(rig_)) {
-    const BodyState fl = rig_.body_state(BodyPart::foot_l), fr = rig_.body_state(BodyPart::foot_r),
-                    pv = rig_.body_state(BodyPart::pelvis);
-    std::fprintf(
-        stderr,
-        "  age %.3f swing %d leg %d el %.2f tgt %.2f %.2f dn %d | fl %.2f %.2f v %.2f %.2f tch %d "
-        "| fr %.2f %.2f v %.2f %.2f tch %d | pelv y %.2f goal %.2f vy %.2f\n",
-        static_cast<double>(sense_.age_s), state_.swing.active, state_.swing.leg,
-        static_cast<double>(state_.swing.elapsed_s), static_cast<double>(state_.swing.target.y),
-        static_cast<double>(state_.swing.target.z), state_.swing.down_a_step,
-        static_cast<double>(fl.position.y), static_cast<double>(fl.position.z),
-        static_cast<double>(fl.linear_velocity.y), static_cast<double>(fl.linear_velocity.z),
-        rig_.touching(BodyPart::foot_l), static_cast<double>(fr.position.y),
-        static_cast<double>(fr.position.z), static_cast<double>(fr.linear_velocity.y),
-        static_cast<double>(fr.linear_velocity.z), rig_.touching(BodyPart::foot_r),
-        static_cast<double>(pv.position.y), static_cast<double>(state_.pelvis_height),
-        static_cast<double>(pv.linear_velocity.y));
-  }
   turn_heading(dt);
   ramp_commanded_velocity(dt);
   if (!state_.swing.active) maybe_start_step(dt);
