@@ -105,6 +105,8 @@ class StepController {
   void aim_swing();
   void update_swing(float dt, Pose& pose);
   void land_swing();
+  /// Whether a step down's swing foot is more than step_down_landing_gap_m above its foothold
+  /// (touching something there, it is on the tread it leaves).
   bool swing_foot_caught_above() const;
   void plant_legs(float dt, Pose& pose);
   /// While walking, a foot not in the air and without a held yaw (as walking starts or resumes)
