@@ -60,15 +60,27 @@ int upright_active(const sim::Simulation& s) {
   return count;
 }
 
-TEST(Activity, TheNearestUpToTheCapAreFullRagdollsAndSwitchesDoNotPop) {
-  sim::Simulation s(arena_with_levels(kMaxActive), wandering_player());
-  int samples = 0, over_cap = 0;
+// Samples of a 40 s run, every 0.1 s: how many, and how many with more than kMaxActive
+// upright full ragdolls.
+struct CapSamples {
+  int samples = 0;
+  int over_cap = 0;
+};
+
+CapSamples run_wander(sim::Simulation& s) {
+  CapSamples c;
   while (s.scene().world().time() < 40.0) {
     s.step();
     if (s.scene().world().step_count() % 24 != 0) continue;
-    ++samples;
-    if (upright_active(s) > kMaxActive) ++over_cap;
+    ++c.samples;
+    if (upright_active(s) > kMaxActive) ++c.over_cap;
   }
+  return c;
+}
+
+TEST(Activity, TheNearestUpToTheCapAreFullRagdollsAndSwitchesDoNotPop) {
+  sim::Simulation s(arena_with_levels(kMaxActive), wandering_player());
+  const auto [samples, over_cap] = run_wander(s);
   const sim::SimulationResult r = s.result();
   int promotions = 0, demotions = 0;
   float worst = 0;
@@ -96,12 +108,9 @@ TEST(Activity, FarWalkersOnStairsAndRampsGoLightWhateverTheSpawns) {
   float worst = 0;
   for (std::uint64_t seed = 1; seed <= 4; ++seed) {
     sim::Simulation s(sim::vary_spawns(arena_with_levels(kMaxActive), seed), wandering_player());
-    while (s.scene().world().time() < 40.0) {
-      s.step();
-      if (s.scene().world().step_count() % 24 != 0) continue;
-      ++samples;
-      if (upright_active(s) > kMaxActive) ++over_cap;
-    }
+    const CapSamples c = run_wander(s);
+    samples += c.samples;
+    over_cap += c.over_cap;
     for (const sim::EnemyStats& e : s.result().enemies)
       worst = std::max(worst, e.activity.max_switch_jump_mps);
   }

@@ -228,11 +228,10 @@ ActivityLevels::SwitchMatch ActivityLevels::match_at(const Tracked& e, const Par
     m.velocity[p] = velocity;
     turned[p] = velocity + swing;
   }
-  m.phase = phase;
-  m.turning = mismatch[1] < mismatch[0];
-  if (m.turning) m.velocity = turned;
-  m.turn_rate_radps = m.turning ? pelvis_turn : 0.0f;
-  m.mismatch_mps = mismatch[m.turning ? 1 : 0];
+  const bool turning = mismatch[1] < mismatch[0];
+  if (turning) m.velocity = turned;
+  m.turn_rate_radps = turning ? pelvis_turn : 0.0f;
+  m.mismatch_mps = mismatch[turning ? 1 : 0];
   return m;
 }
 
@@ -256,10 +255,9 @@ bool ActivityLevels::demote(Tracked& e) {
   pick_cycle(e, length(walk), 0.0f);
   l.walk_weight = walking ? 1.0f : 0.0f;
   const Vec3 root_velocity = walking ? walk : Vec3{};
-  const SwitchMatch best =
-      match_at(e, now, l, root_velocity, physics::closest_phase(*e.cycle, now, l.root, l.yaw_rad));
+  l.phase = physics::closest_phase(*e.cycle, now, l.root, l.yaw_rad);
+  const SwitchMatch best = match_at(e, now, l, root_velocity, l.phase);
   if (best.mismatch_mps > settings_.max_switch_speed_mps) return false;
-  l.phase = best.phase;
   const physics::BodyPoses cycle = physics::sample_walk_cycle(*e.cycle, l.phase, l.walk_weight);
   l.turn_rate_radps = best.turn_rate_radps;
   const Quat unturn = Quat::from_yaw(-l.yaw_rad);

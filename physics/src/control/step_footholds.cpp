@@ -42,9 +42,10 @@ Vec3 StepController::gait_foothold(Vec3 target, Vec3 forward, Vec3* normal) {
   // sprang up out of it.
   const int edges_ahead = profile.edges_between(stance_s, stance_s + s.stairs_lookahead_m);
   const float lowest_ahead = profile.lowest(stance_s, stance_s + s.stairs_lookahead_m);
-  const float highest_sole = std::max(
-      stance_sole(state_.swing.leg),
-      state_.swing.start.y - rig_.blueprint().bodies[slot(BodyPart::foot_l)].half_extents.y);
+  const float half_length = rig_.blueprint().bodies[slot(BodyPart::foot_l)].half_extents.z;
+  const float half_height = rig_.blueprint().bodies[slot(BodyPart::foot_l)].half_extents.y;
+  const float highest_sole =
+      std::max(stance_sole(state_.swing.leg), state_.swing.start.y - half_height);
   const bool flight_down_goes_on =
       state_.stairs_down && (edges_ahead > 0 || highest_sole > lowest_ahead + s.edge_rise_m);
   state_.stairs_ahead = edges_ahead >= s.stairs_edges || flight_down_goes_on;
@@ -64,8 +65,6 @@ Vec3 StepController::gait_foothold(Vec3 target, Vec3 forward, Vec3* normal) {
   // older rule (the whole foot to the nearer side of the edge under the aim, kept where it is
   // when the other side is no longer than a foot) left feet across the nosing of 0.28 m treads,
   // and those landed on the nosing they were leaving.
-  const float half_length = rig_.blueprint().bodies[slot(BodyPart::foot_l)].half_extents.z;
-  const float half_height = rig_.blueprint().bodies[slot(BodyPart::foot_l)].half_extents.y;
   const float near_s = stance_s - half_length;
   const float far_s = stance_s + std::max(reach + half_length, s.stairs_lookahead_m);
   const bool uneven = profile.edges_between(near_s, far_s) > 0 ||

@@ -172,10 +172,8 @@ class ActivityLevels {
   /// How a body moving as `now` matches the light pose `l` (its root, yaw and walk weight set)
   /// played from `phase` with its root at `root_velocity` [m/s].
   struct SwitchMatch {
-    float phase = 0;            ///< [cycles]
     float mismatch_mps = 0;     ///< [m/s] the largest body velocity difference
-    bool turning = false;       ///< the pose turns with the pelvis's yaw rate
-    float turn_rate_radps = 0;  ///< [rad/s] ... that rate, or none
+    float turn_rate_radps = 0;  ///< [rad/s] the pose turns at the pelvis's yaw rate, or none
     std::array<Vec3, physics::kBodyPartCount> velocity{};  ///< [m/s] of each body in the pose
   };
   SwitchMatch match_at(const Tracked& e,
