@@ -253,6 +253,7 @@ void Ragdoll::resume(bool upright) {
   const LocomotionIntent intent = steps_->intent();
   restart_controllers(rig_.pelvis_yaw());
   steps_->set_intent(intent);
+  if (upright) steps_->carry_on();
   if (!upright) {
     witness_->note_push();  // it was thrown down: its fall is no fault of its legs
     fall();

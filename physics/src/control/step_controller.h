@@ -52,6 +52,8 @@ class StepController {
     GroundProfile profile;      ///< the ground along the gait's swing foot line (a surface cache)
     bool stairs_ahead = false;  ///< the profile found a flight of steps ahead: speed capped
     bool stairs_down = false;   ///< ... and it goes down
+    bool uneven_ahead = false;  ///< the last gait step found edges or a slope within a step
+    float terrain_assist = 0;   ///< [-] 0..1, how far the hold has gone over to its terrain cap
     Vec3 pelvis_ref;            ///< [m] pelvis reference while stepping or walking (horizontal)
     Vec3 pelvis_target;         ///< [m] where the legs put the pelvis this step
     float pelvis_height = 0;    ///< [m] rate-limited pelvis height goal
@@ -59,6 +61,7 @@ class StepController {
     /// [rad] the yaw each planted foot is held at while walking, from its landing (none: the
     /// foot's own)
     std::array<std::optional<float>, 2> planted_yaw{};
+    bool settled = false;  ///< on its feet already: no spawn_settle_s wait (see carry_on)
   };
   /// Steps counted over the body's life (kept by reset).
   struct Counts {
@@ -90,10 +93,15 @@ class StepController {
   const Counts& counts() const { return counts_; }
   /// Fresh state (counts kept), both feet rough again.
   void reset();
+  /// After a reset, for a body handed over on its feet and moving (resumed from a posed walk):
+  /// no settling as after a spawn, and the command starts at the body's velocity.
+  void carry_on();
 
  private:
   const RagdollSettings& settings() const { return rig_.settings(); }
   bool walking_intent() const;
+  /// Whether a new body has stood its spawn_settle_s (or was handed over on its feet).
+  bool settled() const;
   Vec3 intended_velocity() const;
   float desired_yaw() const;
   void turn_heading(float dt);
@@ -117,6 +125,8 @@ class StepController {
   void hold_pelvis(float dt);
   /// `most_speed` [m/s]: the rate limit, at least pelvis_height_speed.
   float smooth_pelvis_height(float goal, float dt, float most_speed = 0.0f);
+  /// [m] a pelvis height goal less the pelvis's vertical velocity × pelvis_height_damping_s.
+  float damp_pelvis_height(float height) const;
   /// The stance leg's pelvis height goal during a step down, lowered through the swing so that
   /// the swing leg reaches its lower foothold at touchdown; and the rate the goal needs [m/s].
   float step_down_pelvis_height(float goal, Vec3 stance_center, Quat pelvis_rotation, float bend,

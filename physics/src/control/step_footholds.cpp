@@ -69,6 +69,7 @@ Vec3 StepController::gait_foothold(Vec3 target, Vec3 forward, Vec3* normal) {
   const float far_s = stance_s + std::max(reach + half_length, s.stairs_lookahead_m);
   const bool uneven = profile.edges_between(near_s, far_s) > 0 ||
                       profile.steepest(near_s, far_s) > std::tan(deg_to_rad(s.profile_slope_deg));
+  state_.uneven_ahead = uneven;
   const bool found =
       uneven && choose_foothold(aim_s, stance_s, aim_s - stance_s, lateral, chosen_s, chosen);
   // Whether the foothold is below a sole standing at `from_s` (at height `sole`), over an edge.

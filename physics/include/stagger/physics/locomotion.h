@@ -96,7 +96,10 @@ struct StepSettings {
   float upright_boost = 5.0f;   ///< [-] uprighting cap multiplier while stepping or walking
   /// Assistance while stepping or walking (as BIMOS-AR's pelvis support or PuppetMaster's pins):
   /// a pull of the pelvis toward where the legs are putting it, capped so a shove still wins.
-  float hold_ratio = 0.2f;             ///< [-] horizontal cap, as a fraction of body weight
+  float hold_ratio = 0.2f;  ///< [-] horizontal cap, as a fraction of body weight
+  /// [-] the horizontal cap while the gait walks over stairs or slopes (edges or a slope within
+  /// a step ahead): the gait's footholds there are less sure than on the flat
+  float terrain_hold_ratio = 0.3f;
   float support_ratio = 0.0f;          ///< [-] vertical cap, as a fraction of body weight
   float hold_time_constant_s = 0.15f;  ///< [s]
   float hold_max_speed = 1.0f;         ///< [m/s] the fastest the hold moves the pelvis
@@ -106,16 +109,19 @@ struct StepSettings {
   float close_feet_m = 0.08f;  ///< [m] feet this far from their nominal stance get a closing step
   float pelvis_goal_speed = 0.4f;    ///< [m/s] how fast the standing pelvis goal may move
   float pelvis_height_speed = 0.3f;  ///< [m/s] how fast the legs' pelvis height goal may change
-  float max_pelvis_lead_m = 0.08f;   ///< [m] walking: the legs' pelvis reference runs at the
-                                     ///< commanded velocity at most this far from the real pelvis
-  float max_walk_speed = 1.6f;       ///< [m/s] commanded speeds are clamped to this
-  float max_run_speed = 2.5f;        ///< [m/s]
-  float max_accel = 1.5f;            ///< [m/s²] the commanded velocity ramps to the intent's
-  float max_command_lead = 0.3f;     ///< [m/s] the command stays this close to the body's velocity
-  float stop_speed = 0.2f;           ///< [m/s] after walking, the gait steps on until this slow
-  float moving_speed = 0.05f;        ///< [m/s] an intent or command faster than this is walking
-  float turn_in_place_deg = 10.0f;   ///< [deg] a heading this far off is turned to by stepping
-  float spawn_settle_s = 0.5f;       ///< [s] a new body stands this long before it may step
+  /// [s] the legs aim the pelvis this long's vertical travel short of their height goal (damps
+  /// the body's bounce on its legs)
+  float pelvis_height_damping_s = 0.03f;
+  float max_pelvis_lead_m = 0.08f;  ///< [m] walking: the legs' pelvis reference runs at the
+                                    ///< commanded velocity at most this far from the real pelvis
+  float max_walk_speed = 1.6f;      ///< [m/s] commanded speeds are clamped to this
+  float max_run_speed = 2.5f;       ///< [m/s]
+  float max_accel = 1.5f;           ///< [m/s²] the commanded velocity ramps to the intent's
+  float max_command_lead = 0.3f;    ///< [m/s] the command stays this close to the body's velocity
+  float stop_speed = 0.2f;          ///< [m/s] after walking, the gait steps on until this slow
+  float moving_speed = 0.05f;       ///< [m/s] an intent or command faster than this is walking
+  float turn_in_place_deg = 10.0f;  ///< [deg] a heading this far off is turned to by stepping
+  float spawn_settle_s = 0.5f;      ///< [s] a new body stands this long before it may step
   float gait_double_support_s = 0.02f;  ///< [s] both feet down this long between gait steps
   float balance_step_gap_s = 0.03f;     ///< [s] ... and between balance steps
   float first_step_turn_deg = 20.0f;  ///< [deg] a turn this large starts with the foot on its side
