@@ -19,6 +19,42 @@ ai::BrainState brain_state(const sim::Simulation& s, int enemy) {
   return s.squad()->brain(enemy).state();
 }
 
+// Two enemies sharing a route in a passage too narrow to pass in: one waits at the far point,
+// the other walks up to it and is held off by the first one's agent. Counted as arrived there
+// (the point is taken), the second waits its turn and leads the way back; counted only at the
+// point itself, each would stand in the other's way until both skipped their points as stalled.
+TEST(EnemyAi, TwoEnemiesSharingANarrowRouteTakeTurnsAtItsEnd) {
+  const std::string level = R"({
+    "format": "stagger-level", "version": 1, "name": "Dead end",
+    "geometry": [
+      { "type": "box", "name": "floor", "center": [0, -0.5, 0], "size": [1.6, 1, 16] },
+      { "type": "box", "name": "left", "center": [1.05, 1.5, 0], "size": [0.5, 3, 16] },
+      { "type": "box", "name": "right", "center": [-1.05, 1.5, 0], "size": [0.5, 3, 16] },
+      { "type": "box", "name": "end", "center": [0, 1.5, 7.25], "size": [1.6, 3, 0.5] }
+    ],
+    "player": { "position": [0, 0, -7.5], "yaw_deg": 180 },
+    "routes": [ { "name": "hall", "mode": "ping-pong",
+                  "points": [ { "position": [0, 0, -6], "wait_s": 1.0 },
+                              { "position": [0, 0, 6], "wait_s": 2.0 } ] } ],
+    "enemies": [ { "name": "first", "position": [0, 0, 5.8], "yaw_deg": 0, "route": "hall" },
+                 { "name": "second", "position": [0, 0, 3.0], "yaw_deg": 0, "route": "hall" } ],
+    "navigation": { "agent_radius": 0.3, "agent_height": 1.8, "max_climb": 0.2,
+                    "max_slope_deg": 45, "cell_size": 0.1, "cell_height": 0.1 }
+  })";
+  const levels::LoadResult loaded = levels::parse_level(level, "dead_end.json", ".");
+  ASSERT_TRUE(loaded.ok());
+  sim::Simulation s(sim::scene_from_level(loaded.level, loaded.mesh_triangles), {});
+  while (s.scene().world().time() < 90.0) s.step();
+  const sim::SimulationResult r = s.result();
+  for (const std::string& w : r.warnings) ADD_FAILURE() << w;
+  for (int enemy = 0; enemy < 2; ++enemy) {
+    const auto& reached = s.squad()->brain(enemy).patrol().reached();
+    EXPECT_GE(reached.size(), 4u) << "enemy " << enemy;
+    for (std::size_t k = 1; k < reached.size(); ++k)
+      EXPECT_NE(reached[k], reached[k - 1]) << "enemy " << enemy << " arrival " << k;
+  }
+}
+
 TEST(EnemyAi, CorridorSentryPingPongsInOrderAndHoldsItsWaits) {
   sim::Simulation s(level_scene("corridor.json"), {});
   // Waits are measured on the body: from the moment it stands still at the point (slower than

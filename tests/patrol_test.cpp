@@ -81,6 +81,21 @@ TEST(Patrol, ArrivalIsWithinTheRadius) {
   EXPECT_EQ(patrol.reached(), (std::vector<std::size_t>{0, 1}));
 }
 
+TEST(Patrol, AWaitingPointAnotherStandsAtCountsAsArrivedFromFartherOff) {
+  PatrolSettings settings;
+  settings.arrival_radius_m = 0.5f;
+  settings.taken_radius_m = 1.5f;
+  Patrol patrol(line_of_points({1.0f, 0}), PatrolMode::loop, 0, settings);
+  patrol.update({1.4f, 0, 0}, 0.1f, true, false);  // free: 1.4 m off is not there yet
+  EXPECT_TRUE(patrol.reached().empty());
+  patrol.update({1.4f, 0, 0}, 0.1f, true, true);  // taken: it is
+  EXPECT_EQ(patrol.reached(), std::vector<std::size_t>{0});
+  for (int i = 0; i < 20; ++i) patrol.update({1.4f, 0, 0}, 0.1f, true, true);
+  ASSERT_EQ(patrol.target_index(), 1u);  // point 1 has no wait: taken or not, 1 m
+  patrol.update({8.6f, 0, 0}, 0.1f, true, true);
+  EXPECT_EQ(patrol.reached().size(), 1u);
+}
+
 TEST(Patrol, AOnePointRouteIsGuardedFacingItsYaw) {
   Patrol patrol(line_of_points({0}), PatrolMode::loop, 1.5f);
   EXPECT_TRUE(patrol.guarding());

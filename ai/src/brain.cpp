@@ -140,7 +140,7 @@ BrainOutput Brain::follow_route(const BrainInput& in) {
     leg_stalls_ = 0;
   }
   BrainOutput out;
-  out.goal = patrol_.update(in.position, in.dt, in.settled);
+  out.goal = patrol_.update(in.position, in.dt, in.settled, in.route_point_taken);
   out.speed = settings_.patrol_speed * corner_slowdown(in.position);
   if (patrol_.guarding()) out.facing_rad = patrol_.guard_yaw();
   return out;

@@ -23,7 +23,7 @@ std::size_t Patrol::next_after(std::size_t index, int& direction) const {
   return direction > 0 ? index + 1 : index - 1;
 }
 
-Vec3 Patrol::update(Vec3 position, float dt, bool settled) {
+Vec3 Patrol::update(Vec3 position, float dt, bool settled, bool taken) {
   if (arrived_) {
     // The wait starts once the walker has come to a stop, then runs whatever it does (it
     // may step round to face the next point).
@@ -36,8 +36,10 @@ Vec3 Patrol::update(Vec3 position, float dt, bool settled) {
   }
   // A point without a wait is passed, not stopped at: it counts from farther off, before the
   // crowd agent, already there, slows down at it and the body stops behind it.
-  const float radius = points_[target_].wait_s > 0 || guarding() ? settings_.arrival_radius_m
-                                                                 : settings_.pass_radius_m;
+  const bool waits = points_[target_].wait_s > 0 || guarding();
+  const float radius = !waits  ? settings_.pass_radius_m
+                       : taken ? std::max(settings_.taken_radius_m, settings_.arrival_radius_m)
+                               : settings_.arrival_radius_m;
   if (length(horizontal(target() - position)) <= radius) {
     arrived_ = true;
     waiting_started_ = false;

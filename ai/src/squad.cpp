@@ -87,6 +87,17 @@ std::vector<Vec3> Squad::path_corners(int member) const {
   return navigator_.path_corners(members_[static_cast<std::size_t>(member)].handle);
 }
 
+bool Squad::route_point_taken(const Member& m) const {
+  if (!m.brain || m.brain->state() != BrainState::patrol) return false;
+  const Vec3 point = m.brain->patrol().target();
+  for (const Member& other : members_) {
+    if (&other == &m || other.released || other.condition != BodyCondition::upright) continue;
+    const Vec3 feet = navigator_.follow(other.handle).feet;
+    if (length(horizontal(feet - point)) <= settings_.patrol.arrival_radius_m) return true;
+  }
+  return false;
+}
+
 BrainInput Squad::sense(Member& m, Vec3 player_on_navmesh, float dt) {
   const physics::BodyState head = m.body->body_state(physics::BodyPart::head);
   m.eyes.update(world_, head.position, horizontal(head.rotation.rotate({0, 0, 1})), player_, dt);
@@ -103,6 +114,7 @@ BrainInput Squad::sense(Member& m, Vec3 player_on_navmesh, float dt) {
   in.last_seen_feet = m.eyes.last_seen_feet();
   in.stalled = navigator_.follow(m.handle).stalled;
   in.settled = length(horizontal(m.body->balance().com_velocity)) < settings_.settled_speed;
+  in.route_point_taken = route_point_taken(m);
   in.dt = dt;
   return in;
 }

@@ -57,7 +57,9 @@ struct BrainInput {
   Vec3 last_seen_feet;   ///< [m] valid while remembered
   bool stalled = false;  ///< the navigator found no progress for a while (and replanned)
   bool settled = true;   ///< the body stands still (a wait at a route point counts from then)
-  float dt = 0;          ///< [s]
+  /// another enemy stands within the patrol's arrival radius of the route point walked to
+  bool route_point_taken = false;
+  float dt = 0;  ///< [s]
 };
 
 struct BrainOutput {

@@ -21,6 +21,10 @@ struct PatrolPoint {
 struct PatrolSettings {
   float arrival_radius_m = 0.5f;  ///< [m] horizontal distance that counts as arrived
   float pass_radius_m = 1.0f;     ///< [m] the same for a point without a wait
+  /// [m] the same for a waiting point another enemy stands at: two enemies sharing a route on a
+  /// narrow landing otherwise wait for each other (one at the point, one walking to it, in the
+  /// other's way) until both skip their points as stalled
+  float taken_radius_m = 1.5f;
   /// [s] the next leg starts this long before a wait is over: a ragdoll needs about that long to
   /// get going (its first step must start), so it stands still for the wait.
   float start_early_s = 0.15f;
@@ -33,8 +37,9 @@ class Patrol {
          PatrolSettings settings = {});
 
   /// Advances by `dt` with the walker at `position`; returns where to go next. A wait starts
-  /// once the walker is `settled` (standing, no longer braking).
-  Vec3 update(Vec3 position, float dt, bool settled = true);
+  /// once the walker is `settled` (standing, no longer braking). `taken`: another walker stands
+  /// at the point being walked to.
+  Vec3 update(Vec3 position, float dt, bool settled = true, bool taken = false);
   /// The point being walked to (or waited at).
   std::size_t target_index() const { return target_; }
   Vec3 target() const { return points_[target_].position; }

@@ -100,6 +100,8 @@ class Squad {
     float walk_yaw = 0;  // [rad] direction of the walk, turned at a limited rate
   };
   BrainInput sense(Member& m, Vec3 player_on_navmesh, float dt);
+  /// Whether another upright member stands at the route point `m` patrols to.
+  bool route_point_taken(const Member& m) const;
   void command(Member& m, const BrainOutput& out, float dt);
   static physics::LocomotionIntent turn_on_the_spot(float yaw_rad);
   physics::LocomotionIntent walk(Member& m, float wanted_yaw, float speed, float to_goal_m,
