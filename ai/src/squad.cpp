@@ -89,11 +89,15 @@ std::vector<Vec3> Squad::path_corners(int member) const {
 
 bool Squad::route_point_taken(const Member& m) const {
   if (!m.brain || m.brain->state() != BrainState::patrol) return false;
+  // Nearer to it than this one, and within the radius a taken point is arrived at: two bodies
+  // walking up to one point side by side were held off it by each other's agents, 0.5 and 0.7 m
+  // away, neither within the arrival radius.
   const Vec3 point = m.brain->patrol().target();
+  const float mine = length(horizontal(navigator_.follow(m.handle).feet - point));
   for (const Member& other : members_) {
     if (&other == &m || other.released || other.condition != BodyCondition::upright) continue;
-    const Vec3 feet = navigator_.follow(other.handle).feet;
-    if (length(horizontal(feet - point)) <= settings_.patrol.arrival_radius_m) return true;
+    const float theirs = length(horizontal(navigator_.follow(other.handle).feet - point));
+    if (theirs < mine && theirs <= settings_.patrol.taken_radius_m) return true;
   }
   return false;
 }

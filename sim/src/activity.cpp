@@ -285,13 +285,21 @@ bool ActivityLevels::demote(Tracked& e) {
 void ActivityLevels::lift_clear_of_ground(Tracked& e) {
   // The cycle was walked on flat ground: over a step or a slope a sole of the light pose can be
   // inside the ground, and a body resumed inside it is thrown out. Raised until neither is.
+  // Each corner of each sole counts: on a slope a foot posed level with its centre on the
+  // ground has its heel or toe inside it, and the first step threw that foot out at 0.5 m/s.
   float lift = 0;
-  const float sole_half =
-      e.body->blueprint().bodies[physics::slot(physics::BodyPart::foot_l)].half_extents.y;
+  const Vec3 half =
+      e.body->blueprint().bodies[physics::slot(physics::BodyPart::foot_l)].half_extents;
   for (physics::BodyPart foot : {physics::BodyPart::foot_l, physics::BodyPart::foot_r}) {
-    const Vec3 at = e.parts[physics::slot(foot)].position;
-    const physics::GroundHit ground = e.body->rig().probe_ground(at, kProbeAboveM, kProbeAboveM);
-    if (ground.hit) lift = std::max(lift, ground.point.y - (at.y - sole_half));
+    const physics::BodyState& part = e.parts[physics::slot(foot)];
+    for (const float x : {-half.x, half.x}) {
+      for (const float z : {-half.z, half.z}) {
+        const Vec3 corner = part.position + part.rotation.rotate({x, -half.y, z});
+        const physics::GroundHit ground =
+            e.body->rig().probe_ground(corner, kProbeAboveM, kProbeAboveM);
+        if (ground.hit) lift = std::max(lift, ground.point.y - corner.y);
+      }
+    }
   }
   if (lift <= 0) return;
   for (physics::BodyState& part : e.parts) part.position.y += lift;

@@ -146,7 +146,8 @@ const SettingRow kRows[] = {
     SETTING(ragdoll.step.pelvis_height_speed, "m/s", 0.05, 5.0,
             "how fast the legs' pelvis height goal may change"),
     SETTING(ragdoll.step.pelvis_height_damping_s, "s", 0.0, 0.5,
-            "the legs aim the pelvis this long's vertical travel short of their height goal"),
+            "over stairs and slopes, the legs aim the pelvis this long's vertical travel short of "
+            "their height goal"),
     SETTING(ragdoll.step.max_pelvis_lead_m, "m", 0.01, 0.5,
             "walking: the legs' pelvis reference runs at most this far from the real pelvis"),
     SETTING(ragdoll.step.max_walk_speed, "m/s", 0.3, 1.6,
@@ -361,9 +362,9 @@ const SettingRow kRows[] = {
             "this close to a route point with a wait counts as arrived"),
     SETTING(patrol.pass_radius_m, "m", 0.1, 5.0,
             "this close to a route point without a wait counts as arrived"),
-    SETTING(
-        patrol.taken_radius_m, "m", 0.1, 5.0,
-        "this close to a route point with a wait that another enemy stands at counts as arrived"),
+    SETTING(patrol.taken_radius_m, "m", 0.1, 5.0,
+            "this close to a route point with a wait counts as arrived when another enemy is "
+            "nearer to it"),
     SETTING(patrol.start_early_s, "s", 0.0, 2.0,
             "the next leg starts this long before a wait is over"),
 };

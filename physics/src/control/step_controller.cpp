@@ -259,9 +259,11 @@ float StepController::damp_pelvis_height(float height) const {
   // goal by up to 0.14 m and lifted the stance foot off the ground, and the next step sank it
   // again. The goal less the pelvis's vertical velocity times a time damps that bounce: 24
   // flights at 200 crossings each fell 211 times without it, 67 with 0.03 s (112 with 0.06 s).
-  // Only while stepping or walking: a standing body needs none, and with it crept 5 % farther.
+  // Only while stepping or walking over stairs and slopes, faded in and out with the terrain's
+  // hold: on flat ground the bounce does not arise, and damped there too a walker on the glTF
+  // yard tripped 4 times in 8 runs of 300 s (none undamped); a standing body crept 5 % farther.
   const float rising = rig_.body_state(BodyPart::pelvis).linear_velocity.y;
-  return height - settings().step.pelvis_height_damping_s * rising;
+  return height - settings().step.pelvis_height_damping_s * state_.terrain_assist * rising;
 }
 
 Quat StepController::legs_pelvis_yaw(float wanted_yaw) const {

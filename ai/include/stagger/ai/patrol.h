@@ -21,9 +21,9 @@ struct PatrolPoint {
 struct PatrolSettings {
   float arrival_radius_m = 0.5f;  ///< [m] horizontal distance that counts as arrived
   float pass_radius_m = 1.0f;     ///< [m] the same for a point without a wait
-  /// [m] the same for a waiting point another enemy stands at: two enemies sharing a route on a
-  /// narrow landing otherwise wait for each other (one at the point, one walking to it, in the
-  /// other's way) until both skip their points as stalled
+  /// [m] the same for a waiting point another enemy is nearer to, within this of it: two enemies
+  /// sharing a route otherwise hold each other off the point (one at it, one walking up to it,
+  /// in the other's way; or both side by side) until they skip their points as stalled
   float taken_radius_m = 1.5f;
   /// [s] the next leg starts this long before a wait is over: a ragdoll needs about that long to
   /// get going (its first step must start), so it stands still for the wait.

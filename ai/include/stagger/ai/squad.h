@@ -100,7 +100,8 @@ class Squad {
     float walk_yaw = 0;  // [rad] direction of the walk, turned at a limited rate
   };
   BrainInput sense(Member& m, Vec3 player_on_navmesh, float dt);
-  /// Whether another upright member stands at the route point `m` patrols to.
+  /// Whether another upright member is nearer the route point `m` patrols to, within the
+  /// patrol's taken radius of it.
   bool route_point_taken(const Member& m) const;
   void command(Member& m, const BrainOutput& out, float dt);
   static physics::LocomotionIntent turn_on_the_spot(float yaw_rad);

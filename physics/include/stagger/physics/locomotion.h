@@ -109,8 +109,8 @@ struct StepSettings {
   float close_feet_m = 0.08f;  ///< [m] feet this far from their nominal stance get a closing step
   float pelvis_goal_speed = 0.4f;    ///< [m/s] how fast the standing pelvis goal may move
   float pelvis_height_speed = 0.3f;  ///< [m/s] how fast the legs' pelvis height goal may change
-  /// [s] the legs aim the pelvis this long's vertical travel short of their height goal (damps
-  /// the body's bounce on its legs)
+  /// [s] the legs aim the pelvis this long's vertical travel short of their height goal over
+  /// stairs and slopes (damps the body's bounce on its legs)
   float pelvis_height_damping_s = 0.03f;
   float max_pelvis_lead_m = 0.08f;  ///< [m] walking: the legs' pelvis reference runs at the
                                     ///< commanded velocity at most this far from the real pelvis
