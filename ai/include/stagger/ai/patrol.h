@@ -37,8 +37,8 @@ class Patrol {
          PatrolSettings settings = {});
 
   /// Advances by `dt` with the walker at `position`; returns where to go next. A wait starts
-  /// once the walker is `settled` (standing, no longer braking). `taken`: another walker stands
-  /// at the point being walked to.
+  /// once the walker is `settled` (standing, no longer braking). `taken`: another walker is
+  /// nearer the point being walked to (see taken_radius_m).
   Vec3 update(Vec3 position, float dt, bool settled = true, bool taken = false);
   /// The point being walked to (or waited at).
   std::size_t target_index() const { return target_; }
