@@ -95,7 +95,9 @@ bool Squad::route_point_taken(const Member& m) const {
   const Vec3 point = m.brain->patrol().target();
   const float mine = length(horizontal(navigator_.follow(m.handle).feet - point));
   for (const Member& other : members_) {
-    if (&other == &m || other.released || other.condition != BodyCondition::upright) continue;
+    if (&other == &m || other.handle < 0 || other.released ||
+        other.condition != BodyCondition::upright)
+      continue;
     const float theirs = length(horizontal(navigator_.follow(other.handle).feet - point));
     if (theirs < mine && theirs <= settings_.patrol.taken_radius_m) return true;
   }
