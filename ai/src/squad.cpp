@@ -88,11 +88,14 @@ std::vector<Vec3> Squad::path_corners(int member) const {
 }
 
 bool Squad::route_point_taken(const Member& m) const {
+  // Only a point with a wait (or a guarded one) has an arrival radius that a taken point widens.
   if (!m.brain || m.brain->state() != BrainState::patrol) return false;
+  const Patrol& patrol = m.brain->patrol();
+  if (patrol.target_wait_s() <= 0 && !patrol.guarding()) return false;
   // Nearer to it than this one, and within the radius a taken point is arrived at: two bodies
   // walking up to one point side by side were held off it by each other's agents, 0.5 and 0.7 m
   // away, neither within the arrival radius.
-  const Vec3 point = m.brain->patrol().target();
+  const Vec3 point = patrol.target();
   const float mine = length(horizontal(navigator_.follow(m.handle).feet - point));
   for (const Member& other : members_) {
     if (&other == &m || other.handle < 0 || other.released ||

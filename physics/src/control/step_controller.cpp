@@ -828,10 +828,8 @@ void StepController::carry_on() {
   state_.settled = true;
   state_.since_touchdown_s = 0;  // handed over as a foot lands: the gait's double support first
   state_.commanded = horizontal(sense_.balance.com_velocity);
-  const Vec3 intended = intended_velocity();
-  if (length(state_.commanded) > length(intended) + settings().step.max_command_lead)
-    state_.commanded =
-        normalized(state_.commanded) * (length(intended) + settings().step.max_command_lead);
+  const float most = length(intended_velocity()) + settings().step.max_command_lead;
+  if (length(state_.commanded) > most) state_.commanded = normalized(state_.commanded) * most;
   state_.pelvis_ref = horizontal(rig_.body_state(BodyPart::pelvis).position);
 }
 
