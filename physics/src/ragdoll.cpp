@@ -312,7 +312,8 @@ void Ragdoll::after_step(float dt) {
   if (!rig_.simulated()) return;
   rig_.close_joint_gaps(settings().max_joint_gap_m);
   measure(dt);
-  witness_->observe(dt, is_upright(state_), rig_, *sense_, steps_->swing());
+  // The feet are watched once the body stands on them: not while it drops from its spawn height.
+  witness_->observe(dt, is_upright(state_) && steps_->settled(), rig_, *sense_, steps_->swing());
   switch (state_) {
     case LocomotionState::standing:
     case LocomotionState::stepping:

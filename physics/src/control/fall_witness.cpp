@@ -41,6 +41,9 @@ void FallWitness::watch_stance(int leg, bool planted, const RagdollRig& rig) {
     return;
   }
   if (!state_.planted[i]) {
+    // A stance begins when the foot is on the ground (a foot that left it a moment ago still
+    // counts as planted, but a stance does not begin in the air).
+    if (!rig.touching(kFeet[leg])) return;
     state_.planted[i] = true;
     state_.stance_start[i] = at;
     state_.slip_m[i] = 0;

@@ -96,12 +96,12 @@ class StepController {
   /// After a reset, for a body handed over on its feet and moving (resumed from a posed walk):
   /// no settling as after a spawn, and the command starts at the body's velocity.
   void carry_on();
+  /// Whether a new body has stood its spawn_settle_s (or was handed over on its feet).
+  bool settled() const;
 
  private:
   const RagdollSettings& settings() const { return rig_.settings(); }
   bool walking_intent() const;
-  /// Whether a new body has stood its spawn_settle_s (or was handed over on its feet).
-  bool settled() const;
   Vec3 intended_velocity() const;
   float desired_yaw() const;
   void turn_heading(float dt);
