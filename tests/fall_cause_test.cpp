@@ -93,5 +93,16 @@ TEST(FallCause, TheReportCountsSelfFallsAndNamesEachCause) {
   EXPECT_EQ(stats.self_falls, 0);
 }
 
+// A new body drops a few centimetres from its spawn height onto its feet, and they splay as it
+// lands: that is no slide of a planted foot (counted as one, a standing body's largest slide
+// was 0.016 m, and 0.04-0.05 m in the sample levels).
+TEST(FallCause, ANewBodyLandingOnItsFeetHasNotSlid) {
+  sim::Simulation s(sim::builtin_scene(1), {});
+  test::run_steps(s, 3 * 240);
+  const float slip = s.result().enemies[0].max_foot_slip_m;
+  EXPECT_LT(slip, 0.005f);
+  RecordProperty("max_foot_slip_m", std::to_string(slip));
+}
+
 }  // namespace
 }  // namespace stagger
