@@ -9,7 +9,7 @@ constexpr BodyPart kFeet[2] = {BodyPart::foot_l, BodyPart::foot_r};
 
 }  // namespace
 
-void FallWitness::observe(float dt, bool upright, const RagdollRig& rig, const BodySense& sense,
+void FallWitness::observe(float dt, bool on_its_feet, const RagdollRig& rig, const BodySense& sense,
                           const StepController::Swing& swing) {
   state_.since_push_s += dt;
   state_.since_hit_s += dt;
@@ -17,9 +17,9 @@ void FallWitness::observe(float dt, bool upright, const RagdollRig& rig, const B
   state_.since_slip_s += dt;
   for (int leg = 0; leg < 2; ++leg) {
     const bool swinging = swing.active && swing.leg == leg;
-    watch_stance(leg, upright && !swinging && sense.planted(leg), rig);
+    watch_stance(leg, on_its_feet && !swinging && sense.planted(leg), rig);
   }
-  if (upright && swing.active) watch_swing(rig, swing);
+  if (on_its_feet && swing.active) watch_swing(rig, swing);
 }
 
 void FallWitness::watch_swing(const RagdollRig& rig, const StepController::Swing& swing) {

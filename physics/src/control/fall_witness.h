@@ -28,8 +28,9 @@ class FallWitness {
 
   void note_push() { state_.since_push_s = 0; }
   void note_hit() { state_.since_hit_s = 0; }
-  /// After each physics step: the blows age, the feet are watched while the body is upright.
-  void observe(float dt, bool upright, const RagdollRig& rig, const BodySense& sense,
+  /// After each physics step: the blows age; the feet are watched while the body is `on_its_feet`
+  /// (upright, and settled after its spawn).
+  void observe(float dt, bool on_its_feet, const RagdollRig& rig, const BodySense& sense,
                const StepController::Swing& swing);
   /// The cause of a fall beginning now.
   FallCause judge(const RagdollRig& rig, const BodySense& sense) const;
