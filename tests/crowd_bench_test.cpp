@@ -32,5 +32,21 @@ TEST(CrowdBench, TheCrowdAndTheNearestSpawnsAloneAreTimedByTurns) {
   EXPECT_NE(text.find("a full ragdoll in the crowd costs"), std::string::npos) << text;
 }
 
+TEST(CrowdBench, ChasersPromotedAmongOthersAtThePlayerDoNotPop) {
+  // Every enemy that sees the player chases them, and the full ragdolls are the nearest: the
+  // chasers handed over are among the full ragdolls crowding round the player. A light walker
+  // that had walked into one of them was handed over inside it and thrown out (0.73 m/s).
+  bench::PatrolBenchOptions options;
+  options.enemies = 96;
+  options.max_active = 16;
+  options.chased = true;
+  options.seconds = 10.0;
+  options.navmesh_builds = 0;
+  const bench::CrowdBenchResult r =
+      bench::run_crowd_benchmark(test::level_scene("arena.json"), options);
+  EXPECT_GE(r.crowd.promotions, 5) << "chasers handed over to the controllers";
+  EXPECT_LT(r.crowd.max_switch_jump_mps, 0.5f);
+}
+
 }  // namespace
 }  // namespace stagger

@@ -141,6 +141,8 @@ class ActivityLevels {
     std::array<Vec3, physics::kBodyPartCount> offset_velocity{};
     float blend_left_s = 0;  ///< [s] until the pose is the cycle's alone
     float blend_s = 0;       ///< [s] the whole fade
+    /// [m/s] how fast it steps aside out of the full ragdolls' rooms (horizontal)
+    Vec3 aside_velocity;
   };
   struct Tracked {
     physics::Ragdoll* body = nullptr;
@@ -196,6 +198,11 @@ class ActivityLevels {
   void promote(Tracked& e);
   void pose_light(Tracked& e, float dt);
   bool at_hand_over_phase(const Tracked& e) const;
+  /// The room each full ragdoll takes (for the light walkers to keep out of), this step.
+  void mark_rooms();
+  /// A light walker's aside_velocity for this step: toward closing its overlap with the full
+  /// ragdolls' rooms in kStepAsideTimeS, at most kStepAsideSpeedMps, changed smoothly.
+  void step_aside(Tracked& e, float dt) const;
 
   ActivitySettings settings_;
   physics::WorldSettings world_;
@@ -203,6 +210,13 @@ class ActivityLevels {
   std::vector<Tracked> enemies_;
   std::unique_ptr<FakeRagdolls> fakes_;
   std::vector<Landing> landings_;  // scratch
+  /// A full ragdoll's room: a circle on the ground around its pelvis.
+  struct Room {
+    const Tracked* owner = nullptr;
+    Vec3 center;  ///< [m] (its height unused)
+    float radius_m = 0;
+  };
+  std::vector<Room> rooms_;  // scratch, by mark_rooms
   std::shared_ptr<const DeathClipLibrary> clips_;
   float dt_ = 0;  // [s] the last step's
 };
