@@ -12,7 +12,8 @@
 namespace stagger {
 namespace {
 
-constexpr float kJointGapBoundM = 0.02f;  // [m] no joint opens wider, whatever the blow
+constexpr float kJointGapBoundM = 0.02f;           // [m] no joint opens wider, whatever the blow
+constexpr float kMostPelvisOverStandingM = 0.03f;  // [m] a get-up that lifts it higher jumps
 
 bench::KnockDownResult knock_downs(bench::KnockDownGround ground, int count, std::uint64_t seed,
                                    float impulse_ns = 150.0f,
@@ -32,10 +33,9 @@ float worst_separation(const bench::KnockDownResult& r) {
   return worst;
 }
 
-// Every one stands again (none stays down) within the bench's 12 s. How many stand within 5 and
-// 8 s is recorded, not asserted: it moves with the build (which knock-down lands how is
-// chaotic). In the release build 194 and 200 of these 200 do; in the sanitizer build 199 stood
-// within 8 s, one after 8.6 s.
+// Every one stands again within 8 s, at least 98 % within 5 s, and no get-up carries the pelvis
+// more than 3 cm over its standing height. In the release build all 200 stand within 5 s; the
+// slowest takes 4.4 s from the blow.
 TEST(KnockDowns, OnFlatGroundAllTwoHundredStandAgainWithJointsTogether) {
   int within_5_s = 0;
   int within_8_s = 0;
@@ -45,6 +45,7 @@ TEST(KnockDowns, OnFlatGroundAllTwoHundredStandAgainWithJointsTogether) {
     for (const bench::KnockDown& k : r.runs) {
       EXPECT_GE(k.fell_s, 0.0) << "a 150 N·s blow always fells the body (run " << k.index << ")";
       EXPECT_GE(k.stood_s, 0.0) << "run " << k.index << " never stood";
+      EXPECT_LE(k.max_pelvis_over_standing_m, kMostPelvisOverStandingM) << "run " << k.index;
     }
     EXPECT_LE(worst_separation(r), kJointGapBoundM);
     within_5_s += r.stood_within(5.0);
@@ -52,6 +53,19 @@ TEST(KnockDowns, OnFlatGroundAllTwoHundredStandAgainWithJointsTogether) {
   }
   RecordProperty("stood_within_5_s_of_200", within_5_s);
   RecordProperty("stood_within_8_s_of_200", within_8_s);
+  EXPECT_GE(within_5_s, 196);
+  EXPECT_EQ(within_8_s, 200);
+}
+
+// On a 12° slope at least 95 % stand within 6 s (in the release build 99 of these 100), none
+// with the pelvis carried more than 3 cm over standing height.
+TEST(KnockDowns, OnASlopeNinetyFivePercentStandWithinSixSeconds) {
+  const bench::KnockDownResult r = knock_downs(bench::KnockDownGround::slope, 100, 1);
+  ASSERT_EQ(r.runs.size(), 100u);
+  for (const bench::KnockDown& k : r.runs)
+    EXPECT_LE(k.max_pelvis_over_standing_m, kMostPelvisOverStandingM) << "run " << k.index;
+  RecordProperty("stood_within_6_s_of_100", r.stood_within(6.0));
+  EXPECT_GE(r.stood_within(6.0), 95);
 }
 
 TEST(KnockDowns, FallsComeToRestWithinThreeSecondsOnFlatGround) {

@@ -16,6 +16,20 @@ TEST(Pose, BlendIsPerJointSlerp) {
   EXPECT_NEAR(max_angle_between(blend(a, b, 1.0f), b), 0.0f, 1e-3f);
 }
 
+TEST(Pose, TwistYawIsTheHeadingOfABodyHoweverItLies) {
+  // A body turned to 130°, then tilted about any horizontal axis short of upside down, keeps its
+  // twist of 130°; the yaw of its forward direction does not (lying on its back, it points up).
+  const float heading = deg_to_rad(130.0f);
+  for (float axis_deg : {0.0f, 45.0f, 90.0f, 200.0f}) {
+    const Vec3 axis{std::sin(deg_to_rad(axis_deg)), 0, std::cos(deg_to_rad(axis_deg))};
+    for (float tilt_deg : {0.0f, 30.0f, 90.0f, 150.0f}) {
+      const Quat q = Quat::from_axis_angle(axis, deg_to_rad(tilt_deg)) * Quat::from_yaw(heading);
+      EXPECT_NEAR(wrap_angle(twist_yaw(q) - heading), 0.0f, 1e-4f)
+          << "tilted " << tilt_deg << "° about the axis at " << axis_deg << "°";
+    }
+  }
+}
+
 TEST(Pose, RagdollBlendsToANewPoseOverTheGivenTime) {
   World world;
   world.add_static_box({{0, -0.5f, 0}, {10, 0.5f, 10}, {}, 0.9f});

@@ -122,6 +122,13 @@ inline Vec3 rotation_vector(Quat q) {
   return v * (angle / s);
 }
 
+/// Yaw [rad] of q's twist about +Y: q is that yaw followed by the shortest tilt that takes +Y
+/// where q takes it (the swing-twist decomposition). Unlike the yaw of q's forward direction it
+/// is defined for a body lying down; undefined for q turned upside down.
+inline float twist_yaw(Quat q) {
+  return 2.0f * std::atan2(q.y, q.w);
+}
+
 /// Angle in radians between two rotations.
 inline float angle_between(Quat a, Quat b) {
   const float d = std::min(1.0f, std::fabs(dot(a, b)));
