@@ -25,6 +25,7 @@
 #include "stagger/bench/blast_bench.h"
 #include "stagger/bench/knock_down_course.h"
 #include "stagger/bench/patrol_bench.h"
+#include "stagger/bench/push_thresholds.h"
 #include "stagger/bench/soak.h"
 #include "stagger/bench/terrain_course.h"
 #include "stagger/core/limits.h"
@@ -814,6 +815,28 @@ int run_knock_downs(stagger::bench::KnockDownOptions options, const std::string&
   return r.interrupted ? kExitInterrupted : 0;
 }
 
+int run_push_thresholds(stagger::bench::PushThresholdOptions options, const std::string& report,
+                        const std::string& settings_path) {
+  if (!outputs_writable("stagger bench", {{"report", &report}})) return kExitWrongInput;
+  const auto settings = settings_option("stagger bench", settings_path, "nothing was measured");
+  if (!settings) return kExitWrongInput;
+  options.ragdoll = settings->settings.ragdoll;
+  std::cerr << "stagger bench: push thresholds at the " << stagger::physics::name_of(options.part)
+            << "...\n";
+  stagger::app::catch_interrupts();
+  options.stop = kStopOnInterrupt;
+  options.progress = [](int done, int total) {
+    std::fprintf(stderr, "stagger bench: %d/%d pushes\n", done, total);
+  };
+  const stagger::bench::PushThresholdResult r = stagger::bench::run_push_thresholds(options);
+  if (report != "-") std::cout << stagger::bench::push_threshold_table(r);
+  if (!report.empty() && !write_text(report, stagger::bench::push_threshold_report_json(r))) {
+    std::cerr << "stagger bench: cannot write the report to " << report << "\n";
+    return kExitWrongInput;
+  }
+  return r.interrupted ? kExitInterrupted : 0;
+}
+
 int run_blast_bench(const std::string& level_path, stagger::bench::BlastBenchOptions options,
                     const std::string& report) {
   if (!outputs_writable("stagger bench", {{"report", &report}})) return kExitWrongInput;
@@ -1271,6 +1294,16 @@ int main(int argc, char** argv) {
       ->excludes("--patrol")
       ->excludes("--soak")
       ->excludes("--terrain");
+  bool push_thresholds = false;
+  bench_cmd
+      ->add_flag("--push-thresholds", push_thresholds,
+                 "Instead: standing enemies pushed in 8 directions at 6 push times, 15-100 N*s in "
+                 "5 N*s steps (per direction the largest impulse all survive and the smallest "
+                 "all fall to)")
+      ->excludes("--patrol")
+      ->excludes("--soak")
+      ->excludes("--terrain")
+      ->excludes("--knock-downs");
   bench_cmd
       ->add_option("--ground", knock_down_ground,
                    "With --knock-downs: flat, slope (12 deg) or stairs (0.17 m risers, 0.28 m "
@@ -1280,7 +1313,8 @@ int main(int argc, char** argv) {
   std::string knock_down_part = "chest";
   bench_cmd
       ->add_option("--part", knock_down_part,
-                   "With --knock-downs: the body part struck (pelvis, chest, head, upper_arm_l, "
+                   "With --knock-downs or --push-thresholds: the body part struck (pelvis, chest, "
+                   "head, upper_arm_l, "
                    "lower_arm_l, thigh_l, shin_l, foot_l, ... _r)")
       ->capture_default_str();
   bench_cmd
@@ -1304,8 +1338,8 @@ int main(int argc, char** argv) {
       ->capture_default_str()
       ->check(integer_in("--seed", "", 0, 4294967295));
   bench_cmd->add_option("--report", terrain_report,
-                        "With --terrain, --knock-downs or --blast: write the results as JSON here "
-                        "('-' for stdout)");
+                        "With --terrain, --knock-downs, --push-thresholds or --blast: write the "
+                        "results as JSON here ('-' for stdout)");
   stagger::bench::BlastBenchOptions blast_bench;
   bench_cmd
       ->add_option("--blast", blast_bench.count,
@@ -1315,7 +1349,8 @@ int main(int argc, char** argv) {
       ->excludes("--patrol")
       ->excludes("--soak")
       ->excludes("--terrain")
-      ->excludes("--knock-downs");
+      ->excludes("--knock-downs")
+      ->excludes("--push-thresholds");
   std::string blast_level;
   bench_cmd
       ->add_option("--level", blast_level, "With --blast: the level (default: the arena sample)")
@@ -1508,6 +1543,19 @@ int main(int argc, char** argv) {
     }
     if (bench_cmd->count("--level") > 0)
       return usage("stagger bench: --level applies to --blast only");
+    if (push_thresholds) {
+      for (const char* other : {"--counts", "--seconds", "--repetitions", "--walking", "--enemies",
+                                "--crossings", "--ground", "--impulse", "--seed"}) {
+        if (bench_cmd->count(other) > 0)
+          return usage(std::string("stagger bench: ") + other +
+                       " does not apply to --push-thresholds");
+      }
+      stagger::bench::PushThresholdOptions options;
+      const auto part = stagger::physics::body_part_from_name(knock_down_part);
+      if (!part) return usage("stagger bench: --part " + knock_down_part + " is no body part");
+      options.part = *part;
+      return run_push_thresholds(options, terrain_report, bench_settings);
+    }
     const bool knock_downs = bench_cmd->count("--knock-downs") > 0;
     if (knock_downs) {
       for (const char* other :
@@ -1522,9 +1570,12 @@ int main(int argc, char** argv) {
       stagger::bench::parse_knock_down_ground(knock_down_ground, knock_down_bench.ground);
       return run_knock_downs(knock_down_bench, terrain_report, bench_settings);
     }
-    for (const char* option : {"--ground", "--part", "--impulse"}) {
+    for (const char* option : {"--ground", "--impulse"}) {
       if (bench_cmd->count(option) > 0)
         return usage(std::string("stagger bench: ") + option + " applies to --knock-downs only");
+    }
+    if (bench_cmd->count("--part") > 0) {
+      return usage("stagger bench: --part applies to --knock-downs and --push-thresholds only");
     }
     const bool terrain_options = bench_cmd->count("--crossings") > 0 ||
                                  bench_cmd->count("--feature") > 0 ||
@@ -1547,7 +1598,7 @@ int main(int argc, char** argv) {
       return usage(
           "stagger bench: --crossings and --feature apply to --terrain only; --seed and "
           "--report to "
-          "--terrain and --knock-downs, and to --blast");
+          "--terrain and --knock-downs, and to --blast; --report also to --push-thresholds");
     if (patrol_bench.chased && crowd_level.empty())
       return usage("stagger bench: --chased applies to --crowd only");
     if (!soak_level.empty()) {
