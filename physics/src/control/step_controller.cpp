@@ -398,6 +398,13 @@ void StepController::maybe_start_step(float dt) {
       return;
     }
   }
+  // A foot that has come off the ground while the body stands on the other is set down beside
+  // it: waiting for both feet to be planted, as a closing step does, left it hanging, dragged
+  // out 0.4 m by the leg, and the body fell (pushed front-right at 65 N·s, not front-left).
+  if (left != right && state_.since_touchdown_s > s.balance_step_gap_s) {
+    start_step(left ? 1 : 0, Swing::Kind::closing);
+    return;
+  }
   if (state_.recovering && sense_.balance.error_m < s.continue_error_m) state_.recovering = false;
   // Feet left apart by a recovery (or a stop) are brought back together once the body is calm.
   const int closing = state_.stance_left_apart ? choose_closing_leg() : -1;
