@@ -16,8 +16,8 @@
 namespace stagger::bench {
 namespace {
 
-constexpr float kLanePitchM = 6.0f;        // [m] between neighbouring enemies, across (x)
-constexpr float kGroundHalfThickM = 0.5f;  // [m]
+constexpr float kLanePitchM = 6.0f;         // [m] between neighbouring enemies, across (x)
+constexpr float kGroundHalfThickM = 0.5f;   // [m]
 constexpr float kGroundHalfDepthM = 10.0f;  // [m] along z, each side: a push never carries so far
 constexpr float kMarginM = 10.0f;           // [m] ground beyond the lanes
 constexpr float kSurfaceFriction = 0.9f;
@@ -112,10 +112,10 @@ std::string_view push_direction_name(int direction) {
 
 std::vector<float> PushThresholdResult::impulses() const {
   std::vector<float> out;
-  const int n = static_cast<int>(std::floor((options.to_ns - options.from_ns) / options.step_ns +
-                                            1e-3f)) +
-                1;
-  for (int i = 0; i < n; ++i) out.push_back(options.from_ns + options.step_ns * static_cast<float>(i));
+  const int n =
+      static_cast<int>(std::floor((options.to_ns - options.from_ns) / options.step_ns + 1e-3f)) + 1;
+  for (int i = 0; i < n; ++i)
+    out.push_back(options.from_ns + options.step_ns * static_cast<float>(i));
   return out;
 }
 
@@ -193,9 +193,8 @@ std::string push_threshold_table(const PushThresholdResult& r) {
   out += line;
   for (int d = 0; d < kPushDirections; ++d) {
     const DirectionThresholds& t = r.directions[static_cast<std::size_t>(d)];
-    const std::string gap = t.survives_ns && t.falls_ns
-                                ? impulse_text(*t.falls_ns - *t.survives_ns)
-                                : std::string("-");
+    const std::string gap =
+        t.survives_ns && t.falls_ns ? impulse_text(*t.falls_ns - *t.survives_ns) : std::string("-");
     std::string falls;
     for (int f : t.falls) falls += std::to_string(f);
     std::snprintf(line, sizeof(line), "%-12s %5s %5s %5s   %s\n",

@@ -45,10 +45,10 @@ struct PushThresholdOptions {
 
 /// One push.
 struct PushRun {
-  int direction = 0;     ///< 0..7, push_direction_name
-  int time_index = 0;    ///< 0..push_times-1
-  float impulse_ns = 0;  ///< [N·s]
-  bool fell = false;     ///< the drives let go within the watch
+  int direction = 0;         ///< 0..7, push_direction_name
+  int time_index = 0;        ///< 0..push_times-1
+  float impulse_ns = 0;      ///< [N·s]
+  bool fell = false;         ///< the drives let go within the watch
   double fell_after_s = -1;  ///< [s] from the push, when it fell
   int steps = 0;             ///< steps taken after the push
 };
