@@ -760,6 +760,19 @@ int run_soak(const std::string& level_path, stagger::bench::SoakOptions options,
   return r.finite && r.rss_growth_after_first_minute < 0.05 ? 0 : kExitWrongInput;
 }
 
+// A bench's table on stdout (unless the JSON report goes there) and its report; the exit code
+// is 0 whatever it measured, kExitInterrupted for a run cut short.
+template <typename Result>
+int finish_bench(const Result& r, const std::string& report, std::string (*table)(const Result&),
+                 std::string (*json)(const Result&)) {
+  if (report != "-") std::cout << table(r);
+  if (!report.empty() && !write_text(report, json(r))) {
+    std::cerr << "stagger bench: cannot write the report to " << report << "\n";
+    return kExitWrongInput;
+  }
+  return r.interrupted ? kExitInterrupted : 0;
+}
+
 int run_terrain(stagger::bench::TerrainOptions options, const std::string& report,
                 const std::string& settings_path) {
   if (!outputs_writable("stagger bench", {{"report", &report}})) return kExitWrongInput;
@@ -783,13 +796,9 @@ int run_terrain(stagger::bench::TerrainOptions options, const std::string& repor
     std::fprintf(stderr, "%d falls, %d stuck (%.1f s)\n", p.falls, p.stuck, p.wall_s);
   };
   const stagger::bench::TerrainResult r = stagger::bench::run_terrain_course(options);
-  if (report != "-") std::cout << stagger::bench::terrain_table(r);
-  if (!report.empty() && !write_text(report, stagger::bench::terrain_report_json(r))) {
-    std::cerr << "stagger bench: cannot write the report to " << report << "\n";
-    return kExitWrongInput;
-  }
   // Falls are what it measures, not a failure.
-  return r.interrupted ? kExitInterrupted : 0;
+  return finish_bench(r, report, stagger::bench::terrain_table,
+                      stagger::bench::terrain_report_json);
 }
 
 int run_knock_downs(stagger::bench::KnockDownOptions options, const std::string& report,
@@ -807,12 +816,8 @@ int run_knock_downs(stagger::bench::KnockDownOptions options, const std::string&
     std::fprintf(stderr, "stagger bench: %d/%d knock-downs\n", done, total);
   };
   const stagger::bench::KnockDownResult r = stagger::bench::run_knock_downs(options);
-  if (report != "-") std::cout << stagger::bench::knock_down_table(r);
-  if (!report.empty() && !write_text(report, stagger::bench::knock_down_report_json(r))) {
-    std::cerr << "stagger bench: cannot write the report to " << report << "\n";
-    return kExitWrongInput;
-  }
-  return r.interrupted ? kExitInterrupted : 0;
+  return finish_bench(r, report, stagger::bench::knock_down_table,
+                      stagger::bench::knock_down_report_json);
 }
 
 int run_push_thresholds(stagger::bench::PushThresholdOptions options, const std::string& report,
@@ -829,12 +834,8 @@ int run_push_thresholds(stagger::bench::PushThresholdOptions options, const std:
     std::fprintf(stderr, "stagger bench: %d/%d pushes\n", done, total);
   };
   const stagger::bench::PushThresholdResult r = stagger::bench::run_push_thresholds(options);
-  if (report != "-") std::cout << stagger::bench::push_threshold_table(r);
-  if (!report.empty() && !write_text(report, stagger::bench::push_threshold_report_json(r))) {
-    std::cerr << "stagger bench: cannot write the report to " << report << "\n";
-    return kExitWrongInput;
-  }
-  return r.interrupted ? kExitInterrupted : 0;
+  return finish_bench(r, report, stagger::bench::push_threshold_table,
+                      stagger::bench::push_threshold_report_json);
 }
 
 int run_blast_bench(const std::string& level_path, stagger::bench::BlastBenchOptions options,
@@ -852,12 +853,8 @@ int run_blast_bench(const std::string& level_path, stagger::bench::BlastBenchOpt
   stagger::app::catch_interrupts();
   options.stop = kStopOnInterrupt;
   const stagger::bench::BlastBenchResult r = stagger::bench::run_blast_bench(scene, options);
-  if (report != "-") std::cout << stagger::bench::blast_bench_text(r);
-  if (!report.empty() && !write_text(report, stagger::bench::blast_bench_json(r))) {
-    std::cerr << "stagger bench: cannot write the report to " << report << "\n";
-    return kExitWrongInput;
-  }
-  return r.interrupted ? kExitInterrupted : 0;
+  return finish_bench(r, report, stagger::bench::blast_bench_text,
+                      stagger::bench::blast_bench_json);
 }
 
 struct PlayOptions {

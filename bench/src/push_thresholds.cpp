@@ -139,12 +139,13 @@ PushThresholdResult run_push_thresholds(const PushThresholdOptions& options) {
   const std::vector<float> impulses = result.impulses();
   std::vector<PushRun> all;
   for (int direction = 0; direction < kPushDirections; ++direction) {
-    for (float impulse : impulses) {
+    for (std::size_t i = 0; i < impulses.size(); ++i) {
       for (int time = 0; time < options.push_times; ++time) {
         PushRun run;
         run.direction = direction;
         run.time_index = time;
-        run.impulse_ns = impulse;
+        run.impulse_index = static_cast<int>(i);
+        run.impulse_ns = impulses[i];
         all.push_back(run);
       }
     }
@@ -165,10 +166,8 @@ PushThresholdResult run_push_thresholds(const PushThresholdOptions& options) {
   for (int direction = 0; direction < kPushDirections; ++direction) {
     std::vector<int> falls(impulses.size(), 0);
     for (const PushRun& run : result.runs) {
-      if (run.direction != direction || !run.fell) continue;
-      const auto i = static_cast<std::size_t>(
-          std::lround((run.impulse_ns - options.from_ns) / options.step_ns));
-      if (i < falls.size()) ++falls[i];
+      if (run.direction == direction && run.fell)
+        ++falls[static_cast<std::size_t>(run.impulse_index)];
     }
     result.directions[static_cast<std::size_t>(direction)] =
         thresholds_of(impulses, falls, options.push_times);

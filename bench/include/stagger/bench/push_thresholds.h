@@ -47,6 +47,7 @@ struct PushThresholdOptions {
 struct PushRun {
   int direction = 0;         ///< 0..7, push_direction_name
   int time_index = 0;        ///< 0..push_times-1
+  int impulse_index = 0;     ///< from from_ns upward
   float impulse_ns = 0;      ///< [N·s]
   bool fell = false;         ///< the drives let go within the watch
   double fell_after_s = -1;  ///< [s] from the push, when it fell
