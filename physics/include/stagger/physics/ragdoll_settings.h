@@ -29,8 +29,8 @@ struct GetUpSettings {
   // is this low) its muscles tense and it settles instead of rolling and sliding on.
   float settle_pelvis_ratio = 0.5f;     ///< [-] pelvis height over its standing height
   float settle_strength = 0.2f;         ///< [-] joint friction then, as a fraction of each cap
-  float settle_linear_damping = 0.6f;   ///< [1/s] share of every body's velocity lost per second
-  float settle_angular_damping = 0.6f;  ///< [1/s] the same for spin
+  float settle_linear_damping = 0.9f;   ///< [1/s] share of every body's velocity lost per second
+  float settle_angular_damping = 0.9f;  ///< [1/s] the same for spin
   float still_speed = 0.25f;            ///< [m/s] every body slower than this counts as lying still
   float still_time_s = 0.2f;            ///< [s] lying still this long: `down`
   float down_time_s = 0.2f;             ///< [s] pause on the ground before the attempt starts
