@@ -184,6 +184,33 @@ void RagdollRig::apply_impulse(BodyPart part, Vec3 impulse) {
   world_.apply_impulse(body(part), impulse);
 }
 
+void RagdollRig::apply_roll(std::span<const BodyPart> parts, Vec3 point, Vec3 axis,
+                            float angular_acceleration, float max_torque) {
+  std::array<Vec3, kBodyPartCount> radial{};
+  std::array<float, kBodyPartCount> own{};  // [kg·m²] each part's inertia about its own axis
+  float inertia = 0;                        // [kg·m²] all of them, about the line
+  for (const BodyPart part : parts) {
+    const std::size_t i = slot(part);
+    const BodyBlueprint& shape = blueprint_.bodies[i];
+    const BodyState s = world_.body_state(bodies_[i]);
+    const Vec3 off = s.position - point;
+    const Vec3 local = s.rotation.conjugate().rotate(axis);
+    radial[i] = off - axis * dot(off, axis);
+    own[i] = shape.inertia.x * local.x * local.x + shape.inertia.y * local.y * local.y +
+             shape.inertia.z * local.z * local.z;
+    inertia += shape.mass * dot(radial[i], radial[i]) + own[i];
+  }
+  if (!(inertia > 0)) return;
+  const float torque = std::clamp(inertia * angular_acceleration, -max_torque, max_torque);
+  const Vec3 alpha = axis * (torque / inertia);
+  const float dt = world_.dt();
+  for (const BodyPart part : parts) {
+    const std::size_t i = slot(part);
+    world_.apply_impulse(bodies_[i], cross(alpha, radial[i]) * (blueprint_.bodies[i].mass * dt));
+    world_.apply_torque(bodies_[i], alpha * own[i]);
+  }
+}
+
 void RagdollRig::apply_impulse_to_all(Vec3 impulse) {
   for (int b = 0; b < kBodyPartCount; ++b) {
     const BodyPart part = body_part_at(b);

@@ -6,6 +6,10 @@
 namespace stagger::physics {
 namespace {
 
+// [rad] a spine tilted further than this from the horizontal is not lying, and is not rolled:
+// about a steep spine the roll would turn the body about the vertical instead
+constexpr float kMaxRolledSpinePitch = deg_to_rad(30.0f);
+
 // [m] the fall line's probes reach this much farther up than the rise's ground probes (a body
 // lying on a flight has treads up to a metre above its pelvis within reach) ...
 constexpr float kFallLineAboveM = 1.0f;
@@ -91,7 +95,9 @@ void GetUpController::start(PoseBlend& pose) {
   Vec3 head_direction = horizontal(pelvis.rotate({0, 1, 0}));
   if (length(head_direction) < 1e-3f) head_direction = horizontal(pelvis.rotate({0, 0, 1}));
   Vec3 facing = state_.prone ? head_direction : -head_direction;
-  facing = along_fall_line(facing);
+  const std::optional<Vec3> uphill = fall_line();
+  if (uphill) facing = dot(*uphill, facing) >= 0 ? *uphill : -*uphill;
+  state_.on_steep_ground = uphill.has_value();
   state_.facing_yaw = yaw_of(facing);
   state_.rising = false;
   state_.lagging_s = 0;
@@ -100,10 +106,33 @@ void GetUpController::start(PoseBlend& pose) {
   pose.start(tuck_pose(state_.prone), rig_.settings().get_up.tuck_s);
 }
 
-Vec3 GetUpController::along_fall_line(Vec3 facing) const {
+void GetUpController::roll_flat() {
+  // A body lying on its side tucks with the upper leg on the lower one, its foot 0.15-0.25 m
+  // over the ground, and rises rolling over its side. Its trunk, head and arms are turned about
+  // the spine as one rigid body, belly down (prone) or up: a damped spring on the roll angle,
+  // capped. The legs follow through the hips. (A torque on the pelvis and chest alone wrenched
+  // the shoulders past their limits; with the legs turned too, fewer bodies stood.)
+  static constexpr BodyPart kRolled[] = {
+      BodyPart::pelvis,      BodyPart::chest,       BodyPart::head,       BodyPart::upper_arm_l,
+      BodyPart::lower_arm_l, BodyPart::upper_arm_r, BodyPart::lower_arm_r};
+  const GetUpSettings& g = rig_.settings().get_up;
+  const BodyState pelvis = rig_.body_state(BodyPart::pelvis);
+  const Vec3 spine = pelvis.rotation.rotate({0, 1, 0});
+  const Vec3 belly = pelvis.rotation.rotate({0, 0, 1});
+  const Vec3 down{0, state_.prone ? -1.0f : 1.0f, 0};
+  const Vec3 want = down - spine * dot(down, spine);
+  if (std::fabs(spine.y) > std::sin(kMaxRolledSpinePitch)) return;
+  const float angle = std::atan2(dot(cross(belly, want), spine), dot(belly, normalized(want)));
+  const float omega = 2.0f * kPi * g.roll_frequency_hz;
+  const float rate = dot(pelvis.angular_velocity, spine);
+  rig_.apply_roll(kRolled, pelvis.position, spine, omega * omega * angle - 2.0f * omega * rate,
+                  g.roll_max_torque_nm * rig_.settings().torque_scale());
+}
+
+std::optional<Vec3> GetUpController::fall_line() const {
   // On steep ground (stairs, a steep slope) a body standing across the fall line has its feet at
   // different heights and leans: it stands up facing up or down the slope instead, whichever is
-  // nearer the way it would have faced.
+  // nearer the way it would have faced. The way up, where the ground is that steep.
   const GetUpSettings& g = rig_.settings().get_up;
   const Vec3 at = rig_.body_state(BodyPart::pelvis).position;
   const float r = g.fall_line_probe_m;
@@ -112,13 +141,12 @@ Vec3 GetUpController::along_fall_line(Vec3 facing) const {
   for (int i = 0; i < 4; ++i) {
     const GroundHit hit =
         rig_.probe_ground(at + offsets[i], g.ground_probe_m + kFallLineAboveM, kFallLineBelowM);
-    if (!hit.hit) return facing;
+    if (!hit.hit) return std::nullopt;
     h[i] = hit.point.y;
   }
   const Vec3 uphill{(h[0] - h[1]) / (2.0f * r), 0.0f, (h[2] - h[3]) / (2.0f * r)};
-  if (length(uphill) < std::tan(deg_to_rad(g.fall_line_slope_deg))) return facing;
-  const Vec3 up = normalized(uphill);
-  return dot(up, facing) >= 0 ? up : -up;
+  if (length(uphill) < std::tan(deg_to_rad(g.fall_line_slope_deg))) return std::nullopt;
+  return normalized(uphill);
 }
 
 void GetUpController::update(float t, PoseBlend& pose) {
@@ -127,7 +155,12 @@ void GetUpController::update(float t, PoseBlend& pose) {
   // standing height and the uprighting drive, boosted, turns it upright; 3. `stood` declares
   // success once up, `failing` or `timed_out` failure.
   const GetUpSettings& g = rig_.settings().get_up;
-  if (t < g.tuck_s) return;
+  if (t < g.tuck_s) {
+    // Not on stairs or steep slopes: there fewer stood with it (146 of 200 within 6 s on stairs
+    // against 163).
+    if (!state_.on_steep_ground) roll_flat();
+    return;
+  }
   if (!state_.rising) {
     state_.rising = true;
     state_.anchor = rig_.body_state(BodyPart::pelvis).position;

@@ -1,4 +1,6 @@
 #pragma once
+
+#include <optional>
 // Falling and getting up: when an upright body gives up, how a fallen one comes to lie still,
 // and the get-up itself (tuck, rise with a capped lift of the pelvis and a boosted uprighting
 // drive, stand), its success or failure, and the assistance letting go afterwards.
@@ -12,18 +14,19 @@ namespace stagger::physics {
 class GetUpController {
  public:
   struct State {
-    float past_fall_error_s = 0;  ///< [s] walking: how long the error has been past the threshold
-    float still_s = 0;            ///< [s] lying still (falling, down)
-    float resistance_s = 0;       ///< [s] harder to knock down until this runs out
-    float facing_yaw = 0;         ///< [rad] the heading the body stands up to
-    Vec3 anchor;                  ///< [m] pelvis position when the rise began
-    bool prone = false;           ///< the attempt started lying face down
-    bool rising = false;          ///< past the tuck
-    bool settling = false;        ///< fallen: has hit the ground, tensed and damped
-    float assist_fade_s = 0;      ///< [s] the assistance still letting go after standing
-    int failed_attempts = 0;      ///< failures since the last success
-    float lagging_s = 0;          ///< [s] rising: how long the pelvis has lagged its plan
-    float last_update_s = 0;      ///< [s] into the attempt, at the last update
+    float past_fall_error_s = 0;   ///< [s] walking: how long the error has been past the threshold
+    float still_s = 0;             ///< [s] lying still (falling, down)
+    float resistance_s = 0;        ///< [s] harder to knock down until this runs out
+    float facing_yaw = 0;          ///< [rad] the heading the body stands up to
+    Vec3 anchor;                   ///< [m] pelvis position when the rise began
+    bool prone = false;            ///< the attempt started lying face down
+    bool on_steep_ground = false;  ///< ... on ground steeper than fall_line_slope_deg
+    bool rising = false;           ///< past the tuck
+    bool settling = false;         ///< fallen: has hit the ground, tensed and damped
+    float assist_fade_s = 0;       ///< [s] the assistance still letting go after standing
+    int failed_attempts = 0;       ///< failures since the last success
+    float lagging_s = 0;           ///< [s] rising: how long the pelvis has lagged its plan
+    float last_update_s = 0;       ///< [s] into the attempt, at the last update
   };
 
   GetUpController(RagdollRig& rig, const BodySense& sense) : rig_(rig), sense_(sense) {}
@@ -51,7 +54,11 @@ class GetUpController {
   /// The rise: `t` [s] into the attempt.
   void update(float t, PoseBlend& pose);
   /// `facing` turned up or down the fall line where the ground is steep.
-  Vec3 along_fall_line(Vec3 facing) const;
+  /// The way up the ground under the body (horizontal, unit) where it is steeper than
+  /// `fall_line_slope_deg`; none on gentler ground or with no ground in reach.
+  std::optional<Vec3> fall_line() const;
+  /// Through the tuck: rolls a body lying on its side flat onto its front or back.
+  void roll_flat();
   /// [m] the height of the ground under the lower foot.
   float ground_under_feet() const;
   void track_progress(float t, float planned_height);

@@ -7,6 +7,7 @@
 
 #include <array>
 #include <optional>
+#include <span>
 #include <string>
 
 #include "stagger/physics/pose.h"
@@ -72,6 +73,12 @@ class RagdollRig {
   // --- Driving the body ---
   /// An impulse [N·s] at the part's centre of mass.
   void apply_impulse(BodyPart part, Vec3 impulse);
+  /// Turns `parts` about the line through `point` [m] along the unit `axis` as one rigid body
+  /// would turn at `angular_acceleration` [rad/s²] through the coming step, the torque that takes
+  /// capped at `max_torque` [N·m]: each part gets its share of force and spin, so the joints
+  /// between them carry none of it.
+  void apply_roll(std::span<const BodyPart> parts, Vec3 point, Vec3 axis,
+                  float angular_acceleration, float max_torque);
   /// An impulse [N·s] shared by every body in proportion to its mass: the whole body gains
   /// `impulse` / mass of velocity and no spin.
   void apply_impulse_to_all(Vec3 impulse);

@@ -35,7 +35,11 @@ struct GetUpSettings {
   float still_time_s = 0.2f;            ///< [s] lying still this long: `down`
   float down_time_s = 0.2f;             ///< [s] pause on the ground before the attempt starts
   float tuck_s = 0.6f;                  ///< [s] blend from the lying pose into the tuck
-  float rise_s = 1.4f;                  ///< [s] rise from the tuck to standing
+  // Through the tuck a body lying on its side is rolled about its spine onto its front or back,
+  // as it will rise, by a torque with this natural frequency, capped (at 75 kg and 1.8 m).
+  float roll_frequency_hz = 2.0f;    ///< [Hz]
+  float roll_max_torque_nm = 80.0f;  ///< [N·m]
+  float rise_s = 1.4f;               ///< [s] rise from the tuck to standing
   /// [m] the lift's goal: this far under the pelvis's standing height over the footholds
   float lift_below_standing_m = 0.02f;
   /// On ground steeper than this [deg] the body stands up facing up or down the fall line,
