@@ -19,6 +19,10 @@ namespace {
 
 constexpr float kJointGapBoundM = 0.02f;           // [m] no joint opens wider, whatever the blow
 constexpr float kMostPelvisOverStandingM = 0.03f;  // [m] a get-up that lifts it higher jumps
+constexpr float kFootLiftM = 0.05f;                // [m] a foot's lowest corner over the ground
+// Flat get-ups of 200 with a foot lifted past kFootLiftM at some moment: a guard for the roll
+// onto the front or back (75 in the release build, 105 without the roll), not the goal (none).
+constexpr int kMostFeetLiftedOf200 = 90;
 
 bench::KnockDownResult knock_downs(bench::KnockDownGround ground, int count, std::uint64_t seed,
                                    float impulse_ns = 150.0f,
@@ -39,11 +43,14 @@ float worst_separation(const bench::KnockDownResult& r) {
 }
 
 // Every one stands again within 8 s, at least 98 % within 5 s, and no get-up carries the pelvis
-// more than 3 cm over its standing height. In the release build all 200 stand within 5 s; the
-// slowest takes 4.4 s from the blow.
+// more than 3 cm over its standing height. In the release build 198 of 200 stand within 5 s; the
+// slowest takes 5.2 s from the blow. A body lying on its side is rolled onto its front or back
+// as it tucks, so that the upper leg's foot does not stay on the lower leg: a foot rises more
+// than 5 cm in 75 of these get-ups (105 without the roll; the goal is none).
 TEST(KnockDowns, OnFlatGroundAllTwoHundredStandAgainWithJointsTogether) {
   int within_5_s = 0;
   int within_8_s = 0;
+  int feet_lifted = 0;
   for (std::uint64_t seed : {1u, 2u}) {
     const bench::KnockDownResult r = knock_downs(bench::KnockDownGround::flat, 100, seed);
     ASSERT_EQ(r.runs.size(), 100u);
@@ -51,6 +58,7 @@ TEST(KnockDowns, OnFlatGroundAllTwoHundredStandAgainWithJointsTogether) {
       EXPECT_GE(k.fell_s, 0.0) << "a 150 N·s blow always fells the body (run " << k.index << ")";
       EXPECT_GE(k.stood_s, 0.0) << "run " << k.index << " never stood";
       EXPECT_LE(k.max_pelvis_over_standing_m, kMostPelvisOverStandingM) << "run " << k.index;
+      feet_lifted += k.max_foot_lift_m > kFootLiftM;
     }
     EXPECT_LE(worst_separation(r), kJointGapBoundM);
     within_5_s += r.stood_within(5.0);
@@ -58,11 +66,13 @@ TEST(KnockDowns, OnFlatGroundAllTwoHundredStandAgainWithJointsTogether) {
   }
   RecordProperty("stood_within_5_s_of_200", within_5_s);
   RecordProperty("stood_within_8_s_of_200", within_8_s);
+  RecordProperty("feet_lifted_of_200", feet_lifted);
   EXPECT_GE(within_5_s, 196);
   EXPECT_EQ(within_8_s, 200);
+  EXPECT_LE(feet_lifted, kMostFeetLiftedOf200);
 }
 
-// On a 12° slope at least 95 % stand within 6 s (in the release build 99 of these 100), none
+// On a 12° slope at least 95 % stand within 6 s (in the release build 100 of these 100), none
 // with the pelvis carried more than 3 cm over standing height.
 TEST(KnockDowns, OnASlopeNinetyFivePercentStandWithinSixSeconds) {
   const bench::KnockDownResult r = knock_downs(bench::KnockDownGround::slope, 100, 1);

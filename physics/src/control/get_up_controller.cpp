@@ -119,10 +119,10 @@ void GetUpController::roll_flat() {
   const BodyState pelvis = rig_.body_state(BodyPart::pelvis);
   const Vec3 spine = pelvis.rotation.rotate({0, 1, 0});
   const Vec3 belly = pelvis.rotation.rotate({0, 0, 1});
-  const Vec3 down{0, state_.prone ? -1.0f : 1.0f, 0};
-  const Vec3 want = down - spine * dot(down, spine);
   if (std::fabs(spine.y) > std::sin(kMaxRolledSpinePitch)) return;
-  const float angle = std::atan2(dot(cross(belly, want), spine), dot(belly, normalized(want)));
+  const Vec3 down{0, state_.prone ? -1.0f : 1.0f, 0};
+  const Vec3 want = normalized(down - spine * dot(down, spine));  // the belly's goal
+  const float angle = std::atan2(dot(cross(belly, want), spine), dot(belly, want));
   const float omega = 2.0f * kPi * g.roll_frequency_hz;
   const float rate = dot(pelvis.angular_velocity, spine);
   rig_.apply_roll(kRolled, pelvis.position, spine, omega * omega * angle - 2.0f * omega * rate,

@@ -35,8 +35,9 @@ struct GetUpSettings {
   float still_time_s = 0.2f;            ///< [s] lying still this long: `down`
   float down_time_s = 0.2f;             ///< [s] pause on the ground before the attempt starts
   float tuck_s = 0.6f;                  ///< [s] blend from the lying pose into the tuck
-  // Through the tuck a body lying on its side is rolled about its spine onto its front or back,
-  // as it will rise, by a torque with this natural frequency, capped (at 75 kg and 1.8 m).
+  // Through the tuck a body lying on its side is turned about its spine onto its front or back
+  // (trunk, head and arms as one rigid body), as it will rise: a damped spring of this natural
+  // frequency, its torque capped (at 75 kg and 1.8 m).
   float roll_frequency_hz = 2.0f;    ///< [Hz]
   float roll_max_torque_nm = 80.0f;  ///< [N·m]
   float rise_s = 1.4f;               ///< [s] rise from the tuck to standing
