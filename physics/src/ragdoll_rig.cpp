@@ -206,7 +206,8 @@ void RagdollRig::apply_roll(std::span<const BodyPart> parts, Vec3 point, Vec3 ax
   const float dt = world_.dt();
   for (const BodyPart part : parts) {
     const std::size_t i = slot(part);
-    world_.apply_impulse(bodies_[i], cross(alpha, radial[i]) * (blueprint_.bodies[i].mass * dt));
+    const float mass = blueprint_.bodies[i].mass;
+    world_.apply_impulse(bodies_[i], cross(alpha, radial[i]) * (mass * dt));
     world_.apply_torque(bodies_[i], alpha * own[i]);
   }
 }

@@ -1,9 +1,9 @@
 #pragma once
-
-#include <optional>
 // Falling and getting up: when an upright body gives up, how a fallen one comes to lie still,
 // and the get-up itself (tuck, rise with a capped lift of the pelvis and a boosted uprighting
 // drive, stand), its success or failure, and the assistance letting go afterwards.
+
+#include <optional>
 
 #include "body_sense.h"
 #include "stagger/physics/pose.h"
@@ -53,7 +53,6 @@ class GetUpController {
   void start(PoseBlend& pose);
   /// The rise: `t` [s] into the attempt.
   void update(float t, PoseBlend& pose);
-  /// `facing` turned up or down the fall line where the ground is steep.
   /// The way up the ground under the body (horizontal, unit) where it is steeper than
   /// `fall_line_slope_deg`; none on gentler ground or with no ground in reach.
   std::optional<Vec3> fall_line() const;
