@@ -1,6 +1,7 @@
 #include "get_up_controller.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace stagger::physics {
@@ -95,15 +96,22 @@ void GetUpController::start(PoseBlend& pose) {
   Vec3 head_direction = horizontal(pelvis.rotate({0, 1, 0}));
   if (length(head_direction) < 1e-3f) head_direction = horizontal(pelvis.rotate({0, 0, 1}));
   Vec3 facing = state_.prone ? head_direction : -head_direction;
+  const GetUpSettings& g = rig_.settings().get_up;
   const std::optional<Vec3> uphill = fall_line();
-  if (uphill) facing = dot(*uphill, facing) >= 0 ? *uphill : -*uphill;
+  // Face down on steep ground with the head not up the fall line, the body first turns head-up
+  // (pushing up with its feet above its head, a third of such attempts on stairs failed) and
+  // then rises facing uphill. Face up it sits up toward its feet, up or down the flight.
+  state_.turning = uphill && state_.prone && g.turn_max_s > 0 &&
+                   dot(*uphill, normalized(head_direction)) < std::cos(deg_to_rad(g.turn_min_deg));
+  state_.turn_overrun_s = 0;
+  if (uphill) facing = state_.turning || dot(*uphill, facing) >= 0 ? *uphill : -*uphill;
   state_.on_steep_ground = uphill.has_value();
   state_.facing_yaw = yaw_of(facing);
   state_.rising = false;
   state_.lagging_s = 0;
   rig_.set_upright_strength(0.0f);
   pose.target = rig_.current_pose();
-  pose.start(tuck_pose(state_.prone), rig_.settings().get_up.tuck_s);
+  pose.start(tuck_pose(state_.prone), g.tuck_s);
 }
 
 void GetUpController::roll_flat() {
@@ -129,6 +137,27 @@ void GetUpController::roll_flat() {
                   g.roll_max_torque_nm * rig_.settings().torque_scale());
 }
 
+bool GetUpController::turn_head_up(Vec3 uphill) {
+  // The whole body, tucking, turns as one rigid body about the vertical through its centre of
+  // mass (no joint carries the turn): a damped spring on the head's heading, capped. (About the
+  // flight's normal, a body lying across the treads caught on the nosings and stopped short.)
+  std::array<BodyPart, kBodyPartCount> all{};
+  for (int b = 0; b < kBodyPartCount; ++b) all[static_cast<std::size_t>(b)] = body_part_at(b);
+  const GetUpSettings& g = rig_.settings().get_up;
+  const BodyState pelvis = rig_.body_state(BodyPart::pelvis);
+  const Vec3 head = horizontal(pelvis.rotation.rotate({0, 1, 0}));
+  if (length(head) < 1e-3f) return true;  // head straight up or down: no heading to turn
+  const Vec3 up{0, 1, 0};
+  const Vec3 from = normalized(head);
+  const float angle = std::atan2(dot(cross(from, uphill), up), dot(from, uphill));
+  if (std::fabs(angle) < deg_to_rad(g.turn_done_deg)) return true;
+  const float omega = 2.0f * kPi * g.turn_frequency_hz;
+  rig_.apply_roll(all, rig_.mass_center(-1).position, up,
+                  omega * omega * angle - 2.0f * omega * pelvis.angular_velocity.y,
+                  g.turn_max_torque_nm * rig_.settings().torque_scale());
+  return false;
+}
+
 std::optional<Vec3> GetUpController::fall_line() const {
   // On steep ground (stairs, a steep slope) a body standing across the fall line has its feet at
   // different heights and leans: it stands up facing up or down the slope instead, whichever is
@@ -150,11 +179,20 @@ std::optional<Vec3> GetUpController::fall_line() const {
 }
 
 void GetUpController::update(float t, PoseBlend& pose) {
-  // Stages: 1. tuck (blend from the lying pose); 2. rise: the joints blend to a crouch (face
-  // down: bent over the straight legs), then to standing, while a capped lift carries the pelvis to
-  // standing height and the uprighting drive, boosted, turns it upright; 3. `stood` declares
-  // success once up, `failing` or `timed_out` failure.
+  // Stages: 1. tuck (blend from the lying pose; face down on steep ground, turning head-up,
+  // which the rise waits for); 2. rise: the joints blend to a crouch (face down: bent over the
+  // straight legs), then to standing, while a capped lift carries the pelvis to standing height
+  // and the uprighting drive, boosted, turns it upright; 3. `stood` declares success once up,
+  // `failing` or `timed_out` failure.
   const GetUpSettings& g = rig_.settings().get_up;
+  if (state_.turning) {
+    // The rise waits for the turn, for at most `turn_max_s` from the attempt's start.
+    const std::optional<Vec3> uphill = fall_line();
+    state_.turning = uphill && !turn_head_up(*uphill) && t < g.turn_max_s;
+    state_.turn_overrun_s = std::max(0.0f, t - g.tuck_s);
+    if (state_.turning && t >= g.tuck_s) return;
+  }
+  t = stage_time(t);
   if (t < g.tuck_s) {
     // Not on stairs or steep slopes: there fewer stood with it (146 of 200 within 6 s on stairs
     // against 163).
@@ -233,7 +271,7 @@ bool GetUpController::stood(float t) const {
   const float standing = rig_.blueprint().bodies[slot(BodyPart::pelvis)].center.y;
   const float pelvis_height = rig_.body_state(BodyPart::pelvis).position.y -
                               rig_.lowest_point(balance.com.y - balance.com_height_m);
-  return state_.rising && t >= g.tuck_s + g.rise_s &&
+  return state_.rising && stage_time(t) >= g.tuck_s + g.rise_s &&
          pelvis_height > g.stood_height_ratio * standing &&
          balance.tilt_rad < deg_to_rad(g.stood_tilt_deg) &&
          balance.error_m < g.stood_error_ratio * settings.balance.fall_error_m &&

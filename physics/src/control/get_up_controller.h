@@ -21,6 +21,8 @@ class GetUpController {
     Vec3 anchor;                   ///< [m] pelvis position when the rise began
     bool prone = false;            ///< the attempt started lying face down
     bool on_steep_ground = false;  ///< ... on ground steeper than fall_line_slope_deg
+    bool turning = false;          ///< face down on steep ground, turning head-up
+    float turn_overrun_s = 0;      ///< [s] how long the turn outlasted the tuck
     bool rising = false;           ///< past the tuck
     bool settling = false;         ///< fallen: has hit the ground, tensed and damped
     float assist_fade_s = 0;       ///< [s] the assistance still letting go after standing
@@ -58,6 +60,9 @@ class GetUpController {
   std::optional<Vec3> fall_line() const;
   /// Through the tuck: rolls a body lying on its side flat onto its front or back.
   void roll_flat();
+  /// Through the tuck (and past it if need be): turns a body lying face down on steep ground
+  /// about the vertical until its head points up the fall line `uphill`; true once it does.
+  bool turn_head_up(Vec3 uphill);
   /// [m] the height of the ground under the lower foot.
   float ground_under_feet() const;
   void track_progress(float t, float planned_height);
@@ -65,7 +70,7 @@ class GetUpController {
   bool failing() const;
   /// Whether the attempt has stood, `t` [s] into it.
   bool stood(float t) const;
-  bool timed_out(float t) const { return t > rig_.settings().get_up.timeout_s; }
+  bool timed_out(float t) const { return stage_time(t) > rig_.settings().get_up.timeout_s; }
   /// Ends the attempt: the lift lets go at once on failure, fades out after a success.
   void finish(bool stood);
   /// After standing, the lift and the boosted uprighting let go over a moment, not at once.
@@ -78,6 +83,9 @@ class GetUpController {
   void reset() { state_ = {}; }
 
  private:
+  /// [s] `t` into the attempt less the turn's overrun: the stages' clock.
+  float stage_time(float t) const { return t - state_.turn_overrun_s; }
+
   RagdollRig& rig_;
   const BodySense& sense_;
   State state_;

@@ -40,7 +40,17 @@ struct GetUpSettings {
   // frequency, its torque capped (at 75 kg and 1.8 m).
   float roll_frequency_hz = 2.0f;    ///< [Hz]
   float roll_max_torque_nm = 80.0f;  ///< [N·m]
-  float rise_s = 1.4f;               ///< [s] rise from the tuck to standing
+  // On ground steeper than `fall_line_slope_deg` a body lying face down with its head more than
+  // `turn_min_deg` from the way up turns about the vertical as it tucks (the whole body as one
+  // rigid body) until its head is within `turn_done_deg` of it; the rise waits for the turn for
+  // at most `turn_max_s` from the attempt's start. A damped spring of this natural frequency, its
+  // torque capped (at 75 kg and 1.8 m).
+  float turn_min_deg = 60.0f;         ///< [deg]
+  float turn_done_deg = 20.0f;        ///< [deg]
+  float turn_max_s = 1.5f;            ///< [s]
+  float turn_frequency_hz = 1.0f;     ///< [Hz]
+  float turn_max_torque_nm = 300.0f;  ///< [N·m]
+  float rise_s = 1.4f;                ///< [s] rise from the tuck to standing
   /// [m] the lift's goal: this far under the pelvis's standing height over the footholds
   float lift_below_standing_m = 0.02f;
   /// On ground steeper than this [deg] the body stands up facing up or down the fall line,
