@@ -31,7 +31,7 @@ struct GetUpSettings {
   float settle_strength = 0.2f;         ///< [-] joint friction then, as a fraction of each cap
   float settle_linear_damping = 0.9f;   ///< [1/s] share of every body's velocity lost per second
   float settle_angular_damping = 0.9f;  ///< [1/s] the same for spin
-  float still_speed = 0.25f;            ///< [m/s] every body slower than this counts as lying still
+  float still_speed = 0.7f;             ///< [m/s] every body slower than this counts as lying still
   float still_time_s = 0.2f;            ///< [s] lying still this long: `down`
   float down_time_s = 0.2f;             ///< [s] pause on the ground before the attempt starts
   float tuck_s = 0.6f;                  ///< [s] blend from the lying pose into the tuck
