@@ -21,8 +21,11 @@ constexpr float kJointGapBoundM = 0.02f;           // [m] no joint opens wider, 
 constexpr float kMostPelvisOverStandingM = 0.03f;  // [m] a get-up that lifts it higher jumps
 constexpr float kFootLiftM = 0.05f;                // [m] a foot's lowest corner over the ground
 // Flat get-ups of 200 with a foot lifted past kFootLiftM at some moment: a guard for the roll
-// onto the front or back (75 in the release build, 105 without the roll), not the goal (none).
+// onto the front or back (67 in the release build, 105 without the roll), not the goal (none).
 constexpr int kMostFeetLiftedOf200 = 90;
+// Of the 25 stairs knock-downs below, standing within 6 s: a guard for the turn head-up and the
+// threshold for lying still (22 in the release build, 16 without either), not the goal (95 %).
+constexpr int kLeastStoodOnStairsOf25 = 19;
 
 bench::KnockDownResult knock_downs(bench::KnockDownGround ground, int count, std::uint64_t seed,
                                    float impulse_ns = 150.0f,
@@ -43,10 +46,10 @@ float worst_separation(const bench::KnockDownResult& r) {
 }
 
 // Every one stands again within 8 s, at least 98 % within 5 s, and no get-up carries the pelvis
-// more than 3 cm over its standing height. In the release build 198 of 200 stand within 5 s; the
-// slowest takes 5.2 s from the blow. A body lying on its side is rolled onto its front or back
+// more than 3 cm over its standing height. In the release build 200 of 200 stand within 5 s; the
+// slowest takes 4.1 s from the blow. A body lying on its side is rolled onto its front or back
 // as it tucks, so that the upper leg's foot does not stay on the lower leg: a foot rises more
-// than 5 cm in 75 of these get-ups (105 without the roll; the goal is none).
+// than 5 cm in 67 of these get-ups (105 without the roll; the goal is none).
 TEST(KnockDowns, OnFlatGroundAllTwoHundredStandAgainWithJointsTogether) {
   int within_5_s = 0;
   int within_8_s = 0;
@@ -103,10 +106,11 @@ TEST(KnockDowns, FourHundredNewtonSecondsOnAnyBodyPartOpenNoJoint) {
   }
 }
 
-TEST(KnockDowns, TumblesDownStairsOpenNoJoint) {
+TEST(KnockDowns, TumblesDownStairsOpenNoJointAndMostStandWithinSixSeconds) {
   const bench::KnockDownResult r = knock_downs(bench::KnockDownGround::stairs, 25, 4);
   EXPECT_LE(worst_separation(r), kJointGapBoundM);
   RecordProperty("stood_within_6_s_of_25", r.stood_within(6.0));
+  EXPECT_GE(r.stood_within(6.0), kLeastStoodOnStairsOf25);
 }
 
 // Three standing enemies, each shoved every 0.1 s for 10 s (300 shoves in all) at a seeded random
