@@ -11,6 +11,13 @@ namespace {
 // about a steep spine the roll would turn the body about the vertical instead
 constexpr float kMaxRolledSpinePitch = deg_to_rad(30.0f);
 
+// Every body part, for turning the whole body as one rigid body.
+constexpr std::array<BodyPart, kBodyPartCount> kAllParts = [] {
+  std::array<BodyPart, kBodyPartCount> all{};
+  for (int b = 0; b < kBodyPartCount; ++b) all[static_cast<std::size_t>(b)] = body_part_at(b);
+  return all;
+}();
+
 // [m] the fall line's probes reach this much farther up than the rise's ground probes (a body
 // lying on a flight has treads up to a metre above its pelvis within reach) ...
 constexpr float kFallLineAboveM = 1.0f;
@@ -141,8 +148,6 @@ bool GetUpController::turn_head_up(Vec3 uphill) {
   // The whole body, tucking, turns as one rigid body about the vertical through its centre of
   // mass (no joint carries the turn): a damped spring on the head's heading, capped. (About the
   // flight's normal, a body lying across the treads caught on the nosings and stopped short.)
-  std::array<BodyPart, kBodyPartCount> all{};
-  for (int b = 0; b < kBodyPartCount; ++b) all[static_cast<std::size_t>(b)] = body_part_at(b);
   const GetUpSettings& g = rig_.settings().get_up;
   const BodyState pelvis = rig_.body_state(BodyPart::pelvis);
   const Vec3 head = horizontal(pelvis.rotation.rotate({0, 1, 0}));
@@ -152,7 +157,7 @@ bool GetUpController::turn_head_up(Vec3 uphill) {
   const float angle = std::atan2(dot(cross(from, uphill), up), dot(from, uphill));
   if (std::fabs(angle) < deg_to_rad(g.turn_done_deg)) return true;
   const float omega = 2.0f * kPi * g.turn_frequency_hz;
-  rig_.apply_roll(all, rig_.mass_center(-1).position, up,
+  rig_.apply_roll(kAllParts, rig_.mass_center(-1).position, up,
                   omega * omega * angle - 2.0f * omega * pelvis.angular_velocity.y,
                   g.turn_max_torque_nm * rig_.settings().torque_scale());
   return false;
