@@ -298,6 +298,8 @@ const SettingRow kRows[] = {
     SETTING(ragdoll.get_up.hold_ratio, "-", 0.0, 2.0,
             "cap of the horizontal hold, as a fraction of body weight"),
     SETTING(ragdoll.get_up.upright_boost, "-", 1.0, 20.0, "uprighting cap multiplier while rising"),
+    SETTING(ragdoll.get_up.steep_upright_boost, "-", 1.0, 30.0,
+            "the same on ground steeper than fall_line_slope_deg"),
     SETTING(ragdoll.get_up.knockdown_ns, "N·s", 1.0, 1000.0,
             "a blow this strong ends a get-up (a fall)"),
     SETTING(ragdoll.get_up.resistance_s, "s", 0.0, 10.0,

