@@ -95,12 +95,27 @@ float foot_lift(const physics::Ragdoll& r, BodyPart foot, KnockDownGround ground
   return lift;
 }
 
+// [m] the ground a foot stands on: under its centre; on the stairs the highest tread under any
+// corner of its sole (a foot across a nosing stands on the upper tread, whichever side of the
+// edge its centre is).
+float ground_under_foot(const physics::Ragdoll& r, BodyPart foot, KnockDownGround ground) {
+  const physics::BodyState s = r.body_state(foot);
+  if (ground != KnockDownGround::stairs) return knock_down_ground_height(ground, s.position.z);
+  const Vec3 h = r.blueprint().bodies[physics::slot(foot)].half_extents;
+  float highest = -1e9f;
+  for (int c = 0; c < 8; ++c) {
+    const Vec3 local{c & 1 ? h.x : -h.x, c & 2 ? h.y : -h.y, c & 4 ? h.z : -h.z};
+    const Vec3 corner = s.position + s.rotation.rotate(local);
+    highest = std::max(highest, knock_down_ground_height(ground, corner.z));
+  }
+  return highest;
+}
+
 // [m] the pelvis above its standing height over the ground under the higher foot.
 float pelvis_over_standing(const physics::Ragdoll& r, KnockDownGround ground) {
   const float standing = r.blueprint().bodies[physics::slot(BodyPart::pelvis)].center.y;
-  const float under_feet =
-      std::max(knock_down_ground_height(ground, r.body_state(BodyPart::foot_l).position.z),
-               knock_down_ground_height(ground, r.body_state(BodyPart::foot_r).position.z));
+  const float under_feet = std::max(ground_under_foot(r, BodyPart::foot_l, ground),
+                                    ground_under_foot(r, BodyPart::foot_r, ground));
   return r.body_state(BodyPart::pelvis).position.y - under_feet - standing;
 }
 
