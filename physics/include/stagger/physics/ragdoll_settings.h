@@ -67,7 +67,7 @@ struct GetUpSettings {
   float upright_boost = 4.0f;   ///< [-] uprighting cap multiplier while rising
   /// [-] the same on ground steeper than `fall_line_slope_deg`, where the hands push the trunk
   /// up off the steps: with the flat ground's boost a body rising on stairs often propped itself
-  /// on its hands, straight and leaning 35-40 deg, until the attempt timed out
+  /// on its hands, straight and leaning 34-61 deg, until the attempt timed out
   float steep_upright_boost = 12.0f;
   float knockdown_ns = 60.0f;  ///< [N·s] a blow this strong ends an attempt (a fall)
   float resistance_s = 1.5f;   ///< [s] after standing up, falling takes `resistance` times ...
