@@ -82,16 +82,23 @@ void add_surface(physics::World& world, KnockDownGround ground, float x_min, flo
   }
 }
 
-// [m] the lowest corner of a foot above the ground under that corner.
-float foot_lift(const physics::Ragdoll& r, BodyPart foot, KnockDownGround ground) {
+// [m] the 8 corners of a foot's box, in the world.
+std::array<Vec3, 8> foot_corners(const physics::Ragdoll& r, BodyPart foot) {
   const physics::BodyState s = r.body_state(foot);
   const Vec3 h = r.blueprint().bodies[physics::slot(foot)].half_extents;
-  float lift = 1e9f;
-  for (int c = 0; c < 8; ++c) {
+  std::array<Vec3, 8> corners;
+  for (std::size_t c = 0; c < corners.size(); ++c) {
     const Vec3 local{c & 1 ? h.x : -h.x, c & 2 ? h.y : -h.y, c & 4 ? h.z : -h.z};
-    const Vec3 p = s.position + s.rotation.rotate(local);
-    lift = std::min(lift, p.y - knock_down_ground_height(ground, p.z));
+    corners[c] = s.position + s.rotation.rotate(local);
   }
+  return corners;
+}
+
+// [m] the lowest corner of a foot above the ground under that corner.
+float foot_lift(const physics::Ragdoll& r, BodyPart foot, KnockDownGround ground) {
+  float lift = 1e9f;
+  for (const Vec3& p : foot_corners(r, foot))
+    lift = std::min(lift, p.y - knock_down_ground_height(ground, p.z));
   return lift;
 }
 
@@ -99,15 +106,11 @@ float foot_lift(const physics::Ragdoll& r, BodyPart foot, KnockDownGround ground
 // corner of its sole (a foot across a nosing stands on the upper tread, whichever side of the
 // edge its centre is).
 float ground_under_foot(const physics::Ragdoll& r, BodyPart foot, KnockDownGround ground) {
-  const physics::BodyState s = r.body_state(foot);
-  if (ground != KnockDownGround::stairs) return knock_down_ground_height(ground, s.position.z);
-  const Vec3 h = r.blueprint().bodies[physics::slot(foot)].half_extents;
+  if (ground != KnockDownGround::stairs)
+    return knock_down_ground_height(ground, r.body_state(foot).position.z);
   float highest = -1e9f;
-  for (int c = 0; c < 8; ++c) {
-    const Vec3 local{c & 1 ? h.x : -h.x, c & 2 ? h.y : -h.y, c & 4 ? h.z : -h.z};
-    const Vec3 corner = s.position + s.rotation.rotate(local);
-    highest = std::max(highest, knock_down_ground_height(ground, corner.z));
-  }
+  for (const Vec3& p : foot_corners(r, foot))
+    highest = std::max(highest, knock_down_ground_height(ground, p.z));
   return highest;
 }
 

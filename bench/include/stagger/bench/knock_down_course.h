@@ -60,8 +60,8 @@ struct KnockDown {
   /// [m] highest lowest-corner of a foot above the ground under it while getting up
   float max_foot_lift_m = 0;
   /// [m] highest the pelvis came above its standing height over the ground under the higher foot
-  /// (on the stairs: the highest tread under the foot's sole)
-  /// while getting up (negative: never that high)
+  /// (on the stairs the highest tread under that foot's sole) while getting up (negative: never
+  /// that high)
   float max_pelvis_over_standing_m = -1;
   float max_joint_separation_m = 0;  ///< [m] over the whole run, from the blow on
 
