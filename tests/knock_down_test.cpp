@@ -20,9 +20,12 @@ namespace {
 constexpr float kJointGapBoundM = 0.02f;           // [m] no joint opens wider, whatever the blow
 constexpr float kMostPelvisOverStandingM = 0.03f;  // [m] a get-up that lifts it higher jumps
 constexpr float kFootLiftM = 0.05f;                // [m] a foot's lowest corner over the ground
-// Flat get-ups of 200 with a foot lifted past kFootLiftM at some moment: a guard for the roll
-// onto the front or back (67 in the release build, 105 without the roll), not the goal (none).
-constexpr int kMostFeetLiftedOf200 = 90;
+// Flat get-ups of 200 with a foot lifted past kFootLiftM at some moment: a guard for lying down
+// (legs laid out, rolled flat) before the attempt (1 in the release build, 67 without), not the
+// goal (none).
+constexpr int kMostFeetLiftedOf200 = 10;
+// The same on the 12° slope, of 100 (13 in the release build, 60 without lying down).
+constexpr int kMostFeetLiftedOnTheSlopeOf100 = 30;
 // Of the 25 stairs knock-downs below, standing within 6 s: a guard for the turn head-up and the
 // threshold for lying still (22 in the release build, 16 without either), not the goal (95 %).
 constexpr int kLeastStoodOnStairsOf25 = 19;
@@ -50,9 +53,9 @@ float worst_separation(const bench::KnockDownResult& r) {
 
 // Every one stands again within 8 s, at least 98 % within 5 s, and no get-up carries the pelvis
 // more than 3 cm over its standing height. In the release build 200 of 200 stand within 5 s; the
-// slowest takes 4.1 s from the blow. A body lying on its side is rolled onto its front or back
-// as it tucks, so that the upper leg's foot does not stay on the lower leg: a foot rises more
-// than 5 cm in 67 of these get-ups (105 without the roll; the goal is none).
+// slowest takes 4.1 s from the blow. Before its attempt a body lays its legs out and is rolled
+// flat onto its front or back, so that no foot stays on the other leg or swings up in the roll: a
+// foot rises more than 5 cm in 1 of these get-ups (67 getting up as it fell; the goal is none).
 TEST(KnockDowns, OnFlatGroundAllTwoHundredStandAgainWithJointsTogether) {
   int within_5_s = 0;
   int within_8_s = 0;
@@ -83,10 +86,15 @@ TEST(KnockDowns, OnFlatGroundAllTwoHundredStandAgainWithJointsTogether) {
 TEST(KnockDowns, OnASlopeNinetyFivePercentStandWithinSixSeconds) {
   const bench::KnockDownResult r = knock_downs(bench::KnockDownGround::slope, 100, 1);
   ASSERT_EQ(r.runs.size(), 100u);
-  for (const bench::KnockDown& k : r.runs)
+  int feet_lifted = 0;
+  for (const bench::KnockDown& k : r.runs) {
     EXPECT_LE(k.max_pelvis_over_standing_m, kMostPelvisOverStandingM) << "run " << k.index;
+    feet_lifted += k.max_foot_lift_m > kFootLiftM;
+  }
   RecordProperty("stood_within_6_s_of_100", r.stood_within(6.0));
+  RecordProperty("feet_lifted_of_100", feet_lifted);
   EXPECT_GE(r.stood_within(6.0), 95);
+  EXPECT_LE(feet_lifted, kMostFeetLiftedOnTheSlopeOf100);
 }
 
 TEST(KnockDowns, FallsComeToRestWithinThreeSecondsOnFlatGround) {

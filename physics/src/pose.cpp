@@ -45,12 +45,21 @@ void set_legs(Pose& pose, float hip, float knee, float ankle) {
 
 }  // namespace
 
-Pose tuck_pose(bool prone) {
+Pose lying_pose(const Pose& lying) {
+  Pose pose = lying;
+  set_legs(pose, 0.0f, 5.0f, 0.0f);
+  return pose;
+}
+
+Pose tuck_pose(bool prone, bool on_steep_ground) {
   Pose pose;
   // Face down: on the knees, the shins on the ground and the toes tucked under. Face up: the
-  // knees raised and the feet flat by the seat. Either way the feet stay on the ground.
+  // knees raised and the feet flat by the seat. Either way the feet stay on the ground. (Face
+  // down on gentle ground with 15° of knee bend, as on stairs, 9 of 200 flat get-ups lifted a
+  // foot more than 5 cm through the tuck, against 1 with 5°; on stairs, with 5°, 752 of 800
+  // stood within 6 s against 763.)
   if (prone) {
-    set_legs(pose, -25.0f, 15.0f, 20.0f);
+    set_legs(pose, -25.0f, on_steep_ground ? 15.0f : 5.0f, 20.0f);
   } else {
     set_legs(pose, -55.0f, 125.0f, -15.0f);
   }

@@ -303,7 +303,8 @@ void Ragdoll::before_step(float dt) {
   update_foot_grips();
   if (state_ == LocomotionState::getting_up) get_up_->update(state_time_s_, pose_);
   if (get_up_->assist_fading() && is_upright(state_)) get_up_->fade_assistance(dt);
-  if (!is_upright(state_) && state_ != LocomotionState::getting_up) return;
+  if (get_up_->lying()) get_up_->lie();
+  if (!is_upright(state_) && state_ != LocomotionState::getting_up && !get_up_->lying()) return;
   update_targets(dt);
   update_upright();
 }
@@ -350,9 +351,13 @@ void Ragdoll::update_fallen(float dt) {
   if (state_ == LocomotionState::falling && still) {
     state_ = LocomotionState::down;
     state_time_s_ = 0;
+    if (get_up_->lies_down()) {
+      set_drives_active(true);
+      get_up_->lie_down(pose_);
+    }
   }
   if (state_ == LocomotionState::down && !get_up_->stays_down() &&
-      state_time_s_ >= settings().get_up.down_time_s) {
+      get_up_->ready_to_rise(state_time_s_)) {
     start_get_up();
   }
 }

@@ -66,6 +66,7 @@ void GetUpController::on_fall() {
   state_.assist_fade_s = 0;
   state_.rising = false;
   state_.settling = false;
+  state_.lying = false;
 }
 
 void GetUpController::settle_on_impact() {
@@ -95,7 +96,25 @@ bool GetUpController::stays_down() const {
   return state_.failed_attempts >= rig_.settings().get_up.max_attempts;
 }
 
+void GetUpController::lie_down(PoseBlend& pose) {
+  state_.lying = true;
+  state_.prone = rig_.body_state(BodyPart::pelvis).rotation.rotate({0, 0, 1}).y < 0;
+  rig_.set_upright_strength(0.0f);
+  pose.target = rig_.current_pose();
+  pose.start(lying_pose(pose.target), rig_.settings().get_up.lie_blend_s);
+}
+
+bool GetUpController::ready_to_rise(float down_s) const {
+  const GetUpSettings& g = rig_.settings().get_up;
+  if (down_s < g.down_time_s) return false;
+  if (!state_.lying || down_s >= g.down_time_s + g.lie_max_s) return true;
+  const Vec3 belly = rig_.body_state(BodyPart::pelvis).rotation.rotate({0, 0, 1});
+  return std::fabs(belly.y) > std::cos(deg_to_rad(g.lie_flat_deg)) &&
+         rig_.touching(BodyPart::foot_l) && rig_.touching(BodyPart::foot_r);
+}
+
 void GetUpController::start(PoseBlend& pose) {
+  state_.lying = false;
   const Quat pelvis = rig_.body_state(BodyPart::pelvis).rotation;
   // Face down when the belly (pelvis +Z) points at the ground. A body lying face up stands up
   // facing its feet; one lying face down pushes up and faces where its head was.
@@ -118,7 +137,7 @@ void GetUpController::start(PoseBlend& pose) {
   state_.lagging_s = 0;
   rig_.set_upright_strength(0.0f);
   pose.target = rig_.current_pose();
-  pose.start(tuck_pose(state_.prone), g.tuck_s);
+  pose.start(tuck_pose(state_.prone, state_.on_steep_ground), g.tuck_s);
 }
 
 void GetUpController::roll_flat() {

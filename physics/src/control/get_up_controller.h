@@ -1,7 +1,7 @@
 #pragma once
-// Falling and getting up: when an upright body gives up, how a fallen one comes to lie still,
-// and the get-up itself (tuck, rise with a capped lift of the pelvis and a boosted uprighting
-// drive, stand), its success or failure, and the assistance letting go afterwards.
+// Falling and getting up: when an upright body gives up, how a fallen one comes to lie still
+// and lies down, and the get-up itself (tuck, rise with a capped lift of the pelvis and a boosted
+// uprighting drive, stand), its success or failure, and the assistance letting go afterwards.
 
 #include <optional>
 
@@ -19,7 +19,8 @@ class GetUpController {
     float resistance_s = 0;        ///< [s] harder to knock down until this runs out
     float facing_yaw = 0;          ///< [rad] the heading the body stands up to
     Vec3 anchor;                   ///< [m] pelvis position when the rise began
-    bool prone = false;            ///< the attempt started lying face down
+    bool lying = false;            ///< down on gentle ground: legs laid out, rolling flat
+    bool prone = false;            ///< lying face down (as it lay down, as the attempt began)
     bool on_steep_ground = false;  ///< ... on ground steeper than fall_line_slope_deg
     bool turning = false;          ///< face down on steep ground, turning head-up
     float turn_overrun_s = 0;      ///< [s] how long the turn outlasted the tuck
@@ -51,6 +52,16 @@ class GetUpController {
   /// Lying: true once every body has been still long enough (falling -> down).
   bool lain_still(float dt);
   bool stays_down() const;
+  /// Whether a body that has come to rest lies down (legs laid out, rolled flat) before its
+  /// attempt: on gentle ground, when it will get up at all.
+  bool lies_down() const { return !stays_down() && !fall_line(); }
+  /// Down on gentle ground, drives on: blends the legs to `lying_pose`.
+  void lie_down(PoseBlend& pose);
+  /// Lying down, every step: rolls the body flat onto its front or back.
+  void lie() { roll_flat(); }
+  bool lying() const { return state_.lying; }
+  /// Whether the attempt may start, `down_s` [s] after the body came to rest.
+  bool ready_to_rise(float down_s) const;
   /// Starts an attempt from the way the body lies; blends into the tuck.
   void start(PoseBlend& pose);
   /// The rise: `t` [s] into the attempt.

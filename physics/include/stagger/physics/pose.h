@@ -24,9 +24,12 @@ Pose blend(const Pose& from, const Pose& to, float t);
 /// Relaxed standing pose: slightly bent knees, arms hanging a little away from the body.
 Pose standing_pose();
 
+/// `lying` with the legs laid out straight (hips and ankles neutral, knees bent 5°): a body lying
+/// on the ground with its feet on it.
+Pose lying_pose(const Pose& lying);
 /// Knees drawn up, back curled, arms reaching forward: the first pose of getting up, lying face
-/// down (`prone`, arms under the chest) or face up.
-Pose tuck_pose(bool prone);
+/// down (`prone`, arms under the chest) or face up. `on_steep_ground`: on stairs or a steep slope.
+Pose tuck_pose(bool prone, bool on_steep_ground);
 
 /// A deep crouch with the feet under the hips, the middle of getting up.
 Pose crouch_pose();

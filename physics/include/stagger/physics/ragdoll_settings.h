@@ -34,7 +34,15 @@ struct GetUpSettings {
   float still_speed = 0.7f;             ///< [m/s] every body slower than this counts as lying still
   float still_time_s = 0.2f;            ///< [s] lying still this long: `down`
   float down_time_s = 0.2f;             ///< [s] pause on the ground before the attempt starts
-  float tuck_s = 0.6f;                  ///< [s] blend from the lying pose into the tuck
+  // Lying `down` on gentle ground, the body lays its legs out straight over `lie_blend_s` and rolls
+  // flat onto its front or back (as in the tuck); the attempt starts once it lies within
+  // `lie_flat_deg` of flat with both feet on the ground, or `lie_max_s` after the pause at most.
+  // (Started from the way it fell, a body on its side had its upper foot on the other leg, 8-16 cm
+  // up, and the roll in the tuck swung that foot up too.) On steeper ground it lies as it fell.
+  float lie_blend_s = 0.3f;    ///< [s]
+  float lie_flat_deg = 18.0f;  ///< [deg] the belly this near straight down or up
+  float lie_max_s = 0.4f;      ///< [s]
+  float tuck_s = 0.6f;         ///< [s] blend from the lying pose into the tuck
   // Through the tuck a body lying on its side is turned about its spine onto its front or back
   // (trunk, head and arms as one rigid body), as it will rise: a damped spring of this natural
   // frequency, its torque capped (at 75 kg and 1.8 m).
