@@ -20,12 +20,14 @@ namespace {
 constexpr float kJointGapBoundM = 0.02f;           // [m] no joint opens wider, whatever the blow
 constexpr float kMostPelvisOverStandingM = 0.03f;  // [m] a get-up that lifts it higher jumps
 constexpr float kFootLiftM = 0.05f;                // [m] a foot's lowest corner over the ground
-// Flat get-ups of 200 with a foot lifted past kFootLiftM at some moment: a guard for lying down
-// (legs laid out, rolled flat) before the attempt (1 in the release build, 67 without), not the
-// goal (none).
-constexpr int kMostFeetLiftedOf200 = 10;
-// The same on the 12° slope, of 100 (13 in the release build, 60 without lying down).
-constexpr int kMostFeetLiftedOnTheSlopeOf100 = 30;
+// Flat get-ups of 200 with a foot lifted past kFootLiftM at some moment (none in the release
+// build, as the goal asks; 67 getting up as the body fell): a margin for the sanitizer build,
+// whose knock-downs land otherwise.
+constexpr int kMostFeetLiftedOf200 = 4;
+// The same on the 12° slope, of 100: a guard for lying down and the face-down tuck of gentle
+// ground (1 in the release build; 60 getting up as the body fell, 13 pushing up on the arms under
+// the chest).
+constexpr int kMostFeetLiftedOnTheSlopeOf100 = 8;
 // Of the 25 stairs knock-downs below, standing within 6 s: a guard for the turn head-up and the
 // threshold for lying still (22 in the release build, 16 without either), not the goal (95 %).
 constexpr int kLeastStoodOnStairsOf25 = 19;
@@ -54,8 +56,8 @@ float worst_separation(const bench::KnockDownResult& r) {
 // Every one stands again within 8 s, at least 98 % within 5 s, and no get-up carries the pelvis
 // more than 3 cm over its standing height. In the release build 200 of 200 stand within 5 s; the
 // slowest takes 4.1 s from the blow. Before its attempt a body lays its legs out and is rolled
-// flat onto its front or back, so that no foot stays on the other leg or swings up in the roll: a
-// foot rises more than 5 cm in 1 of these get-ups (67 getting up as it fell; the goal is none).
+// flat onto its front or back, so that no foot stays on the other leg or swings up in the roll: no
+// foot rises more than 5 cm in these get-ups (67 getting up as it fell).
 TEST(KnockDowns, OnFlatGroundAllTwoHundredStandAgainWithJointsTogether) {
   int within_5_s = 0;
   int within_8_s = 0;

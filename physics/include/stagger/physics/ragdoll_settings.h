@@ -41,7 +41,7 @@ struct GetUpSettings {
   // up, and the roll in the tuck swung that foot up too.) On steeper ground it lies as it fell.
   float lie_blend_s = 0.3f;    ///< [s]
   float lie_flat_deg = 18.0f;  ///< [deg] the belly this near straight down or up
-  float lie_max_s = 0.4f;      ///< [s]
+  float lie_max_s = 0.8f;      ///< [s]
   float tuck_s = 0.6f;         ///< [s] blend from the lying pose into the tuck
   // Through the tuck a body lying on its side is turned about its spine onto its front or back
   // (trunk, head and arms as one rigid body), as it will rise: a damped spring of this natural
