@@ -27,8 +27,9 @@ Pose standing_pose();
 /// `lying` with the legs laid out straight (hips and ankles neutral, knees bent 5°): a body lying
 /// on the ground with its feet on it.
 Pose lying_pose(const Pose& lying);
-/// Knees drawn up, back curled, arms reaching forward: the first pose of getting up, lying face
-/// down (`prone`, arms under the chest) or face up. `on_steep_ground`: on stairs or a steep slope.
+/// The first pose of getting up, back curled. Face up: knees drawn up, arms reaching forward.
+/// Face down (`prone`): legs long; on gentle ground the arms along the body, on stairs or a steep
+/// slope (`on_steep_ground`) on the knees with the arms under the chest.
 Pose tuck_pose(bool prone, bool on_steep_ground);
 
 /// A deep crouch with the feet under the hips, the middle of getting up.
