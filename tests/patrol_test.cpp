@@ -81,15 +81,18 @@ TEST(Patrol, ArrivalIsWithinTheRadius) {
   EXPECT_EQ(patrol.reached(), (std::vector<std::size_t>{0, 1}));
 }
 
-TEST(Patrol, AWaitingPointAnotherStandsAtCountsAsArrivedFromFartherOff) {
+TEST(Patrol, AWaitingPointAnotherStandsAtCountsAsArrivedFromFartherOffAndIsWaitedShortOf) {
   PatrolSettings settings;
   settings.arrival_radius_m = 0.5f;
   settings.taken_radius_m = 1.5f;
   Patrol patrol(line_of_points({1.0f, 0}), PatrolMode::loop, 0, settings);
   patrol.update({1.4f, 0, 0}, 0.1f, true, false);  // free: 1.4 m off is not there yet
   EXPECT_TRUE(patrol.reached().empty());
-  patrol.update({1.4f, 0, 0}, 0.1f, true, true);  // taken: it is
+  const Vec3 goal = patrol.update({1.4f, 0, 0}, 0.1f, true, true);  // taken: it is
   EXPECT_EQ(patrol.reached(), std::vector<std::size_t>{0});
+  // ... and it waits there, out of the way of the one at the point, not walking on to it.
+  EXPECT_NEAR(goal.x, 1.4f, 1e-6f);
+  EXPECT_NEAR(patrol.update({1.4f, 0, 0}, 0.1f, true, true).x, 1.4f, 1e-6f);
   for (int i = 0; i < 20; ++i) patrol.update({1.4f, 0, 0}, 0.1f, true, true);
   ASSERT_EQ(patrol.target_index(), 1u);  // point 1 has no wait: taken or not, 1 m
   patrol.update({8.6f, 0, 0}, 0.1f, true, true);

@@ -29,7 +29,7 @@ Vec3 Patrol::update(Vec3 position, float dt, bool settled, bool taken) {
     // may step round to face the next point).
     waiting_started_ = waiting_started_ || settled;
     if (waiting_started_) wait_left_s_ = std::max(0.0f, wait_left_s_ - dt);
-    if (wait_left_s_ > settings_.start_early_s || guarding()) return target();
+    if (wait_left_s_ > settings_.start_early_s || guarding()) return wait_at_;
     arrived_ = false;
     target_ = advance(target_);
     return target();
@@ -40,9 +40,15 @@ Vec3 Patrol::update(Vec3 position, float dt, bool settled, bool taken) {
   const float radius = !waits  ? settings_.pass_radius_m
                        : taken ? std::max(settings_.taken_radius_m, settings_.arrival_radius_m)
                                : settings_.arrival_radius_m;
-  if (length(horizontal(target() - position)) <= radius) {
+  const float distance = length(horizontal(target() - position));
+  if (distance <= radius) {
     arrived_ = true;
     waiting_started_ = false;
+    // Short of a point another enemy stands at, it waits where it is: walking on, it pressed up
+    // against that enemy and stood in its way as it turned to leave (two ragdolls sharing the
+    // arena's ramp route fell there, bumping each other).
+    // (A guard keeps to its post.)
+    wait_at_ = distance > settings_.arrival_radius_m && !guarding() ? position : target();
     reached_.push_back(target_);
     wait_left_s_ = points_[target_].wait_s;
     if (wait_left_s_ <= 0 && !guarding()) {
@@ -50,7 +56,7 @@ Vec3 Patrol::update(Vec3 position, float dt, bool settled, bool taken) {
       target_ = advance(target_);
     }
   }
-  return target();
+  return arrived_ ? wait_at_ : target();
 }
 
 void Patrol::resume_from(Vec3 position) {

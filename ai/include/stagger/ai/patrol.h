@@ -82,6 +82,7 @@ class Patrol {
   int direction_ = 1;  // ping-pong: +1 toward the last point, -1 back
   float wait_left_s_ = 0;
   bool arrived_ = false;          // at the target, waiting
+  Vec3 wait_at_;                  // [m] where it waits: the target, or short of a taken one
   bool waiting_started_ = false;  // the walker stopped there: the wait counts down
   std::vector<std::size_t> reached_;
 };
