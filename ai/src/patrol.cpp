@@ -44,10 +44,9 @@ Vec3 Patrol::update(Vec3 position, float dt, bool settled, bool taken) {
   if (distance <= radius) {
     arrived_ = true;
     waiting_started_ = false;
-    // Short of a point another enemy stands at, it waits where it is: walking on, it pressed up
-    // against that enemy and stood in its way as it turned to leave (two ragdolls sharing the
-    // arena's ramp route fell there, bumping each other).
-    // (A guard keeps to its post.)
+    // Short of a point another enemy stands at, it waits where it is (a guard keeps to its post):
+    // walking on, it pressed up against that enemy and stood in its way as it turned to leave
+    // (two ragdolls sharing the arena's ramp route fell there, bumping each other).
     wait_at_ = distance > settings_.arrival_radius_m && !guarding() ? position : target();
     reached_.push_back(target_);
     wait_left_s_ = points_[target_].wait_s;

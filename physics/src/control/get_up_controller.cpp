@@ -98,7 +98,7 @@ bool GetUpController::stays_down() const {
 
 void GetUpController::lie_down(PoseBlend& pose) {
   state_.lying = true;
-  state_.prone = rig_.body_state(BodyPart::pelvis).rotation.rotate({0, 0, 1}).y < 0;
+  state_.prone = belly_up() < 0;
   rig_.set_upright_strength(0.0f);
   pose.target = rig_.current_pose();
   pose.start(lying_pose(pose.target), rig_.settings().get_up.lie_blend_s);
@@ -108,8 +108,7 @@ bool GetUpController::ready_to_rise(float down_s) const {
   const GetUpSettings& g = rig_.settings().get_up;
   if (down_s < g.down_time_s) return false;
   if (!state_.lying || down_s >= g.down_time_s + g.lie_max_s) return true;
-  const Vec3 belly = rig_.body_state(BodyPart::pelvis).rotation.rotate({0, 0, 1});
-  return std::fabs(belly.y) > std::cos(deg_to_rad(g.lie_flat_deg)) &&
+  return std::fabs(belly_up()) > std::cos(deg_to_rad(g.lie_flat_deg)) &&
          rig_.touching(BodyPart::foot_l) && rig_.touching(BodyPart::foot_r);
 }
 
@@ -118,7 +117,7 @@ void GetUpController::start(PoseBlend& pose) {
   const Quat pelvis = rig_.body_state(BodyPart::pelvis).rotation;
   // Face down when the belly (pelvis +Z) points at the ground. A body lying face up stands up
   // facing its feet; one lying face down pushes up and faces where its head was.
-  state_.prone = pelvis.rotate({0, 0, 1}).y < 0;
+  state_.prone = belly_up() < 0;
   Vec3 head_direction = horizontal(pelvis.rotate({0, 1, 0}));
   if (length(head_direction) < 1e-3f) head_direction = horizontal(pelvis.rotate({0, 0, 1}));
   Vec3 facing = state_.prone ? head_direction : -head_direction;
@@ -286,6 +285,10 @@ float GetUpController::ground_under_feet() const {
   }
   return lowest < 1e9f ? lowest
                        : sole - rig_.blueprint().bodies[slot(BodyPart::foot_l)].half_extents.y;
+}
+
+float GetUpController::belly_up() const {
+  return rig_.body_state(BodyPart::pelvis).rotation.rotate({0, 0, 1}).y;
 }
 
 float GetUpController::rise_boost() const {

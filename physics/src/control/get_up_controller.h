@@ -94,6 +94,8 @@ class GetUpController {
   void reset() { state_ = {}; }
 
  private:
+  /// [-] how far the belly (pelvis +Z) points up: -1 lying face down, 1 face up, 0 on the side.
+  float belly_up() const;
   /// [-] the uprighting cap's multiplier while rising: higher on steep ground.
   float rise_boost() const;
   /// [s] `t` into the attempt less the turn's overrun: the stages' clock.
