@@ -97,11 +97,19 @@ std::array<BodyState, kBodyPartCount> moving_pose(const WalkCycle& cycle, float 
 // foot is in flight, the stance takes it and it jumps by a metre per second).
 constexpr float kHandOverMarginMps = 0.1f;  // [m/s]
 
-// One hand-over at `phase`: a fresh ragdoll posed there, moving as the playback moves, resumed.
+// [m] A hand-over is also tried with the body posed this far above the ground: over a stair or a
+// slope the light pose is lifted until no sole is inside the ground, and a foot left hovering at
+// a frame where it was coming down was kicked down at 0.6-0.9 m/s in the first step (frames
+// whose foot the flat ground catches at once looked as smooth as any).
+constexpr float kLiftedTryM = 0.01f;
+
+// One hand-over at `phase`: a fresh ragdoll posed there (`lift_m` above the ground), moving as
+// the playback moves, resumed.
 // Returns the largest body speed change in the first step [m/s]; with `walk_on_s` > 0, a body
 // that falls within that long after gives infinity.
 float try_hand_over(const WalkCycle& cycle, const RagdollSettings& settings,
-                    const WorldSettings& world_settings, float phase, float walk_on_s) {
+                    const WorldSettings& world_settings, float phase, float walk_on_s,
+                    float lift_m = 0.0f) {
   World world(world_settings);  // a fresh one for each: nothing carried from the last try
   world.add_static_box({{0, -0.5f, 0}, {kGroundHalfM, 0.5f, kGroundHalfM}, {}, 0.9f});
   Ragdoll& body = world.add_ragdoll(settings, {0, 0, 0}, 0.0f);
@@ -109,7 +117,8 @@ float try_hand_over(const WalkCycle& cycle, const RagdollSettings& settings,
   walk.gait = Gait::walk;
   walk.velocity = {0, 0, cycle.speed_mps};
   body.set_intent(walk);
-  const auto before = moving_pose(cycle, phase, world.dt());
+  auto before = moving_pose(cycle, phase, world.dt());
+  for (BodyState& part : before) part.position.y += lift_m;
   body.suspend();
   body.pose_suspended(before);
   body.resume();
@@ -143,6 +152,8 @@ std::vector<float> hand_over_phases(const WalkCycle& cycle, const RagdollSetting
     const float phase = static_cast<float>(f) / frames;
     jumps[f] = std::max(try_hand_over(cycle, settings, world_settings, phase, 0),
                         try_hand_over(cycle, settings, world_settings, phase + step_phase, 0));
+    jumps[f] =
+        std::max(jumps[f], try_hand_over(cycle, settings, world_settings, phase, 0, kLiftedTryM));
   }
   float best = 1e30f;
   for (float j : jumps) best = std::min(best, j);

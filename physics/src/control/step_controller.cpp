@@ -684,7 +684,8 @@ void StepController::update_swing(float dt, Pose& pose) {
   }
   pelvis.y = damp_pelvis_height(smooth_pelvis_height(height_goal, dt, height_speed));
   state_.pelvis_target = pelvis;
-  solve_leg_targets(stance_leg, pelvis, pelvis_rotation, stance_center, stance_rotation, pose);
+  solve_leg_targets(stance_leg, stance_leg_pelvis(pelvis, pelvis_now.position.y), pelvis_rotation,
+                    stance_center, stance_rotation, pose);
   // Swing leg: hung from the real pelvis, so the foot goes where it is aimed in the world.
   solve_leg_targets(state_.swing.leg, pelvis_now.position, pelvis_now.rotation, foot, foot_rotation,
                     pose);
@@ -696,6 +697,20 @@ void StepController::update_swing(float dt, Pose& pose) {
   const bool touched =
       rig_.touching(kLegs[state_.swing.leg].foot) && t >= state_.swing.lift_s && !caught;
   if (touched || t > duration + s.landing_timeout_s) land_swing();
+}
+
+Vec3 StepController::stance_leg_pelvis(Vec3 goal, float pelvis_height) const {
+  // Legs push the body up; gravity brings it down. A stance leg hung from a goal below the real
+  // pelvis is asked to be shorter than it is, and a leg cannot pull the body down: it pulls its
+  // own foot up instead. On flat ground the body rose 5-7 mm past the goal as it vaulted over a
+  // new stance foot, and the nearly straight stance leg lifted its foot and dragged it back
+  // 4-10 cm. There the leg is hung from the real height when that is higher: it holds, and the
+  // body comes down onto it. Over stairs and slopes, where the damped goal answers the same
+  // overshoot and steps down need the leg to lower the body, the goal stands (faded with the
+  // terrain's hold).
+  const float over = std::max(0.0f, pelvis_height - goal.y);
+  goal.y += over * (1.0f - state_.terrain_assist);
+  return goal;
 }
 
 bool StepController::swing_foot_caught_above() const {

@@ -116,6 +116,9 @@ class StepController {
   /// Whether a step down's swing foot is more than step_down_landing_gap_m above its foothold
   /// (touching something there, it is on the tread it leaves).
   bool swing_foot_caught_above() const;
+  /// The pelvis a stance leg is hung from: the legs' `goal`, on flat ground never below the real
+  /// pelvis height [m].
+  Vec3 stance_leg_pelvis(Vec3 goal, float pelvis_height) const;
   void plant_legs(float dt, Pose& pose);
   /// While walking, a foot not in the air and without a held yaw (as walking starts or resumes)
   /// is held at the yaw it has; standing, no foot's yaw is held.
