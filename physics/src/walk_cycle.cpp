@@ -140,6 +140,14 @@ float try_hand_over(const WalkCycle& cycle, const RagdollSettings& settings,
 // kWalkOnS without falling (a hand-over that jumps little can still leave the stance behind).
 constexpr float kWalkOnS = 1.5f;  // [s]
 
+// The frames within `margin` of the smallest of `jumps`.
+std::vector<bool> near_best(const std::vector<float>& jumps, float margin) {
+  const float best = *std::min_element(jumps.begin(), jumps.end());
+  std::vector<bool> near(jumps.size());
+  for (std::size_t f = 0; f < jumps.size(); ++f) near[f] = jumps[f] <= best + margin;
+  return near;
+}
+
 std::vector<float> hand_over_phases(const WalkCycle& cycle, const RagdollSettings& settings,
                                     const WorldSettings& world_settings) {
   const auto frames = static_cast<float>(cycle.frames.size());
@@ -147,20 +155,24 @@ std::vector<float> hand_over_phases(const WalkCycle& cycle, const RagdollSetting
   // the cycle does on either side of the frame, or on both (a foot can stand still up to the
   // frame and lift right after it). Both sides are tried, the worse counts.
   const float step_phase = cycle.speed_mps / world_settings.physics_hz / cycle.stride_m;
-  std::vector<float> jumps(cycle.frames.size());
+  std::vector<float> flat(cycle.frames.size());
+  std::vector<float> lifted(cycle.frames.size());
   for (std::size_t f = 0; f < cycle.frames.size(); ++f) {
     const float phase = static_cast<float>(f) / frames;
-    jumps[f] = std::max(try_hand_over(cycle, settings, world_settings, phase, 0),
-                        try_hand_over(cycle, settings, world_settings, phase + step_phase, 0));
-    jumps[f] =
-        std::max(jumps[f], try_hand_over(cycle, settings, world_settings, phase, 0, kLiftedTryM));
+    flat[f] = std::max(try_hand_over(cycle, settings, world_settings, phase, 0),
+                       try_hand_over(cycle, settings, world_settings, phase + step_phase, 0));
+    lifted[f] = try_hand_over(cycle, settings, world_settings, phase, 0, kLiftedTryM);
   }
-  float best = 1e30f;
-  for (float j : jumps) best = std::min(best, j);
+  // The frames nearest the best on flat ground; of those, the ones also nearest the best posed
+  // clear of the ground, where there are any.
+  const std::vector<bool> flat_near = near_best(flat, kHandOverMarginMps);
+  const std::vector<bool> lifted_near = near_best(lifted, kHandOverMarginMps);
+  bool both = false;
+  for (std::size_t f = 0; f < flat.size(); ++f) both = both || (flat_near[f] && lifted_near[f]);
   std::vector<float> phases;
-  for (std::size_t f = 0; f < jumps.size(); ++f) {
+  for (std::size_t f = 0; f < flat.size(); ++f) {
     const float phase = static_cast<float>(f) / frames;
-    if (jumps[f] <= best + kHandOverMarginMps &&
+    if (flat_near[f] && (!both || lifted_near[f]) &&
         std::isfinite(try_hand_over(cycle, settings, world_settings, phase, kWalkOnS)))
       phases.push_back(phase);
   }
