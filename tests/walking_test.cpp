@@ -1,5 +1,5 @@
 // Acceptance: walking. 1.2 m/s straight for 20 m, 90° and 180° turns, a 10° ramp up and down and
-// a 5 cm step up and down, without falling.
+// a 5 cm step up and down, without falling; planted feet that stay where they landed.
 
 #include <gtest/gtest.h>
 
