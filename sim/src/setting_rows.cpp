@@ -264,6 +264,8 @@ const SettingRow kRows[] = {
     SETTING(ragdoll.get_up.still_speed, "m/s", 0.01, 2.0,
             "every body slower than this counts as lying still"),
     SETTING(ragdoll.get_up.still_time_s, "s", 0.01, 5.0, "lying still this long: down"),
+    SETTING(ragdoll.get_up.still_drift_m, "m", 0.0, 0.5,
+            "or no body moving farther than this for that long: down"),
     SETTING(ragdoll.get_up.down_time_s, "s", 0.0, 10.0,
             "pause on the ground before a get-up starts"),
     SETTING(ragdoll.get_up.lie_blend_s, "s", 0.01, 5.0,

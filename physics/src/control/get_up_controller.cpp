@@ -63,6 +63,8 @@ bool GetUpController::resistance_ran_out(float dt) {
 void GetUpController::on_fall() {
   state_.past_fall_error_s = 0;
   state_.still_s = 0;
+  state_.resting_s = 0;
+  state_.rest_set = false;
   state_.assist_fade_s = 0;
   state_.rising = false;
   state_.settling = false;
@@ -89,7 +91,22 @@ void GetUpController::settle_on_impact() {
 bool GetUpController::lain_still(float dt) {
   const GetUpSettings& g = rig_.settings().get_up;
   state_.still_s = rig_.max_body_speed() < g.still_speed ? state_.still_s + dt : 0.0f;
-  return state_.still_s >= g.still_time_s;
+  state_.resting_s = stayed_put(g.still_drift_m) ? state_.resting_s + dt : 0.0f;
+  return std::max(state_.still_s, state_.resting_s) >= g.still_time_s;
+}
+
+bool GetUpController::stayed_put(float drift) {
+  bool stayed = state_.rest_set;
+  for (int b = 0; b < kBodyPartCount && stayed; ++b) {
+    const Vec3 at = rig_.body_state(body_part_at(b)).position;
+    stayed = length(at - state_.rest_from[static_cast<std::size_t>(b)]) <= drift;
+  }
+  if (!stayed) {
+    for (int b = 0; b < kBodyPartCount; ++b)
+      state_.rest_from[static_cast<std::size_t>(b)] = rig_.body_state(body_part_at(b)).position;
+    state_.rest_set = true;
+  }
+  return stayed;
 }
 
 bool GetUpController::stays_down() const {

@@ -3,6 +3,7 @@
 // and lies down, and the get-up itself (tuck, rise with a capped lift of the pelvis and a boosted
 // uprighting drive, stand), its success or failure, and the assistance letting go afterwards.
 
+#include <array>
 #include <optional>
 
 #include "body_sense.h"
@@ -14,11 +15,14 @@ namespace stagger::physics {
 class GetUpController {
  public:
   struct State {
-    float past_fall_error_s = 0;   ///< [s] walking: how long the error has been past the threshold
-    float still_s = 0;             ///< [s] lying still (falling, down)
-    float resistance_s = 0;        ///< [s] harder to knock down until this runs out
-    float facing_yaw = 0;          ///< [rad] the heading the body stands up to
-    Vec3 anchor;                   ///< [m] pelvis position when the rise began
+    float past_fall_error_s = 0;  ///< [s] walking: how long the error has been past the threshold
+    float still_s = 0;            ///< [s] lying still (falling, down)
+    float resting_s = 0;          ///< [s] no body moved farther than still_drift_m (falling, down)
+    bool rest_set = false;        ///< rest_from holds where the bodies lay
+    std::array<Vec3, kBodyPartCount> rest_from{};  ///< [m] each body, when resting_s began
+    float resistance_s = 0;                        ///< [s] harder to knock down until this runs out
+    float facing_yaw = 0;                          ///< [rad] the heading the body stands up to
+    Vec3 anchor;                                   ///< [m] pelvis position when the rise began
     bool lying = false;            ///< down on gentle ground: legs laid out, rolling flat
     bool prone = false;            ///< lying face down (as it lay down, as the attempt began)
     bool on_steep_ground = false;  ///< ... on ground steeper than fall_line_slope_deg
@@ -94,6 +98,9 @@ class GetUpController {
   void reset() { state_ = {}; }
 
  private:
+  /// Whether no body has moved farther than `drift` [m] from where it lay when the current rest
+  /// began; where one has, a new rest begins here.
+  bool stayed_put(float drift);
   /// [-] how far the belly (pelvis +Z) points up: -1 lying face down, 1 face up, 0 on the side.
   float belly_up() const;
   /// [-] the uprighting cap's multiplier while rising: higher on steep ground.

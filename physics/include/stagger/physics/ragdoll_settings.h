@@ -33,7 +33,11 @@ struct GetUpSettings {
   float settle_angular_damping = 0.9f;  ///< [1/s] the same for spin
   float still_speed = 0.7f;             ///< [m/s] every body slower than this counts as lying still
   float still_time_s = 0.2f;            ///< [s] lying still this long: `down`
-  float down_time_s = 0.2f;             ///< [s] pause on the ground before the attempt starts
+  // Or no body has moved farther than this for `still_time_s`: a limb held against the ground by
+  // a joint's error correction can read a speed it never moves at (a forearm resting on a slope
+  // read 1 m/s into it for seconds while moving 2 mm).
+  float still_drift_m = 0.02f;  ///< [m]
+  float down_time_s = 0.2f;     ///< [s] pause on the ground before the attempt starts
   // Lying `down` on gentle ground, the body lays its legs out straight over `lie_blend_s` and rolls
   // flat onto its front or back (as in the tuck); the attempt starts once it lies within
   // `lie_flat_deg` of flat with both feet on the ground, or `lie_max_s` after the pause at most.
