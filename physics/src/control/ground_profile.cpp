@@ -16,11 +16,18 @@ float rise_along(Vec3 normal, Vec3 direction) {
 constexpr float kMinStandingNormalY = 0.5f;
 // [m/m] slopes closer than this are one plane (about 2°).
 constexpr float kSlopeTolerance = 0.035f;
+// [m/m] the edge lead is looked for within this much per metre beside the line: edges crossing
+// it up to 60° from square (tan 60°).
+constexpr float kMostLeadPerMetre = 1.732f;
+// [-] the edge lead's bisections stop at this share of the profile's edge precision.
+constexpr float kLeadPrecisionShare = 0.25f;
 
 }  // namespace
 
-GroundProfile::Sample GroundProfile::probe(const RagdollRig& rig, float s) const {
-  const GroundHit hit = rig.probe_ground(origin_ + direction_ * s, probe_above_m_, probe_below_m_);
+GroundProfile::Sample GroundProfile::probe(const RagdollRig& rig, float s, float beside) const {
+  const Vec3 left{direction_.z, 0, -direction_.x};
+  const GroundHit hit =
+      rig.probe_ground(origin_ + direction_ * s + left * beside, probe_above_m_, probe_below_m_);
   Sample sample;
   if (!hit.hit || hit.normal.y < kMinStandingNormalY) return sample;
   sample.hit = true;
@@ -37,14 +44,47 @@ bool GroundProfile::continues(const Sample& last, const Sample& next, float step
          std::fabs(next.slope - last.slope) <= kSlopeTolerance;
 }
 
-float GroundProfile::locate_edge(const RagdollRig& rig, float on_s, const Sample& on,
-                                 float off_s) const {
+float GroundProfile::locate_edge(const RagdollRig& rig, float on_s, const Sample& on, float off_s,
+                                 float precision, float beside) const {
   // Bisection: `on_s` continues the segment, `off_s` does not.
-  while (std::fabs(off_s - on_s) > precision_m_) {
+  while (std::fabs(off_s - on_s) > precision) {
     const float mid = 0.5f * (on_s + off_s);
-    (continues(on, probe(rig, mid), mid - on_s) ? on_s : off_s) = mid;
+    (continues(on, probe(rig, mid, beside), mid - on_s) ? on_s : off_s) = mid;
   }
   return 0.5f * (on_s + off_s);
+}
+
+float GroundProfile::measure_edge_lead(const RagdollRig& rig, float beside) const {
+  // The first edge between two segments that meet, looked for on the line beside within the
+  // window either side of where it crosses this one. Stairs' edges run parallel: one tells the
+  // angle of all.
+  const float window = kMostLeadPerMetre * beside;
+  for (std::size_t i = 1; i < segments_.size(); ++i) {
+    const GroundSegment& before = segments_[i - 1];
+    const GroundSegment& after = segments_[i];
+    if (before.to_s < after.from_s || std::fabs(rise_before(i)) <= edge_rise_m_) continue;
+    const float on_s = std::max(before.from_s, after.from_s - window);
+    const float off_s = std::min(after.to_s, after.from_s + window);
+    // Beside the line each end must lie on its own segment's plane; where one does not (the edge
+    // there is past the window, or the ground beside is other ground), the next edge is tried:
+    // taken as the most lead, a profile on a straight flight would hold no foot on a short tread.
+    const auto on_plane = [&](const Sample& sample, const GroundSegment& g, float at) {
+      return sample.hit && std::fabs(sample.height - g.height_at(at)) <= 0.5f * edge_rise_m_;
+    };
+    const Sample on_beside = probe(rig, on_s, beside);
+    if (!on_plane(on_beside, before, on_s) || !on_plane(probe(rig, off_s, beside), after, off_s))
+      continue;
+    // Both lines bisected finer than the profile's edges: on edges square to the line (the lead
+    // a few millimetres) the profile's own precision would read as a lead.
+    const float fine = kLeadPrecisionShare * precision_m_;
+    const float here = locate_edge(rig, on_s, probe(rig, on_s), off_s, fine);
+    const float there = locate_edge(rig, on_s, on_beside, off_s, fine, beside);
+    // A lead within the precision the edges themselves are located to is none: edges this near
+    // square to the line (within about 10° for a 5 cm half width) are walked as square ones.
+    const float lead = std::fabs(there - here);
+    return lead < precision_m_ ? 0.0f : lead;
+  }
+  return 0.0f;
 }
 
 void GroundProfile::build(const RagdollRig& rig, Vec3 origin, Vec3 direction, float from_s,
@@ -76,7 +116,7 @@ void GroundProfile::build(const RagdollRig& rig, Vec3 origin, Vec3 direction, fl
       // next one starts there.
       float edge = s;
       if (open) {
-        edge = locate_edge(rig, last_s, last, s);
+        edge = locate_edge(rig, last_s, last, s, precision_m_);
         segments_.back().to_s = edge;
       }
       open = next.hit;
@@ -91,6 +131,8 @@ void GroundProfile::build(const RagdollRig& rig, Vec3 origin, Vec3 direction, fl
       last_s = s;
     }
   }
+  edge_lead_m_ =
+      measure_edge_lead(rig, rig.blueprint().bodies[slot(BodyPart::foot_l)].half_extents.x);
 }
 
 float GroundProfile::off_line(Vec3 point) const {

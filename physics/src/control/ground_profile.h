@@ -11,7 +11,10 @@
 //   1. probe at a fixed spacing along the line;
 //   2. cut the probes into segments where the ground leaves the plane of the one before (a step's
 //      edge), locating each edge by bisection;
-//   3. answer queries from the segments: the edges and the steepest slope over a stretch, the
+//   3. find the first edge again on a line beside this one, a foot's half width away: where the
+//      edges cross the line obliquely (stairs walked across), a foot's leading corner meets each
+//      edge sooner than its centre line does, by that much (the edge lead);
+//   4. answer queries from the segments: the edges and the steepest slope over a stretch, the
 //      highest ground above a tilted sole, the first riser, the segments themselves.
 
 #include <vector>
@@ -49,6 +52,9 @@ class GroundProfile {
   Vec3 direction() const { return direction_; }
 
   const std::vector<GroundSegment>& segments() const { return segments_; }
+  /// [m] how much sooner along the line a foot's corner, a half width beside its centre, meets
+  /// the profile's edges than its centre line does: 0 where they cross the line square.
+  float edge_lead() const { return edge_lead_m_; }
   /// [m] how high the ground between `from_s` and `to_s` reaches above a plane through height 0
   /// at `at_s` rising `pitch` [m/m] along the line: the lift a tilted sole needs to clear it
   /// (-infinity over gaps only).
@@ -75,10 +81,16 @@ class GroundProfile {
     float slope = 0;
     Vec3 normal{0, 1, 0};
   };
-  Sample probe(const RagdollRig& rig, float s) const;
+  /// The ground at `s` along the line, `beside` metres to its left.
+  Sample probe(const RagdollRig& rig, float s, float beside = 0) const;
   /// Whether `next` (at `step` metres on) continues the plane of `last`.
   bool continues(const Sample& last, const Sample& next, float step) const;
-  float locate_edge(const RagdollRig& rig, float on_s, const Sample& on, float off_s) const;
+  /// [m] along the line, where the ground stops continuing `on` between `on_s` and `off_s`, to
+  /// within `precision` [m], `beside` metres to the line's left.
+  float locate_edge(const RagdollRig& rig, float on_s, const Sample& on, float off_s,
+                    float precision, float beside = 0) const;
+  /// [m] the first edge's lead `beside` metres from the line (step 3).
+  float measure_edge_lead(const RagdollRig& rig, float beside) const;
   /// [m] how far segment `i` starts above where segment `i - 1` ends (infinity over a gap).
   float rise_before(std::size_t i) const;
 
@@ -91,6 +103,7 @@ class GroundProfile {
   float precision_m_ = 0.01f;
   float probe_above_m_ = 0.4f;
   float probe_below_m_ = 0.8f;
+  float edge_lead_m_ = 0;
   std::vector<GroundSegment> segments_;
 };
 
