@@ -96,14 +96,14 @@ bool GetUpController::lain_still(float dt) {
 }
 
 bool GetUpController::stayed_put(float drift) {
+  std::array<Vec3, kBodyPartCount> now;
   bool stayed = state_.rest_set;
-  for (int b = 0; b < kBodyPartCount && stayed; ++b) {
-    const Vec3 at = rig_.body_state(body_part_at(b)).position;
-    stayed = length(at - state_.rest_from[static_cast<std::size_t>(b)]) <= drift;
+  for (std::size_t b = 0; b < now.size(); ++b) {
+    now[b] = rig_.body_state(body_part_at(static_cast<int>(b))).position;
+    stayed = stayed && length(now[b] - state_.rest_from[b]) <= drift;
   }
   if (!stayed) {
-    for (int b = 0; b < kBodyPartCount; ++b)
-      state_.rest_from[static_cast<std::size_t>(b)] = rig_.body_state(body_part_at(b)).position;
+    state_.rest_from = now;
     state_.rest_set = true;
   }
   return stayed;
