@@ -71,6 +71,46 @@ TEST(Navmesh, PathsGoRoundWallsAndNotIntoTheVoid) {
   EXPECT_EQ(nav->path({-2.5f, 0, -2}, {30, 0, 0}), Navmesh::PathKind::none);
 }
 
+// A straight flight of `risers` steps, `riser_m` x `tread_m`, rising along +Z from z = `start_z`
+// on a floor, with a landing at the top: the navmesh has a path from the foot to the landing.
+Navmesh::PathKind path_up_a_flight(float riser_m, float tread_m, float start_z) {
+  constexpr int kRisers = 6;
+  constexpr float kHalfWidthM = 1.0f;  // [m] a 2 m wide flight, open at both sides
+  ai::NavmeshInput input;
+  input.add_box({0, -0.5f, 0}, {6, 0.5f, 8}, {});
+  for (int k = 1; k <= kRisers; ++k) {
+    const float top = static_cast<float>(k) * riser_m;
+    const float z0 = start_z + static_cast<float>(k - 1) * tread_m;
+    input.add_box({0, 0.5f * top, z0 + 0.5f * tread_m}, {kHalfWidthM, 0.5f * top, 0.5f * tread_m},
+                  {});
+  }
+  const float top = kRisers * riser_m;
+  const float landing_z = start_z + kRisers * tread_m;
+  input.add_box({0, 0.5f * top, landing_z + 1.5f}, {kHalfWidthM, 0.5f * top, 1.5f}, {});
+  auto built = Navmesh::build(input, {});
+  EXPECT_TRUE(built.ok()) << (built.ok() ? "" : built.error());
+  if (!built.ok()) return Navmesh::PathKind::none;
+  return built.value()->path({0, 0, start_z - 2.0f}, {0, top, landing_z + 1.5f});
+}
+
+TEST(Navmesh, OrdinaryFlightsAreWalkableWhereverTheGridFalls) {
+  // Treads under two cells deep (0.28 m at 0.15 m cells) are one cell deep for some placements
+  // of the grid; a tread one cell deep, between a riser up and a riser down, must not break the
+  // flight. Risers of 0.17 m and 0.20 m (the default climb), treads 0.25-0.30 m, the flight
+  // shifted by eighths of a cell.
+  constexpr float kCellM = 0.15f;
+  for (const auto& [riser, tread] :
+       {std::pair{0.17f, 0.28f}, std::pair{0.15f, 0.30f}, std::pair{0.20f, 0.25f}}) {
+    for (int eighth = 0; eighth < 8; ++eighth) {
+      const float shift = kCellM * static_cast<float>(eighth) / 8.0f;
+      EXPECT_EQ(path_up_a_flight(riser, tread, shift), Navmesh::PathKind::complete)
+          << riser << " m risers, " << tread << " m treads, shifted " << shift << " m";
+    }
+  }
+  // A riser over the climb is still no way up.
+  EXPECT_NE(path_up_a_flight(0.35f, 0.40f, 0), Navmesh::PathKind::complete);
+}
+
 TEST(Navmesh, IslandsNobodyStandsOnAreRemoved) {
   ai::NavmeshInput input;
   input.add_box({0, -0.5f, 0}, {5, 0.5f, 5}, {});
@@ -105,10 +145,12 @@ levels::LoadResult parse(const std::string& routes_and_enemies) {
                              "r.json", "");
 }
 
-TEST(Reachability, SampleLevelsAreReachableEverywhere) {
-  for (const char* name : {"courtyard.json", "corridor.json", "arena.json", "gltf_yard.gltf"}) {
+TEST(Reachability, SampleAndTrialLevelsAreReachableEverywhere) {
+  for (const char* name : {"data/courtyard.json", "data/corridor.json", "data/arena.json",
+                           "data/gltf_yard.gltf", "trials/stairwell.json", "trials/open_steps.json",
+                           "trials/hillside.json", "trials/street_and_stage.json"}) {
     const levels::LoadResult loaded =
-        levels::load_level(std::string(STAGGER_SOURCE_DIR "/levels/data/") + name);
+        levels::load_level(std::string(STAGGER_SOURCE_DIR "/levels/") + name);
     ASSERT_TRUE(loaded.ok()) << name;
     const sim::LevelNavigation nav = sim::check_reachability(loaded);
     ASSERT_TRUE(nav.navmesh) << name;

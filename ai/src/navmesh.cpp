@@ -61,6 +61,50 @@ bool drop_beside(const rcHeightfield& solid, int x, int z, int dir, int floor, i
   return true;
 }
 
+// Stage 3: a walkable span with a neighbour more than a climb below it (within the agent's
+// headroom) is a ledge and not walkable. Recast's own ledge filter also drops every span whose
+// walkable neighbours differ by more than a climb from one another (steep ground); on a flight
+// whose treads are under two cells deep a tread a single cell deep sees one riser up and one
+// down, and the whole tread's row went: 0.17 m risers on 0.28 m treads, at 0.15 m cells, gave no
+// path up the flight for some placements of the grid. Steep ground is left to the triangles'
+// slope limit and the climb between neighbours.
+void filter_ledges(rcHeightfield& solid, int height, int climb) {
+  const auto top_of = [](const rcSpan* next) {
+    return next != nullptr ? static_cast<int>(next->smin) : RC_SPAN_MAX_HEIGHT;
+  };
+  for (int z = 0; z < solid.height; ++z) {
+    for (int x = 0; x < solid.width; ++x) {
+      for (rcSpan* s = solid.spans[x + z * solid.width]; s != nullptr; s = s->next) {
+        if (s->area == RC_NULL_AREA) continue;
+        const int floor = static_cast<int>(s->smax);
+        const int ceiling = top_of(s->next);
+        int lowest = RC_SPAN_MAX_HEIGHT;  // the lowest neighbouring floor with headroom over it
+        for (int dir = 0; dir < 4 && lowest >= floor - climb; ++dir) {
+          const int nx = x + rcGetDirOffsetX(dir);
+          const int nz = z + rcGetDirOffsetY(dir);
+          if (nx < 0 || nz < 0 || nx >= solid.width || nz >= solid.height) {
+            lowest = -climb;  // the level's edge is a drop
+            break;
+          }
+          // The open space below the column's first span, then above each of its spans.
+          const rcSpan* n = solid.spans[nx + nz * solid.width];
+          int n_floor = -climb;
+          int n_ceiling = n != nullptr ? static_cast<int>(n->smin) : RC_SPAN_MAX_HEIGHT;
+          while (true) {
+            if (std::min(ceiling, n_ceiling) - std::max(floor, n_floor) > height)
+              lowest = std::min(lowest, n_floor);
+            if (n == nullptr) break;
+            n_floor = static_cast<int>(n->smax);
+            n_ceiling = top_of(n->next);
+            n = n->next;
+          }
+        }
+        if (lowest < floor - climb) s->area = RC_NULL_AREA;
+      }
+    }
+  }
+}
+
 // Stage 4a: walkable ground keeps `cells` more from drops than from walls. The legs step down
 // a kerb but not off a platform's or a flight's open side, and a body strays from its crowd
 // agent by a few tenths of a metre: agents that walked the eroded boundary along open sides
@@ -229,7 +273,7 @@ Result<std::shared_ptr<Navmesh>> Navmesh::build(const NavmeshInput& input,
     return Error{"navmesh: rasterisation failed"};
   }
   rcFilterLowHangingWalkableObstacles(&ctx, cfg.walkableClimb, *solid.p);
-  rcFilterLedgeSpans(&ctx, cfg.walkableHeight, cfg.walkableClimb, *solid.p);
+  filter_ledges(*solid.p, cfg.walkableHeight, cfg.walkableClimb);
   rcFilterWalkableLowHeightSpans(&ctx, cfg.walkableHeight, *solid.p);
 
   // 4. Compact heightfield, kept back from drops (4a) and eroded by the agent radius;
