@@ -61,6 +61,33 @@ bool drop_beside(const rcHeightfield& solid, int x, int z, int dir, int floor, i
   return true;
 }
 
+// [voxels] where the open space over a span ends: the bottom of the span above it, if any.
+int top_of(const rcSpan* above) {
+  return above != nullptr ? static_cast<int>(above->smin) : RC_SPAN_MAX_HEIGHT;
+}
+
+// [voxels] the lowest floor beside column (x, z), toward `dir`, with `height` of headroom over it
+// that a walker on [floor, ceiling) could step to; -climb off the grid's edge (a drop).
+int lowest_floor_beside(const rcHeightfield& solid, int x, int z, int dir, int floor, int ceiling,
+                        int height, int climb) {
+  const int nx = x + rcGetDirOffsetX(dir);
+  const int nz = z + rcGetDirOffsetY(dir);
+  if (nx < 0 || nz < 0 || nx >= solid.width || nz >= solid.height) return -climb;
+  int lowest = RC_SPAN_MAX_HEIGHT;
+  // The open space below the column's first span, then above each of its spans.
+  const rcSpan* n = solid.spans[nx + nz * solid.width];
+  int n_floor = -climb;
+  int n_ceiling = top_of(n);
+  while (true) {
+    if (std::min(ceiling, n_ceiling) - std::max(floor, n_floor) > height)
+      lowest = std::min(lowest, n_floor);
+    if (n == nullptr) return lowest;
+    n_floor = static_cast<int>(n->smax);
+    n_ceiling = top_of(n->next);
+    n = n->next;
+  }
+}
+
 // Stage 3: a walkable span with a neighbour more than a climb below it (within the agent's
 // headroom) is a ledge and not walkable. Recast's own ledge filter also drops every span whose
 // walkable neighbours differ by more than a climb from one another (steep ground); on a flight
@@ -69,37 +96,18 @@ bool drop_beside(const rcHeightfield& solid, int x, int z, int dir, int floor, i
 // path up the flight for some placements of the grid. Steep ground is left to the triangles'
 // slope limit and the climb between neighbours.
 void filter_ledges(rcHeightfield& solid, int height, int climb) {
-  const auto top_of = [](const rcSpan* next) {
-    return next != nullptr ? static_cast<int>(next->smin) : RC_SPAN_MAX_HEIGHT;
-  };
   for (int z = 0; z < solid.height; ++z) {
     for (int x = 0; x < solid.width; ++x) {
       for (rcSpan* s = solid.spans[x + z * solid.width]; s != nullptr; s = s->next) {
         if (s->area == RC_NULL_AREA) continue;
         const int floor = static_cast<int>(s->smax);
-        const int ceiling = top_of(s->next);
-        int lowest = RC_SPAN_MAX_HEIGHT;  // the lowest neighbouring floor with headroom over it
-        for (int dir = 0; dir < 4 && lowest >= floor - climb; ++dir) {
-          const int nx = x + rcGetDirOffsetX(dir);
-          const int nz = z + rcGetDirOffsetY(dir);
-          if (nx < 0 || nz < 0 || nx >= solid.width || nz >= solid.height) {
-            lowest = -climb;  // the level's edge is a drop
+        for (int dir = 0; dir < 4; ++dir) {
+          if (lowest_floor_beside(solid, x, z, dir, floor, top_of(s->next), height, climb) <
+              floor - climb) {
+            s->area = RC_NULL_AREA;
             break;
           }
-          // The open space below the column's first span, then above each of its spans.
-          const rcSpan* n = solid.spans[nx + nz * solid.width];
-          int n_floor = -climb;
-          int n_ceiling = n != nullptr ? static_cast<int>(n->smin) : RC_SPAN_MAX_HEIGHT;
-          while (true) {
-            if (std::min(ceiling, n_ceiling) - std::max(floor, n_floor) > height)
-              lowest = std::min(lowest, n_floor);
-            if (n == nullptr) break;
-            n_floor = static_cast<int>(n->smax);
-            n_ceiling = top_of(n->next);
-            n = n->next;
-          }
         }
-        if (lowest < floor - climb) s->area = RC_NULL_AREA;
       }
     }
   }
