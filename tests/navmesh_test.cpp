@@ -71,7 +71,7 @@ TEST(Navmesh, PathsGoRoundWallsAndNotIntoTheVoid) {
   EXPECT_EQ(nav->path({-2.5f, 0, -2}, {30, 0, 0}), Navmesh::PathKind::none);
 }
 
-// A straight flight of `risers` steps, `riser_m` x `tread_m`, rising along +Z from z = `start_z`
+// A straight flight of six steps, `riser_m` x `tread_m`, rising along +Z from z = `start_z`
 // on a floor, with a landing at the top: the navmesh has a path from the foot to the landing.
 Navmesh::PathKind path_up_a_flight(float riser_m, float tread_m, float start_z) {
   constexpr int kRisers = 6;
