@@ -17,11 +17,12 @@ constexpr float kTread = 0.28f;     // [m]
 constexpr float kFirstEdge = 1.0f;  // [m] along +Z
 constexpr int kSteps = 3;
 
-// Flat ground (top at 0) and three steps up along +Z from z = 1, and a ragdoll whose rig probes.
+// Flat ground (top at 0) and `steps` steps up along +Z from z = 1 (the last one 2 m deep), and a
+// ragdoll whose rig probes.
 struct Stairs {
-  Stairs() {
+  explicit Stairs(int steps = kSteps) {
     world.add_static_box({{0, -0.5f, 0}, {20, 0.5f, 20}, {}});
-    for (int i = 1; i <= kSteps; ++i) {
+    for (int i = 1; i <= steps; ++i) {
       const float top = kRiser * static_cast<float>(i);
       const float front = kFirstEdge + kTread * static_cast<float>(i - 1);
       world.add_static_box({{0, 0.5f * top, front + 2.0f}, {1.0f, 0.5f * top, 2.0f}, {}});
@@ -54,6 +55,29 @@ TEST(GroundProfile, FindsEachTreadAndLocatesItsEdgeToTheCentimetre) {
   ASSERT_TRUE(riser.found);
   EXPECT_NEAR(riser.at, kFirstEdge, 0.01f);
   EXPECT_NEAR(riser.top, kRiser, 1e-4f);
+}
+
+TEST(GroundProfile, FollowsAWholeFlightUpAndDownBeyondItsProbesReach) {
+  // Seven risers, 1.19 m: more than the probes reach above (0.4 m) or below (0.8 m) the foot the
+  // profile starts from. Every tread is found, walking up from the ground and down from the top.
+  constexpr int kFlight = 7;
+  Stairs stairs(kFlight);
+  const float top = kRiser * static_cast<float>(kFlight);
+  const float last_edge = kFirstEdge + kTread * static_cast<float>(kFlight - 1);
+  GroundProfile up;
+  up.build(stairs.ragdoll->rig(), {0, 0.04f, 0}, {0, 0, 1}, -0.5f, last_edge + 0.5f);
+  ASSERT_EQ(up.segments().size(), static_cast<std::size_t>(kFlight + 1));
+  EXPECT_NEAR(up.segments().back().height, top, 1e-4f);
+  EXPECT_NEAR(up.segments().back().from_s, last_edge, 0.01f);
+  EXPECT_EQ(up.edges_between(-0.5f, last_edge + 0.5f), kFlight);
+
+  GroundProfile down;
+  down.build(stairs.ragdoll->rig(), {0, top + 0.04f, last_edge + 0.5f}, {0, 0, -1}, 0.0f,
+             last_edge + 1.0f);
+  ASSERT_EQ(down.segments().size(), static_cast<std::size_t>(kFlight + 1));
+  EXPECT_NEAR(down.segments().back().height, 0.0f, 1e-4f);
+  EXPECT_NEAR(down.lowest(0.0f, last_edge + 1.0f), 0.0f, 1e-4f);
+  EXPECT_EQ(down.edges_between(0.0f, last_edge + 1.0f), kFlight);
 }
 
 TEST(GroundProfile, ASlopeIsOneSegmentAndNoObstacleToASoleTiltedWithIt) {

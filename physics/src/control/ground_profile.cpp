@@ -24,10 +24,16 @@ constexpr float kLeadPrecisionShare = 0.25f;
 
 }  // namespace
 
-GroundProfile::Sample GroundProfile::probe(const RagdollRig& rig, float s, float beside) const {
+GroundProfile::Sample GroundProfile::probe(const RagdollRig& rig, float s, float near_y,
+                                           float beside) const {
+  // A column fixed at the origin's height saw a flight up only as far as its top reached (0.4 m
+  // above the swing foot: two risers of 0.17 m). Climbing step over step, that left one riser
+  // ahead of the stance foot, too few to be a flight: the stairs' speed cap came and went, and
+  // bodies climbed a stairwell's flights at up to 1 m/s and tripped on them.
   const Vec3 left{direction_.z, 0, -direction_.x};
-  const GroundHit hit =
-      rig.probe_ground(origin_ + direction_ * s + left * beside, probe_above_m_, probe_below_m_);
+  Vec3 column = origin_ + direction_ * s + left * beside;
+  column.y += near_y - first_ground_y_;
+  const GroundHit hit = rig.probe_ground(column, probe_above_m_, probe_below_m_);
   Sample sample;
   if (!hit.hit || hit.normal.y < kMinStandingNormalY) return sample;
   sample.hit = true;
@@ -49,7 +55,7 @@ float GroundProfile::locate_edge(const RagdollRig& rig, float on_s, const Sample
   // Bisection: `on_s` continues the segment, `off_s` does not.
   while (std::fabs(off_s - on_s) > precision) {
     const float mid = 0.5f * (on_s + off_s);
-    (continues(on, probe(rig, mid, beside), mid - on_s) ? on_s : off_s) = mid;
+    (continues(on, probe(rig, mid, on.height, beside), mid - on_s) ? on_s : off_s) = mid;
   }
   return 0.5f * (on_s + off_s);
 }
@@ -71,13 +77,14 @@ float GroundProfile::measure_edge_lead(const RagdollRig& rig, float beside) cons
     const auto on_plane = [&](const Sample& sample, const GroundSegment& g, float at) {
       return sample.hit && std::fabs(sample.height - g.height_at(at)) <= 0.5f * edge_rise_m_;
     };
-    const Sample on_beside = probe(rig, on_s, beside);
-    if (!on_plane(on_beside, before, on_s) || !on_plane(probe(rig, off_s, beside), after, off_s))
-      continue;
+    const Sample on_beside = probe(rig, on_s, before.height_at(on_s), beside);
+    const Sample off_beside = probe(rig, off_s, after.height_at(off_s), beside);
+    if (!on_plane(on_beside, before, on_s) || !on_plane(off_beside, after, off_s)) continue;
     // Both lines bisected finer than the profile's edges: on edges square to the line (the lead
     // a few millimetres) the profile's own precision would read as a lead.
     const float fine = kLeadPrecisionShare * precision_m_;
-    const float here = locate_edge(rig, on_s, probe(rig, on_s), off_s, fine);
+    const float here =
+        locate_edge(rig, on_s, probe(rig, on_s, before.height_at(on_s)), off_s, fine);
     const float there = locate_edge(rig, on_s, on_beside, off_s, fine, beside);
     // A lead within the precision the edges themselves are located to is none: edges this near
     // square to the line (within about 10° for a 5 cm half width) are walked as square ones.
@@ -106,9 +113,15 @@ void GroundProfile::build(const RagdollRig& rig, Vec3 origin, Vec3 direction, fl
   Sample last;
   float last_s = from_s;
   bool open = false;
+  bool found_any = false;
+  first_ground_y_ = origin.y;
   for (int i = 0; i < count; ++i) {
     const float s = std::min(to_s, from_s + spacing * static_cast<float>(i));
-    const Sample next = probe(rig, s);
+    const Sample next = probe(rig, s, found_any ? last.height : first_ground_y_);
+    if (next.hit && !found_any) {
+      found_any = true;
+      first_ground_y_ = next.height;
+    }
     if (open && continues(last, next, s - last_s)) {
       segments_.back().to_s = s;
     } else {

@@ -8,7 +8,9 @@
 // line or the line turns: a cache of surfaces, not of heights, so a foot moving along a slope
 // still reads the slope.
 //
-//   1. probe at a fixed spacing along the line;
+//   1. probe at a fixed spacing along the line, each probe's column placed as high above the
+//      ground found last as the first one was above the origin's ground (a flight is followed
+//      up or down to the end of the look ahead);
 //   2. cut the probes into segments where the ground leaves the plane of the one before (a step's
 //      edge), locating each edge by bisection;
 //   3. find the first edge again on a line beside this one, a foot's half width away: where the
@@ -81,8 +83,10 @@ class GroundProfile {
     float slope = 0;
     Vec3 normal{0, 1, 0};
   };
-  /// The ground at `s` along the line, `beside` metres to its left.
-  Sample probe(const RagdollRig& rig, float s, float beside = 0) const;
+  /// The ground at `s` along the line, `beside` metres to its left, probed in a column that
+  /// follows the ground: as the origin's is to the first ground found, so is this one to the
+  /// ground `near_y` [m] found nearby.
+  Sample probe(const RagdollRig& rig, float s, float near_y, float beside = 0) const;
   /// Whether `next` (at `step` metres on) continues the plane of `last`.
   bool continues(const Sample& last, const Sample& next, float step) const;
   /// [m] along the line, where the ground stops continuing `on` between `on_s` and `off_s`, to
@@ -103,6 +107,7 @@ class GroundProfile {
   float precision_m_ = 0.01f;
   float probe_above_m_ = 0.4f;
   float probe_below_m_ = 0.8f;
+  float first_ground_y_ = 0;  ///< [m] the first ground found, under the origin's column
   float edge_lead_m_ = 0;
   std::vector<GroundSegment> segments_;
 };
