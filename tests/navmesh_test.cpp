@@ -71,6 +71,27 @@ TEST(Navmesh, PathsGoRoundWallsAndNotIntoTheVoid) {
   EXPECT_EQ(nav->path({-2.5f, 0, -2}, {30, 0, 0}), Navmesh::PathKind::none);
 }
 
+TEST(Navmesh, TheWayRoundAWallIsMeasuredAlongThePath) {
+  const auto nav = floor_with_wall();
+  ASSERT_TRUE(nav);
+  const Vec3 west{-2.5f, 0, -2};
+  const Vec3 east{2.5f, 0, -2};
+  // 5 m apart across the wall; round its end at z = 3 and back, about 12 m.
+  EXPECT_FALSE(nav->in_sight(west, east));
+  EXPECT_TRUE(nav->in_sight(west, {-2.5f, 0, 2}));
+  const float way = nav->path_length(west, east);
+  EXPECT_GT(way, 11.0f);
+  EXPECT_LT(way, 13.0f);
+  EXPECT_NEAR(nav->path_length(west, {-2.5f, 0, 2}), 4.0f, 0.05f);
+  // A metre along the way from the west side heads for the wall's end, not through the wall.
+  const std::optional<Vec3> on_the_way = nav->along_path(west, east, 1.0f);
+  ASSERT_TRUE(on_the_way.has_value());
+  EXPECT_NEAR(length(horizontal(*on_the_way - west)), 1.0f, 0.05f);
+  EXPECT_GT(on_the_way->z, west.z + 0.8f);
+  EXPECT_LT(on_the_way->x, -0.55f);
+  EXPECT_FALSE(nav->along_path(west, {30, 0, 0}, 1.0f).has_value());
+}
+
 // A straight flight of six steps, `riser_m` x `tread_m`, rising along +Z from z = `start_z`
 // on a floor, with a landing at the top: the navmesh has a path from the foot to the landing.
 Navmesh::PathKind path_up_a_flight(float riser_m, float tread_m, float start_z) {

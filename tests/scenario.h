@@ -49,12 +49,13 @@ inline sim::InputScript golden_script() {
   return std::move(script).value();
 }
 
-/// The scene of a sample level (`file` in levels/data), as `stagger sim` builds it. A level that
-/// does not load fails the test and ends it.
-inline sim::SceneDescription level_scene(const std::string& file) {
-  const levels::LoadResult level = levels::load_level(STAGGER_SOURCE_DIR "/levels/data/" + file);
-  EXPECT_TRUE(level.ok()) << file;
-  if (!level.ok()) throw std::runtime_error(file + " does not load");
+/// The scene of a level (`file` in the folder `dir` of levels/), as `stagger sim` builds it. A
+/// level that does not load fails the test and ends it.
+inline sim::SceneDescription level_scene(const std::string& file, const std::string& dir = "data") {
+  const std::string path = STAGGER_SOURCE_DIR "/levels/" + dir + "/" + file;
+  const levels::LoadResult level = levels::load_level(path);
+  EXPECT_TRUE(level.ok()) << path;
+  if (!level.ok()) throw std::runtime_error(path + " does not load");
   return sim::scene_from_level(level.level, level.mesh_triangles);
 }
 

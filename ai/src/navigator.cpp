@@ -1,6 +1,7 @@
 #include "stagger/ai/navigator.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include "stagger/core/assert.h"
 
@@ -11,6 +12,10 @@ namespace {
 // crowd's own vertical search is only ±0.45 m and would miss a point 1 m above the floor).
 constexpr float kColumnCentreBelowCom = 0.8f;         // [m]
 constexpr Vec3 kColumnHalfExtents{0.6f, 0.6f, 0.6f};  // [m]
+constexpr float kSameSpotM = 1e-3f;  // [m] an agent this near the body across has no direction
+// [m] nearer than this across, the body sees its agent: no line of sight is traced
+constexpr float kSightCheckM = 0.3f;
+constexpr float kBeyondAnyLeashM = 1e9f;  // [m] the way to an agent on another floor
 }  // namespace
 
 Navigator::Navigator(std::shared_ptr<const Navmesh> navmesh, int max_enemies, float agent_radius,
@@ -62,7 +67,7 @@ void Navigator::set_goal(int enemy, std::optional<Vec3> goal, float speed) {
       goal.has_value() == e.goal.has_value() && (!goal || length(*goal - *e.goal) < 1e-3f);
   if (same) return;
   e.goal = goal;
-  e.best_distance_m = 1e9f;
+  e.way_left_m = -1;
   e.since_progress_s = 0;
   if (!goal) {
     crowd_.clear_target(e.agent);
@@ -103,24 +108,57 @@ bool Navigator::reseat(Enemy& e) {
   return true;
 }
 
+bool Navigator::on_other_floor(Vec3 a, Vec3 b) const {
+  // Higher than a climb plus the steepest walkable grade over the distance between them.
+  const NavigationSettings& s = navmesh_->settings();
+  const float grade = std::tan(deg_to_rad(s.max_slope_deg));
+  return std::fabs(a.y - b.y) > s.max_climb + grade * length(horizontal(a - b));
+}
+
+float Navigator::way_to(const Enemy& e, Vec3 agent) const {
+  if (on_other_floor(agent, e.follow.feet)) return kBeyondAnyLeashM;
+  const float across = length(horizontal(agent - e.follow.feet));
+  if (across < kSightCheckM || navmesh_->in_sight(e.follow.feet, agent)) return across;
+  return navmesh_->path_length(e.follow.feet, agent);
+}
+
 void Navigator::leash(Enemy& e, bool measure) {
   const LeashSettings& s = settings_;
   Vec3 agent = crowd_.position(e.agent);
   e.follow.lead_m = length(horizontal(agent - e.follow.feet));  // the real distance, not its square
   // (Not measured on the tick the body stands up again: the agent waited where it fell.)
   if (measure) e.follow.max_lead_m = std::max(e.follow.max_lead_m, e.follow.lead_m);
-  if (e.follow.lead_m > s.hard_m) {
+  float way = way_to(e, agent);
+  if (way > s.hard_m) {
     // Shoved or stumbled: bring the agent back to the slack radius on the body's side, along
-    // its corridor. If that cannot get there (a wall between them), re-seat it at the body.
-    const Vec3 wanted = e.follow.feet + normalized(horizontal(agent - e.follow.feet)) * s.slack_m;
+    // its corridor. If that cannot get there (a wall between them, another floor), re-seat it
+    // at the body.
+    const Vec3 across = horizontal(agent - e.follow.feet);
+    const Vec3 wanted =
+        e.follow.feet + (length(across) > kSameSpotM ? normalized(across) * s.slack_m : Vec3{});
     agent = crowd_.pull_back(e.agent, wanted);
     ++e.follow.pull_backs;
-    if (length(horizontal(agent - wanted)) > s.reseat_gap_m && reseat(e))
-      agent = crowd_.position(e.agent);
+    const bool short_of_it =
+        length(horizontal(agent - wanted)) > s.reseat_gap_m || on_other_floor(agent, e.follow.feet);
+    if (short_of_it && reseat(e)) agent = crowd_.position(e.agent);
+    way = way_to(e, agent);
   }
-  const float lead = length(horizontal(agent - e.follow.feet));
-  const float slack = std::clamp(1.0f - (lead - s.slack_m) / (s.hard_m - s.slack_m), 0.0f, 1.0f);
+  const float slack = std::clamp(1.0f - (way - s.slack_m) / (s.hard_m - s.slack_m), 0.0f, 1.0f);
   crowd_.set_max_speed(e.agent, e.speed * slack);
+}
+
+void Navigator::aim(Enemy& e) const {
+  e.follow.aim = e.follow.agent + crowd_.velocity(e.agent) * settings_.look_ahead_s;
+  // Round a corner (the end of a wall between two flights), not through it: the body heads for a
+  // point along the way to its agent while it cannot see it.
+  if (length(horizontal(e.follow.aim - e.follow.feet)) < kSightCheckM ||
+      navmesh_->in_sight(e.follow.feet, e.follow.aim)) {
+    return;
+  }
+  if (const std::optional<Vec3> on_the_way =
+          navmesh_->along_path(e.follow.feet, e.follow.agent, settings_.corner_lead_m)) {
+    e.follow.aim = *on_the_way;
+  }
 }
 
 void Navigator::watch_progress(Enemy& e, float dt) {
@@ -129,19 +167,23 @@ void Navigator::watch_progress(Enemy& e, float dt) {
     e.since_progress_s = 0;
     return;
   }
-  const float distance = length(horizontal(*e.goal - e.follow.feet));
-  if (distance < e.best_distance_m - settings_.progress_m || distance < settings_.arrived_m) {
-    e.best_distance_m = distance;
+  if (length(horizontal(*e.goal - e.follow.feet)) < settings_.arrived_m) {
     e.since_progress_s = 0;
     return;
   }
+  // Progress is judged on the way left along the navmesh, once a window: the straight distance
+  // grows on the way up a switchback flight toward a goal above where it starts.
+  if (e.way_left_m < 0) e.way_left_m = navmesh_->path_length(e.follow.feet, *e.goal);
   e.since_progress_s += dt;
   if (e.since_progress_s < settings_.stall_s) return;
+  e.since_progress_s = 0;
+  const float way = navmesh_->path_length(e.follow.feet, *e.goal);
+  const bool progressed = way < e.way_left_m - settings_.progress_m;
+  e.way_left_m = way;
+  if (progressed) return;
   // Stalled: plan the path again (from where the agent is: the leash keeps it by the body).
   e.follow.stalled = true;
   ++e.follow.replans;
-  e.since_progress_s = 0;
-  e.best_distance_m = distance;
   if (!crowd_.set_target(e.agent, *e.goal)) crowd_.clear_target(e.agent);
 }
 
@@ -158,7 +200,7 @@ void Navigator::tick(float dt) {
     const bool stood_up = e.held;
     if (stood_up) {
       e.held = false;
-      e.best_distance_m = 1e9f;
+      e.way_left_m = -1;
       e.since_progress_s = 0;
     }
     leash(e, !stood_up);
@@ -172,7 +214,7 @@ void Navigator::tick(float dt) {
       reseat(e);
     }
     e.follow.agent = crowd_.position(e.agent);
-    e.follow.aim = e.follow.agent + crowd_.velocity(e.agent) * settings_.look_ahead_s;
+    aim(e);
     watch_progress(e, dt);
   }
 }

@@ -20,6 +20,8 @@ namespace {
 
 constexpr unsigned short kWalkableFlag = 1;  // polys with flags 0 fail Detour's default filter
 constexpr int kMaxPathPolys = 2048;
+constexpr int kMaxSightPolys =
+    32;  // a line of sight across more polygons than this counts as blocked
 
 template <typename T, void (*Free)(T*)>
 struct Owned {
@@ -422,6 +424,77 @@ Navmesh::PathKind Navmesh::path(Vec3 from, Vec3 to) const {
                  !dtStatusDetail(status, DT_PARTIAL_RESULT)
              ? PathKind::complete
              : PathKind::partial;
+}
+
+namespace {
+
+// The corners of the shortest path from the navmesh point nearest `from` to the one nearest `to`
+// (within `extents`), the start first and the end last; at most `most` of them, and none when
+// there is no whole path.
+std::vector<Vec3> straight_path(const dtNavMeshQuery& query, Vec3 from, Vec3 to, Vec3 extents,
+                                int most) {
+  const dtQueryFilter filter;
+  float start_point[3], end_point[3];
+  const dtPolyRef start = nearest_poly(query, from, extents, start_point);
+  const dtPolyRef end = nearest_poly(query, to, extents, end_point);
+  if (start == 0 || end == 0) return {};
+  std::vector<dtPolyRef> polys(kMaxPathPolys);
+  int count = 0;
+  const dtStatus status = query.findPath(start, end, start_point, end_point, &filter, polys.data(),
+                                         &count, kMaxPathPolys);
+  if (dtStatusFailed(status) || count == 0 || dtStatusDetail(status, DT_PARTIAL_RESULT)) return {};
+  std::vector<float> flat(3 * static_cast<std::size_t>(most));
+  int corners = 0;
+  if (dtStatusFailed(query.findStraightPath(start_point, end_point, polys.data(), count,
+                                            flat.data(), nullptr, nullptr, &corners, most))) {
+    return {};
+  }
+  std::vector<Vec3> out;
+  for (std::size_t i = 0; i < static_cast<std::size_t>(corners); ++i)
+    out.push_back({flat[3 * i], flat[3 * i + 1], flat[3 * i + 2]});
+  return out;
+}
+
+}  // namespace
+
+float Navmesh::path_length(Vec3 from, Vec3 to) const {
+  constexpr Vec3 kExtents{1.0f, 2.0f, 1.0f};
+  const std::vector<Vec3> corners = straight_path(*impl_->query, from, to, kExtents, kMaxPathPolys);
+  if (corners.empty()) return length(horizontal(to - from));
+  float way = 0;
+  for (std::size_t i = 1; i < corners.size(); ++i)
+    way += length(horizontal(corners[i] - corners[i - 1]));
+  return way;
+}
+
+bool Navmesh::in_sight(Vec3 from, Vec3 to) const {
+  const dtQueryFilter filter;
+  float start_point[3];
+  const dtPolyRef start = nearest_poly(*impl_->query, from, kOnSurface, start_point);
+  if (start == 0) return false;
+  float t = 0;
+  float normal[3];
+  int visited = 0;
+  dtPolyRef polys[kMaxSightPolys];
+  if (dtStatusFailed(impl_->query->raycast(start, start_point, &to.x, &filter, &t, normal, polys,
+                                           &visited, kMaxSightPolys))) {
+    return false;
+  }
+  return t > 1.0f;  // FLT_MAX: nothing crossed on the way
+}
+
+std::optional<Vec3> Navmesh::along_path(Vec3 from, Vec3 to, float distance_m) const {
+  constexpr int kCorners = 4;  // the start and the next three: enough for a short lead
+  const std::vector<Vec3> corners = straight_path(*impl_->query, from, to, kOnSurface, kCorners);
+  if (corners.size() < 2) return std::nullopt;
+  float left = distance_m;
+  for (std::size_t i = 1; i < corners.size(); ++i) {
+    const Vec3 leg = corners[i] - corners[i - 1];
+    const float across = length(horizontal(leg));
+    if (across >= left) return corners[i - 1] + leg * (left / across);
+    left -= across;
+  }
+  return corners.back();
 }
 
 int Navmesh::remove_islands(const std::vector<Vec3>& seeds, Vec3 half_extents) {

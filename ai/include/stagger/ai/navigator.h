@@ -15,14 +15,16 @@
 namespace stagger::ai {
 
 struct LeashSettings {
-  float slack_m = 0.4f;       ///< [m] Ls: the agent walks at full speed up to this lead ...
-  float hard_m = 1.2f;        ///< [m] Lh: ... stops at this lead, and is pulled back beyond it
-  float reseat_gap_m = 0.3f;  ///< [m] a pull-back that ends farther than this from where it
-                              ///< aimed (a wall, another floor) re-seats the agent instead
-  float look_ahead_s = 0.3f;  ///< [s] the body aims where the agent will be this much later
-  float stall_s = 3.0f;       ///< [s] no progress toward the goal for this long is a stall
-  float progress_m = 0.3f;    ///< [m] getting this much closer to the goal counts as progress
-  float arrived_m = 0.6f;     ///< [m] within this of the goal nobody counts stalls
+  float slack_m = 0.4f;        ///< [m] Ls: the agent walks at full speed up to this lead ...
+  float hard_m = 1.2f;         ///< [m] Lh: ... stops at this lead, and is pulled back beyond it
+  float reseat_gap_m = 0.3f;   ///< [m] a pull-back that ends farther than this from where it
+                               ///< aimed (a wall, another floor) re-seats the agent instead
+  float look_ahead_s = 0.3f;   ///< [s] the body aims where the agent will be this much later
+  float corner_lead_m = 0.8f;  ///< [m] out of sight of its agent, it aims this far along the way
+  float stall_s = 3.0f;        ///< [s] no progress toward the goal in this long is a stall
+  /// [m] this much less of the way left to the goal (along the navmesh) is progress
+  float progress_m = 0.3f;
+  float arrived_m = 0.6f;  ///< [m] within this of the goal nobody counts stalls
 };
 
 class Navigator {
@@ -82,12 +84,18 @@ class Navigator {
     bool held = false;
     std::optional<Vec3> goal;
     float speed = 0;
-    float best_distance_m = 1e9f;  // closest to the goal since the last progress
+    float way_left_m = -1;  // [m] along the navmesh to the goal at the window's start (-1: unknown)
     float since_progress_s = 0;
     Follow follow;
   };
   void project(Enemy& e) const;
+  /// Whether navmesh points `a` and `b` [m] lie on different floors, one over the other.
+  bool on_other_floor(Vec3 a, Vec3 b) const;
+  /// [m] how far a walker at the body's feet has to go to its agent at `agent`: straight across
+  /// where it sees it, along the path where a wall or a drop is between them.
+  float way_to(const Enemy& e, Vec3 agent) const;
   void leash(Enemy& e, bool measure);
+  void aim(Enemy& e) const;
   bool reseat(Enemy& e);
   void watch_progress(Enemy& e, float dt);
 

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "stagger/core/math.h"
@@ -57,6 +58,18 @@ class Navmesh {
   /// A path between the navmesh points nearest to `from` and `to` (within 1 m horizontally and
   /// 2 m vertically); `partial` when the end cannot be reached.
   PathKind path(Vec3 from, Vec3 to) const;
+
+  /// [m] how far a walker goes, across, from the navmesh point nearest `from` to the one nearest
+  /// `to` along the shortest path (the straight distance across where there is no whole path).
+  float path_length(Vec3 from, Vec3 to) const;
+
+  /// Whether a walker at the navmesh point nearest `from` sees `to` [m] across the navmesh: the
+  /// straight line between them crosses no edge (a wall, a drop).
+  bool in_sight(Vec3 from, Vec3 to) const;
+  /// The point `distance_m` [m] (across) along the shortest path from the navmesh point nearest
+  /// `from` to the one nearest `to`, round its corners (at most its first three); its end where
+  /// the path is shorter; none without a whole path.
+  std::optional<Vec3> along_path(Vec3 from, Vec3 to, float distance_m) const;
 
   /// Disables every polygon not connected to one under a seed (within `half_extents`): table
   /// tops, wall tops and other islands nobody can walk to. Returns how many were disabled.
