@@ -20,8 +20,9 @@ namespace {
 
 constexpr unsigned short kWalkableFlag = 1;  // polys with flags 0 fail Detour's default filter
 constexpr int kMaxPathPolys = 2048;
-constexpr int kMaxSightPolys =
-    32;  // a line of sight across more polygons than this counts as blocked
+// The polygons a line of sight crosses are recorded up to this many (Detour's raycast goes on
+// past them; only the hit matters here).
+constexpr int kMaxSightPolys = 32;
 
 template <typename T, void (*Free)(T*)>
 struct Owned {
@@ -491,7 +492,7 @@ std::optional<Vec3> Navmesh::along_path(Vec3 from, Vec3 to, float distance_m) co
   for (std::size_t i = 1; i < corners.size(); ++i) {
     const Vec3 leg = corners[i] - corners[i - 1];
     const float across = length(horizontal(leg));
-    if (across >= left) return corners[i - 1] + leg * (left / across);
+    if (across >= left) return corners[i - 1] + leg * (across > 0.0f ? left / across : 0.0f);
     left -= across;
   }
   return corners.back();
