@@ -409,22 +409,45 @@ float Navmesh::distance_to_edge(Vec3 p, float max_m) const {
   return std::min(distance, max_m);
 }
 
-Navmesh::PathKind Navmesh::path(Vec3 from, Vec3 to) const {
+namespace {
+
+// [m] how far from a path's ends the navmesh is searched for its first and last polygons
+constexpr Vec3 kPathEnds{1.0f, 2.0f, 1.0f};
+
+// The polygons of the shortest path between the navmesh points nearest `from` and `to` (within
+// `extents`), and those two points.
+struct PolyPath {
+  float start[3]{};
+  float end[3]{};
+  dtPolyRef end_ref = 0;
+  dtStatus status = DT_FAILURE;
+  std::vector<dtPolyRef> polys;
+  bool found() const { return !dtStatusFailed(status) && !polys.empty(); }
+  bool whole() const {
+    return found() && polys.back() == end_ref && !dtStatusDetail(status, DT_PARTIAL_RESULT);
+  }
+};
+
+PolyPath find_poly_path(const dtNavMeshQuery& query, Vec3 from, Vec3 to, Vec3 extents) {
   const dtQueryFilter filter;
-  constexpr Vec3 kExtents{1.0f, 2.0f, 1.0f};
-  float start_point[3], end_point[3];
-  const dtPolyRef start = nearest_poly(*impl_->query, from, kExtents, start_point);
-  const dtPolyRef end = nearest_poly(*impl_->query, to, kExtents, end_point);
-  if (start == 0 || end == 0) return PathKind::none;
-  std::vector<dtPolyRef> polys(kMaxPathPolys);
+  PolyPath path;
+  const dtPolyRef start = nearest_poly(query, from, extents, path.start);
+  path.end_ref = nearest_poly(query, to, extents, path.end);
+  if (start == 0 || path.end_ref == 0) return path;
+  path.polys.resize(kMaxPathPolys);
   int count = 0;
-  const dtStatus status = impl_->query->findPath(start, end, start_point, end_point, &filter,
-                                                 polys.data(), &count, kMaxPathPolys);
-  if (dtStatusFailed(status) || count == 0) return PathKind::none;
-  return polys[static_cast<std::size_t>(count - 1)] == end &&
-                 !dtStatusDetail(status, DT_PARTIAL_RESULT)
-             ? PathKind::complete
-             : PathKind::partial;
+  path.status = query.findPath(start, path.end_ref, path.start, path.end, &filter,
+                               path.polys.data(), &count, kMaxPathPolys);
+  path.polys.resize(dtStatusFailed(path.status) ? 0 : static_cast<std::size_t>(count));
+  return path;
+}
+
+}  // namespace
+
+Navmesh::PathKind Navmesh::path(Vec3 from, Vec3 to) const {
+  const PolyPath found = find_poly_path(*impl_->query, from, to, kPathEnds);
+  if (!found.found()) return PathKind::none;
+  return found.whole() ? PathKind::complete : PathKind::partial;
 }
 
 namespace {
@@ -434,20 +457,13 @@ namespace {
 // there is no whole path.
 std::vector<Vec3> straight_path(const dtNavMeshQuery& query, Vec3 from, Vec3 to, Vec3 extents,
                                 int most) {
-  const dtQueryFilter filter;
-  float start_point[3], end_point[3];
-  const dtPolyRef start = nearest_poly(query, from, extents, start_point);
-  const dtPolyRef end = nearest_poly(query, to, extents, end_point);
-  if (start == 0 || end == 0) return {};
-  std::vector<dtPolyRef> polys(kMaxPathPolys);
-  int count = 0;
-  const dtStatus status = query.findPath(start, end, start_point, end_point, &filter, polys.data(),
-                                         &count, kMaxPathPolys);
-  if (dtStatusFailed(status) || count == 0 || dtStatusDetail(status, DT_PARTIAL_RESULT)) return {};
+  const PolyPath path = find_poly_path(query, from, to, extents);
+  if (!path.whole()) return {};
   std::vector<float> flat(3 * static_cast<std::size_t>(most));
   int corners = 0;
-  if (dtStatusFailed(query.findStraightPath(start_point, end_point, polys.data(), count,
-                                            flat.data(), nullptr, nullptr, &corners, most))) {
+  if (dtStatusFailed(query.findStraightPath(path.start, path.end, path.polys.data(),
+                                            static_cast<int>(path.polys.size()), flat.data(),
+                                            nullptr, nullptr, &corners, most))) {
     return {};
   }
   std::vector<Vec3> out;
@@ -459,8 +475,8 @@ std::vector<Vec3> straight_path(const dtNavMeshQuery& query, Vec3 from, Vec3 to,
 }  // namespace
 
 float Navmesh::path_length(Vec3 from, Vec3 to) const {
-  constexpr Vec3 kExtents{1.0f, 2.0f, 1.0f};
-  const std::vector<Vec3> corners = straight_path(*impl_->query, from, to, kExtents, kMaxPathPolys);
+  const std::vector<Vec3> corners =
+      straight_path(*impl_->query, from, to, kPathEnds, kMaxPathPolys);
   if (corners.empty()) return length(horizontal(to - from));
   float way = 0;
   for (std::size_t i = 1; i < corners.size(); ++i)

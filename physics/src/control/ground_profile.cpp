@@ -78,8 +78,10 @@ float GroundProfile::measure_edge_lead(const RagdollRig& rig, float beside) cons
       return sample.hit && std::fabs(sample.height - g.height_at(at)) <= 0.5f * edge_rise_m_;
     };
     const Sample on_beside = probe(rig, on_s, before.height_at(on_s), beside);
-    const Sample off_beside = probe(rig, off_s, after.height_at(off_s), beside);
-    if (!on_plane(on_beside, before, on_s) || !on_plane(off_beside, after, off_s)) continue;
+    if (!on_plane(on_beside, before, on_s) ||
+        !on_plane(probe(rig, off_s, after.height_at(off_s), beside), after, off_s)) {
+      continue;
+    }
     // Both lines bisected finer than the profile's edges: on edges square to the line (the lead
     // a few millimetres) the profile's own precision would read as a lead.
     const float fine = kLeadPrecisionShare * precision_m_;
@@ -113,15 +115,12 @@ void GroundProfile::build(const RagdollRig& rig, Vec3 origin, Vec3 direction, fl
   Sample last;
   float last_s = from_s;
   bool open = false;
-  bool found_any = false;
   first_ground_y_ = origin.y;
   for (int i = 0; i < count; ++i) {
     const float s = std::min(to_s, from_s + spacing * static_cast<float>(i));
-    const Sample next = probe(rig, s, found_any ? last.height : first_ground_y_);
-    if (next.hit && !found_any) {
-      found_any = true;
-      first_ground_y_ = next.height;
-    }
+    // `last` holds the ground found last (none yet: the column stands at the origin's height).
+    const Sample next = probe(rig, s, last.hit ? last.height : first_ground_y_);
+    if (next.hit && !last.hit) first_ground_y_ = next.height;
     if (open && continues(last, next, s - last_s)) {
       segments_.back().to_s = s;
     } else {
