@@ -18,6 +18,8 @@
 #include <optional>
 #include <sstream>
 #include <string>
+#include <tuple>
+#include <utility>
 
 #include "cli_checks.h"
 #include "clips_command.h"
@@ -331,6 +333,29 @@ std::optional<std::string> read_script(const std::string& command, const std::st
   return text;
 }
 
+// A file a recording names (a level, a clip library, a settings file): its absolute path, so that
+// the replay finds it from anywhere, and the FNV-1a hash of its bytes, so that it can tell a
+// changed file. Empty and 0 for none.
+std::pair<std::string, std::uint64_t> recorded_file(const std::string& path) {
+  if (path.empty()) return {};
+  const std::optional<std::string> bytes = read_file(path);
+  return {std::filesystem::absolute(path).string(),
+          bytes ? stagger::sim::fnv1a_64(bytes->data(), bytes->size()) : 0};
+}
+
+// The death clip library at `path` (null for none); prints why and returns nothing when it cannot
+// be loaded.
+std::optional<std::shared_ptr<const stagger::sim::DeathClipLibrary>> load_clips(
+    const std::string& command, const std::string& path) {
+  if (path.empty()) return std::shared_ptr<const stagger::sim::DeathClipLibrary>();
+  auto loaded = stagger::sim::DeathClipLibrary::load(path);
+  if (!loaded) {
+    std::cerr << command << ": " << loaded.error() << "; nothing was simulated\n";
+    return std::nullopt;
+  }
+  return std::make_shared<const stagger::sim::DeathClipLibrary>(std::move(loaded).value());
+}
+
 // The outputs of `stagger sim`, written as the run goes (the trace) or at its end, interrupted or
 // not.
 struct SimOutputs {
@@ -353,9 +378,7 @@ void attach_outputs(const SimOptions& o, const RunInputs& run, stagger::sim::Sim
   }
   if (o.record.empty()) return;
   stagger::sim::Recording& recording = out.recording;
-  // The level by its absolute path, so the replay finds it from anywhere.
-  recording.level_path =
-      o.level.empty() ? std::string() : std::filesystem::absolute(o.level).string();
+  recording.level_path = recorded_file(o.level).first;
   recording.level_hash = run.level_hash;
   recording.builtin_enemies = o.enemies;
   recording.physics_hz = o.physics_hz;
@@ -365,6 +388,9 @@ void attach_outputs(const SimOptions& o, const RunInputs& run, stagger::sim::Sim
   recording.input_name = o.input;
   recording.input_script = run.script_text;
   recording.vary_seed = o.vary;
+  recording.max_active = o.max_active;
+  std::tie(recording.clips_path, recording.clips_hash) = recorded_file(o.clips);
+  std::tie(recording.settings_path, recording.settings_hash) = recorded_file(o.settings);
   simulation.on_step([&recording](const stagger::sim::Simulation& s) {
     recording.step_hashes.push_back(s.scene().world().state_hash());
   });
@@ -412,17 +438,10 @@ int run_sim(const SimOptions& o) {
                   *input_text, o.vary, *settings);
   if (!run) return kExitWrongInput;
   run->scene.activity.max_active = o.max_active;
-  std::shared_ptr<const stagger::sim::DeathClipLibrary> clips;
-  if (!o.clips.empty()) {
-    auto loaded = stagger::sim::DeathClipLibrary::load(o.clips);
-    if (!loaded) {
-      std::cerr << "stagger sim: " << loaded.error() << "; nothing was simulated\n";
-      return kExitWrongInput;
-    }
-    clips = std::make_shared<const stagger::sim::DeathClipLibrary>(std::move(loaded).value());
-  }
+  const auto clips = load_clips("stagger sim", o.clips);
+  if (!clips) return kExitWrongInput;
   stagger::sim::Simulation simulation(run->scene, run->script);
-  if (clips) simulation.set_death_clips(clips);
+  if (*clips) simulation.set_death_clips(*clips);
   SimOutputs outputs;
   attach_outputs(o, *run, simulation, outputs);
   stagger::app::catch_interrupts();
@@ -462,8 +481,29 @@ struct Replay {
   }
 };
 
-// Reads a recording, checks its level, builds its run and attaches the hash check; prints why
-// and returns nothing when any of that fails.
+// Whether a file the recording names (`what`: "level", ...) is still a regular file at its path
+// with the recorded hash; prints why not. True when the recording names none.
+bool recorded_file_unchanged(const char* command, const char* what, const std::string& path,
+                             std::uint64_t hash) {
+  if (path.empty()) return true;
+  std::error_code error;
+  // Only a regular file: a recording that names a device or a folder must not make us read it.
+  const auto bytes = std::filesystem::is_regular_file(path, error) ? read_file(path) : std::nullopt;
+  if (!bytes) {
+    std::cerr << command << ": the recorded " << what << " " << stagger::limits::quoted(path)
+              << " cannot be opened\n";
+    return false;
+  }
+  if (stagger::sim::fnv1a_64(bytes->data(), bytes->size()) != hash) {
+    std::cerr << command << ": the " << what << " " << path
+              << " changed since the recording (its hash differs)\n";
+    return false;
+  }
+  return true;
+}
+
+// Reads a recording, checks the files it names, builds its run and attaches the hash check; prints
+// why and returns nothing when any of that fails.
 std::unique_ptr<Replay> open_replay(const std::string& path, const char* command) {
   auto loaded = stagger::sim::read_recording(path);
   if (!loaded) {
@@ -473,29 +513,22 @@ std::unique_ptr<Replay> open_replay(const std::string& path, const char* command
   auto replay = std::make_unique<Replay>();
   replay->recording = std::move(loaded).value();
   const stagger::sim::Recording& r = replay->recording;
-  if (!r.level_path.empty()) {
-    std::error_code error;
-    // Only a regular file: a recording that names a device or a folder must not make us read it.
-    const auto bytes = std::filesystem::is_regular_file(r.level_path, error)
-                           ? read_file(r.level_path)
-                           : std::nullopt;
-    if (!bytes) {
-      std::cerr << command << ": the recorded level " << stagger::limits::quoted(r.level_path)
-                << " cannot be opened\n";
-      return nullptr;
-    }
-    if (stagger::sim::fnv1a_64(bytes->data(), bytes->size()) != r.level_hash) {
-      std::cerr << command << ": the level " << r.level_path
-                << " changed since the recording (its hash differs)\n";
-      return nullptr;
-    }
-  }
+  if (!recorded_file_unchanged(command, "level", r.level_path, r.level_hash) ||
+      !recorded_file_unchanged(command, "clip library", r.clips_path, r.clips_hash) ||
+      !recorded_file_unchanged(command, "settings file", r.settings_path, r.settings_hash))
+    return nullptr;
+  const auto settings = settings_option(command, r.settings_path, "nothing was simulated");
+  if (!settings) return nullptr;
+  const auto clips = load_clips(command, r.clips_path);
+  if (!clips) return nullptr;
   std::optional<RunInputs> run =
       prepare_run(command, r.level_path, r.builtin_enemies, r.physics_hz, r.solver_iterations,
-                  r.input_name, r.input_script, r.vary_seed);
+                  r.input_name, r.input_script, r.vary_seed, *settings);
   if (!run) return nullptr;
+  run->scene.activity.max_active = r.max_active;
   replay->simulation =
       std::make_unique<stagger::sim::Simulation>(run->scene, std::move(run->script));
+  if (*clips) replay->simulation->set_death_clips(*clips);
   // Every step's state hash against the recording's; the first that differs is where the runs
   // part. (Checking each step costs a hash of every body per step: replays are for checking.)
   replay->simulation->on_step([state = replay.get()](const stagger::sim::Simulation& s) {
@@ -1453,19 +1486,10 @@ int main(int argc, char** argv) {
   };
   if (sim_cmd->parsed()) {
     if (sim_cmd->count("--vary") > 0) sim.vary = static_cast<std::uint64_t>(vary_seed);
-    if (!sim.record.empty() && (sim.max_active > 0 || !sim.clips.empty()))
-      return usage(
-          "stagger sim: --record cannot carry --max-active or --clips (a replay would run "
-          "every enemy as a full ragdoll)");
     if (!sim.level.empty() && sim_cmd->count("--enemies") > 0) {
       return usage(
           "stagger sim: --enemies applies to the built-in scene only; a level brings its own "
           "enemies");
-    }
-    if (!sim.settings.empty() && !sim.record.empty()) {
-      return usage(
-          "stagger sim: --record cannot be combined with --settings (a recording does not carry "
-          "the settings file, so its replay would differ)");
     }
     return run_sim(sim);
   }

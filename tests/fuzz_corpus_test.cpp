@@ -111,17 +111,17 @@ TEST(FuzzCorpus, GltfLevelsFromBytesOpenNoExternalFile) {
 }
 
 TEST(FuzzCorpus, RecordingsGiveARecordingOrOneSentence) {
-  const int files =
-      replay("fuzz_recordings",
-             {"v1_builtin.stagrec", "v1_script.stagrec", "v2_builtin.stagrec",
-              "v2_corridor.stagrec", "v2_golden_pushes.stagrec", "v2_interrupted.stagrec"},
-             [](const std::string& bytes, const std::string& name) {
-               const auto r = sim::parse_recording(bytes, name);
-               if (r) return Outcome{true, {}};
-               EXPECT_EQ(r.error().rfind(name + ": ", 0), 0u) << r.error();
-               EXPECT_EQ(r.error().find('\n'), std::string::npos) << r.error();
-               return Outcome{false, r.error()};
-             });
+  const int files = replay(
+      "fuzz_recordings",
+      {"v1_builtin.stagrec", "v1_script.stagrec", "v2_builtin.stagrec", "v2_corridor.stagrec",
+       "v2_golden_pushes.stagrec", "v2_interrupted.stagrec", "v4_corridor_clips.stagrec"},
+      [](const std::string& bytes, const std::string& name) {
+        const auto r = sim::parse_recording(bytes, name);
+        if (r) return Outcome{true, {}};
+        EXPECT_EQ(r.error().rfind(name + ": ", 0), 0u) << r.error();
+        EXPECT_EQ(r.error().find('\n'), std::string::npos) << r.error();
+        return Outcome{false, r.error()};
+      });
   EXPECT_GE(files, 8);
 }
 

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <nlohmann/json.hpp>
 #include <string_view>
 
 #include "process.h"
@@ -43,8 +44,10 @@ sim::Recording sample() {
 constexpr std::size_t kVersionAt = 8;
 constexpr std::size_t kFlagAt = 12;
 constexpr std::size_t kLevelPathLengthAt = 13;
-constexpr std::size_t kVaryAt = 103;  // the varied flag and the seed: 9 bytes
-constexpr std::size_t kStepCountAt = 112;
+constexpr std::size_t kVaryAt = 103;   // the varied flag and the seed: 9 bytes
+constexpr std::size_t kFilesAt = 112;  // the activity cap and two empty files: 28 bytes
+constexpr std::size_t kFilesBytes = 4 + (4 + 0) + 8 + (4 + 0) + 8;
+constexpr std::size_t kStepCountAt = kFilesAt + kFilesBytes;
 constexpr std::size_t kChecksumBytes = 8;
 
 void put_u64(std::vector<std::uint8_t>& bytes, std::size_t at, std::uint64_t v) {
@@ -76,9 +79,12 @@ TEST(Recording, RoundTrips) {
   EXPECT_EQ(text_of(bytes).substr(0, kVersionAt), "STAGREC\n");
   EXPECT_EQ(std::uint32_t{bytes[kVersionAt]}, sim::Recording::kVersion)
       << "the format version after the magic";
-  EXPECT_EQ(sim::Recording::kVersion, 3u);
+  EXPECT_EQ(sim::Recording::kVersion, 4u);
   EXPECT_EQ(bytes.size(), 8u + 4 + 1 + (4 + 17) + 8 + 4 + 4 + 4 + 8 + 8 + (4 + 9) + (4 + 16) + 1 +
-                              8 + 8 + 50 * 8 + 8);
+                              8 + kFilesBytes + 8 + 50 * 8 + 8);
+  EXPECT_EQ(r.max_active, 0);
+  EXPECT_TRUE(r.clips_path.empty());
+  EXPECT_TRUE(r.settings_path.empty());
 }
 
 TEST(Recording, EveryTruncationAndEveryFlippedByteIsRejected) {
@@ -99,9 +105,9 @@ TEST(Recording, EveryTruncationAndEveryFlippedByteIsRejected) {
   EXPECT_EQ(parse(wrong_magic).error(),
             "r.bin: not a stagger recording (it does not start with \"STAGREC\")");
   std::vector<std::uint8_t> newer = bytes;
-  newer[kVersionAt] = 4;
+  newer[kVersionAt] = 5;
   EXPECT_EQ(parse(newer).error(),
-            "r.bin: recording version 4 is not supported (this stagger reads versions 1 to 3)");
+            "r.bin: recording version 5 is not supported (this stagger reads versions 1 to 4)");
   const std::vector<std::uint8_t> cut(bytes.begin(),
                                       bytes.begin() + 45);  // the last 8 read as the checksum
   EXPECT_EQ(parse(cut).error(),
@@ -112,10 +118,55 @@ TEST(Recording, EveryTruncationAndEveryFlippedByteIsRejected) {
             "r.bin: damaged or changed: the checksum does not match its contents");
 }
 
-// The recording without the vary flag and seed (the layout before version 3).
+// The sample's recording without the activity cap, the clip library and the settings file (the
+// layout before version 4).
+void erase_files(std::vector<std::uint8_t>& bytes) {
+  const auto at = bytes.begin() + static_cast<std::ptrdiff_t>(kFilesAt);
+  bytes.erase(at, at + static_cast<std::ptrdiff_t>(kFilesBytes));
+}
+
+// ... and without the vary flag and seed (the layout before version 3).
 void erase_vary(std::vector<std::uint8_t>& bytes) {
+  erase_files(bytes);
   const auto at = bytes.begin() + static_cast<std::ptrdiff_t>(kVaryAt);
   bytes.erase(at, at + 9);
+}
+
+TEST(Recording, ARunWithActivityLevelsClipsAndSettingsRoundTrips) {
+  sim::Recording crowd = sample();
+  crowd.max_active = 32;
+  crowd.clips_path = "/clips/yard.stclip";
+  crowd.clips_hash = 0x0123456789abcdefull;
+  crowd.settings_path = "/tuning/heavy.json";
+  crowd.settings_hash = 0xfedcba9876543210ull;
+  const auto back = parse(sim::encode_recording(crowd));
+  ASSERT_TRUE(back) << back.error();
+  EXPECT_EQ(back.value().max_active, 32);
+  EXPECT_EQ(back.value().clips_path, "/clips/yard.stclip");
+  EXPECT_EQ(back.value().clips_hash, 0x0123456789abcdefull);
+  EXPECT_EQ(back.value().settings_path, "/tuning/heavy.json");
+  EXPECT_EQ(back.value().settings_hash, 0xfedcba9876543210ull);
+  EXPECT_EQ(back.value().step_hashes, sample().step_hashes);
+
+  crowd.max_active = 1025;
+  EXPECT_EQ(parse(sim::encode_recording(crowd)).error(),
+            "r.bin: damaged: the activity cap is 1025, outside 0 <= n <= 1024");
+}
+
+TEST(Recording, AVersionThreeFileReadsWithEveryEnemyAFullRagdoll) {
+  sim::Recording varied = sample();
+  varied.vary_seed = 7;
+  std::vector<std::uint8_t> bytes = sim::encode_recording(varied);
+  bytes[kVersionAt] = 3;
+  erase_files(bytes);
+  reseal(bytes);
+  const auto back = parse(bytes);
+  ASSERT_TRUE(back) << back.error();
+  EXPECT_EQ(back.value().vary_seed, 7u);
+  EXPECT_EQ(back.value().max_active, 0);
+  EXPECT_TRUE(back.value().clips_path.empty());
+  EXPECT_TRUE(back.value().settings_path.empty());
+  EXPECT_EQ(back.value().step_hashes, sample().step_hashes);
 }
 
 TEST(Recording, AVariedRunRoundTripsWithItsSeed) {
@@ -320,6 +371,55 @@ TEST(Cli, ReplayOfALevelChecksTheLevelFile) {
   const auto changed = test::run_stagger("replay --quiet \"" + recording.string() + "\"");
   EXPECT_EQ(changed.exit_code, 1);
   EXPECT_NE(changed.err.find("changed since the recording"), std::string::npos) << changed.err;
+}
+
+TEST(Cli, ARecordingCarriesTheActivityCapAndTheClipLibrary) {
+  // The corridor's sentry is light (the player 28 m away), so a kill plays the nearest clip.
+  const auto script = test::temp_path("record_clip_kill.json");
+  std::ofstream(script) << R"({ "events": [
+    { "t": 0, "type": "player", "position": [0, 0, 20] },
+    { "t": 2, "type": "kill", "enemy": "sentry", "hit": [0, 0, 100] } ] })";
+  const auto clips = test::temp_path("record_clips.stclip");
+  std::filesystem::copy_file(STAGGER_TEST_DATA "/fuzz_clips/corridor_2.stclip", clips,
+                             std::filesystem::copy_options::overwrite_existing);
+  const auto recording = test::temp_path("crowd.stagrec");
+  const auto report = test::temp_path("crowd_report.json");
+  const auto rec =
+      test::run_stagger("sim corridor --seconds 3 --quiet --max-active 1 --clips \"" +
+                        clips.string() + "\" --input \"" + script.string() + "\" --record \"" +
+                        recording.string() + "\" --report \"" + report.string() + "\"");
+  ASSERT_EQ(rec.exit_code, 0) << rec.err;
+  const auto seconds =
+      nlohmann::json::parse(std::ifstream(report)).at("enemies")[0].at("activity").at("seconds");
+  EXPECT_GT(seconds.at("light").get<double>(), 1.5);
+  EXPECT_GT(seconds.at("clip").get<double>(), 0.5) << "the kill played a clip";
+
+  const auto decoded = sim::read_recording(recording.string());
+  ASSERT_TRUE(decoded) << decoded.error();
+  EXPECT_EQ(decoded.value().max_active, 1);
+  EXPECT_EQ(decoded.value().clips_path, std::filesystem::absolute(clips).string());
+  const auto replay = test::run_stagger("replay --quiet \"" + recording.string() + "\"");
+  EXPECT_EQ(replay.exit_code, 0) << replay.err;
+  EXPECT_NE(replay.out.find("720 steps reproduced"), std::string::npos) << replay.out;
+
+  // Without the cap the same run is another run: the cap is what the replay reproduced.
+  sim::Recording uncapped = decoded.value();
+  uncapped.max_active = 0;
+  const auto other = test::temp_path("uncapped.stagrec");
+  ASSERT_TRUE(sim::write_recording(uncapped, other.string()));
+  EXPECT_EQ(test::run_stagger("replay --quiet \"" + other.string() + "\"").exit_code, 1);
+
+  std::ofstream(clips, std::ios::app) << "x";  // the library changes
+  const auto changed = test::run_stagger("replay --quiet \"" + recording.string() + "\"");
+  EXPECT_EQ(changed.exit_code, 1);
+  EXPECT_NE(changed.err.find("the clip library " + std::filesystem::absolute(clips).string() +
+                             " changed since the recording"),
+            std::string::npos)
+      << changed.err;
+  std::filesystem::remove(clips);
+  const auto gone = test::run_stagger("replay --quiet \"" + recording.string() + "\"");
+  EXPECT_EQ(gone.exit_code, 1);
+  EXPECT_NE(gone.err.find("the recorded clip library"), std::string::npos) << gone.err;
 }
 
 }  // namespace

@@ -89,11 +89,21 @@ TEST(SettingsCli, TheReportNamesTheFileTheHashAndEachEnemysProfile) {
   EXPECT_TRUE(plain.at("enemies")[0].at("profile").is_null());
   EXPECT_NE(plain.at("settings").at("hash"), report.at("settings").at("hash"));
   EXPECT_EQ(plain.at("settings").at("hash").get<std::string>().size(), 16u);
-  // A recording cannot carry the file, so the two are not combined.
-  EXPECT_EQ(test::run_stagger("sim --seconds 1 --settings \"" + file + "\" --record \"" +
-                              test::temp_path("tuned.rec").string() + "\"")
+  // A recording names the file and its hash: the replay runs with it, and refuses a changed one.
+  const std::string recording = test::temp_path("tuned.rec").string();
+  ASSERT_EQ(test::run_stagger("sim profiles --seconds 1 --quiet --settings \"" + file +
+                              "\" --record \"" + recording + "\"")
                 .exit_code,
-            2);
+            0);
+  const auto replayed = test::run_stagger("replay --quiet \"" + recording + "\"");
+  EXPECT_EQ(replayed.exit_code, 0) << replayed.err;
+  std::ofstream(file, std::ios::app) << "\n";
+  const auto changed = test::run_stagger("replay --quiet \"" + recording + "\"");
+  EXPECT_EQ(changed.exit_code, 1);
+  EXPECT_NE(changed.err.find("the settings file " + std::filesystem::absolute(file).string() +
+                             " changed since the recording"),
+            std::string::npos)
+      << changed.err;
   EXPECT_EQ(test::run_stagger("sim --settings /nonexistent/settings.json").exit_code, 2);
   std::filesystem::remove(file);
 }

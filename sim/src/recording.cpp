@@ -24,6 +24,8 @@ constexpr std::size_t kHashBytes = 8;
 constexpr std::uint32_t kFirstVersionWithFlag = 2;
 /// The first version with the spawn-nudging seed after the input script.
 constexpr std::uint32_t kFirstVersionWithVary = 3;
+/// The first version with the activity cap, the clip library and the settings file after it.
+constexpr std::uint32_t kFirstVersionWithFiles = 4;
 
 // The bounds of the command line (`stagger sim` options): a recording is made by a run, so a
 // number outside them means the file is damaged, not that the run was unusual.
@@ -32,6 +34,7 @@ constexpr limits::Range kDisplayHzRange{0.0, 1000.0, true};               // [Hz
 constexpr limits::Range kSecondsRange{0.0, limits::kMaxDurationS, true};  // [s]
 constexpr limits::Range kSolverIterationsRange{1.0, 200.0, false};
 constexpr limits::Range kBuiltinEnemiesRange{1.0, 1024.0, false};
+constexpr limits::Range kMaxActiveRange{0.0, 1024.0, false};
 
 // The fields between the version (and the interrupted byte) and the step count.
 void read_settings(Reader& in, Recording& r) {
@@ -44,6 +47,15 @@ void read_settings(Reader& in, Recording& r) {
   r.seconds = in.f64("the duration");
   r.input_name = in.text("the input script's name");
   r.input_script = in.text("the input script");
+}
+
+// The fields after the vary seed (version 4 on): what else the run was made of.
+void read_files(Reader& in, Recording& r) {
+  r.max_active = static_cast<std::int32_t>(in.u(4, "the activity cap"));
+  r.clips_path = in.text("the clip library path");
+  r.clips_hash = in.u(8, "the clip library hash");
+  r.settings_path = in.text("the settings file path");
+  r.settings_hash = in.u(8, "the settings file hash");
 }
 
 // The step count and the hashes; the count is checked against the bytes left before any is read.
@@ -94,6 +106,7 @@ std::optional<std::string> check_numbers(const Recording& r, std::string_view so
     return e;
   if (auto e = out_of(kBuiltinEnemiesRange, r.builtin_enemies, "the enemy count", "n", source))
     return e;
+  if (auto e = out_of(kMaxActiveRange, r.max_active, "the activity cap", "n", source)) return e;
   const std::uint64_t expected = recorded_steps(r.seconds, r.physics_hz);
   const std::uint64_t steps = r.step_hashes.size();
   if (steps == expected || (r.incomplete && steps < expected)) return std::nullopt;
@@ -136,6 +149,11 @@ std::vector<std::uint8_t> encode_recording(const Recording& r) {
   w.text(r.input_script);
   w.u8(r.vary_seed ? 1 : 0);
   w.u64(r.vary_seed.value_or(0));
+  w.u32(static_cast<std::uint32_t>(r.max_active));
+  w.text(r.clips_path);
+  w.u64(r.clips_hash);
+  w.text(r.settings_path);
+  w.u64(r.settings_hash);
   w.u64(r.step_hashes.size());
   for (std::uint64_t h : r.step_hashes) w.u64(h);
   w.u64(fnv1a_64(w.out().data(), w.out().size()));
@@ -166,6 +184,7 @@ Result<Recording> parse_recording(std::string_view bytes, std::string_view sourc
   read_settings(in, r);
   const std::uint64_t varied = version >= kFirstVersionWithVary ? in.u(1, "the varied flag") : 0;
   const std::uint64_t vary_seed = version >= kFirstVersionWithVary ? in.u(8, "the vary seed") : 0;
+  if (version >= kFirstVersionWithFiles) read_files(in, r);
   if (auto error = read_steps(in, r, source)) return Error{*error};
   if (little_endian_u64(bytes, body_end) != fnv1a_64(bytes.data(), body_end)) {
     return Error{name + ": damaged or changed: the checksum does not match its contents"};

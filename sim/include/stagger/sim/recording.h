@@ -5,8 +5,9 @@
 // Layout (little-endian): the 8-byte magic "STAGREC\n", u32 version, (version 2 on) one byte that
 // is 1 when the run was interrupted and 0 when it ran to its end, then the fields below in order
 // (strings as u32 length + bytes, floats as their bits), u64 step count and that many u64 state
-// hashes, and last a u64 FNV-1a checksum of every byte before it. Version 1 files, without the
-// byte, are still read (as complete runs).
+// hashes, and last a u64 FNV-1a checksum of every byte before it. Older versions are still read:
+// version 3 without the activity cap, the clip library and the settings file; version 2 also
+// without the vary seed; version 1 also without the interrupted byte (as complete runs).
 //
 // A truncated file, one with a changed byte, or one whose numbers are outside the command line's
 // bounds (stagger/core/limits.h) or whose step count does not match its duration is rejected
@@ -23,7 +24,7 @@
 namespace stagger::sim {
 
 struct Recording {
-  static constexpr std::uint32_t kVersion = 3;        ///< the version written
+  static constexpr std::uint32_t kVersion = 4;        ///< the version written
   static constexpr std::uint32_t kOldestVersion = 1;  ///< the oldest version read
   std::string level_path;        ///< as given on the command line; empty: the built-in scene
   std::uint64_t level_hash = 0;  ///< FNV-1a of the level file's bytes (0 for the built-in scene)
@@ -39,6 +40,16 @@ struct Recording {
   std::string input_script;  ///< its JSON text, as it was
   /// The seed the spawns were nudged with (`stagger sim --vary`); unset: not nudged.
   std::optional<std::uint64_t> vary_seed;
+  /// The most full ragdolls at once (`stagger sim --max-active`); 0: every enemy is one.
+  std::int32_t max_active = 0;
+  /// The death clip library (`stagger sim --clips`) by its absolute path, and the FNV-1a hash of
+  /// its bytes; empty: none.
+  std::string clips_path;
+  std::uint64_t clips_hash = 0;
+  /// The settings file (`stagger sim --settings`) by its absolute path, and the FNV-1a hash of
+  /// its bytes; empty: none.
+  std::string settings_path;
+  std::uint64_t settings_hash = 0;
   std::vector<std::uint64_t> step_hashes;  ///< World::state_hash after each step
 };
 
