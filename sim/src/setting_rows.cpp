@@ -228,6 +228,8 @@ const SettingRow kRows[] = {
             "a swing toe waits this far behind a riser until its sole is this far above it"),
     SETTING(ragdoll.step.no_next_foothold_penalty_m, "m", 0.0, 2.0,
             "a foothold with no next foothold in reach scores this much worse"),
+    SETTING(ragdoll.step.foothold_choice_smoothing_s, "s", 0.0, 0.5,
+            "a gait step chooses its tread by its aim smoothed over this long"),
 
     // The capped drive that keeps the pelvis upright.
     SETTING(ragdoll.upright.frequency_hz, "Hz", 0.1, 10.0, "uprighting drive: natural frequency"),

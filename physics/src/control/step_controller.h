@@ -35,6 +35,10 @@ class StepController {
     int edge_side = 0;         ///< -1 behind a step's edge, +1 ahead of it, 0 no edge met yet
     bool on_profile = false;   ///< a gait step by edges, placed from the ground profile
     bool down_a_step = false;  ///< ... to a foothold below where it lifted off, over an edge
+    /// [m] the aim a gait step chooses its tread by: the aim smoothed over
+    /// StepSettings::foothold_choice_smoothing_s (horizontal)
+    Vec3 choice_aim;
+    float choice_aim_at_s = -1;  ///< [s] of the swing when it was last smoothed; < 0 not yet
   };
   struct State {
     LocomotionIntent intent;
@@ -171,10 +175,11 @@ class StepController {
   /// clear of risers, reachable, with a foothold for the step after it; the profile is built or
   /// rebuilt when needed. Falls back to foot_center_clear_of_edges where none is found.
   Vec3 gait_foothold(Vec3 target, Vec3 forward, Vec3* normal);
+  Vec3 smoothed_choice_aim(Vec3 target);
   /// The foot centre on the profile at `s` nearest `aim_s` where a foot fits, scored also by
   /// whether the step after it has a foothold; false when there is none within reach.
-  bool choose_foothold(float aim_s, float stance_s, float stride_s, Vec3 lateral, float& chosen_s,
-                       const GroundSegment*& chosen) const;
+  bool choose_foothold(float aim_s, float choice_s, float stance_s, float stride_s, Vec3 lateral,
+                       float& chosen_s, const GroundSegment*& chosen) const;
   /// [m] the height of the stance foot's sole while `swing_leg` swings.
   float stance_sole(int swing_leg) const;
   /// The range of foot centres along the profile that `segment` (index `i`) holds; false if none.

@@ -184,6 +184,9 @@ struct StepSettings {
   /// [-] a foothold whose next step finds no foothold within reach scores this much worse (in
   /// metres off the aim)
   float no_next_foothold_penalty_m = 0.3f;
+  /// [s] time constant of the smoothed aim by which a gait step chooses the tread it lands on
+  /// (0: the aim itself)
+  float foothold_choice_smoothing_s = 0.03f;
 };
 
 }  // namespace stagger::physics
