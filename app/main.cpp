@@ -336,11 +336,13 @@ std::optional<std::string> read_script(const std::string& command, const std::st
 // A file a recording names (a level, a clip library, a settings file): its absolute path, so that
 // the replay finds it from anywhere, and the FNV-1a hash of its bytes, so that it can tell a
 // changed file. Empty and 0 for none.
+std::string recorded_path(const std::string& path) {
+  return path.empty() ? std::string() : std::filesystem::absolute(path).string();
+}
 std::pair<std::string, std::uint64_t> recorded_file(const std::string& path) {
   if (path.empty()) return {};
   const std::optional<std::string> bytes = read_file(path);
-  return {std::filesystem::absolute(path).string(),
-          bytes ? stagger::sim::fnv1a_64(bytes->data(), bytes->size()) : 0};
+  return {recorded_path(path), bytes ? stagger::sim::fnv1a_64(bytes->data(), bytes->size()) : 0};
 }
 
 // The death clip library at `path` (null for none); prints why and returns nothing when it cannot
@@ -378,7 +380,7 @@ void attach_outputs(const SimOptions& o, const RunInputs& run, stagger::sim::Sim
   }
   if (o.record.empty()) return;
   stagger::sim::Recording& recording = out.recording;
-  recording.level_path = recorded_file(o.level).first;
+  recording.level_path = recorded_path(o.level);  // (its hash was taken as the level was read)
   recording.level_hash = run.level_hash;
   recording.builtin_enemies = o.enemies;
   recording.physics_hz = o.physics_hz;

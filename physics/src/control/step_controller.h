@@ -175,9 +175,12 @@ class StepController {
   /// clear of risers, reachable, with a foothold for the step after it; the profile is built or
   /// rebuilt when needed. Falls back to foot_center_clear_of_edges where none is found.
   Vec3 gait_foothold(Vec3 target, Vec3 forward, Vec3* normal);
+  /// The aim by which the tread is chosen: `target` smoothed over foothold_choice_smoothing_s
+  /// while going down a flight, `target` itself elsewhere (horizontal; kept in the swing).
   Vec3 smoothed_choice_aim(Vec3 target);
-  /// The foot centre on the profile at `s` nearest `aim_s` where a foot fits, scored also by
-  /// whether the step after it has a foothold; false when there is none within reach.
+  /// The foot centre on the profile nearest `aim_s` where a foot fits, on the segment whose
+  /// foothold is nearest `choice_s`, scored also by whether the step after it has a foothold;
+  /// false when there is none within reach.
   bool choose_foothold(float aim_s, float choice_s, float stance_s, float stride_s, Vec3 lateral,
                        float& chosen_s, const GroundSegment*& chosen) const;
   /// [m] the height of the stance foot's sole while `swing_leg` swings.
