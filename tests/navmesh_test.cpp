@@ -4,10 +4,14 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
+#include "stagger/ai/navigator.h"
 #include "stagger/levels/load.h"
 #include "stagger/sim/reachability.h"
 
@@ -90,6 +94,64 @@ TEST(Navmesh, TheWayRoundAWallIsMeasuredAlongThePath) {
   EXPECT_GT(on_the_way->z, west.z + 0.8f);
   EXPECT_LT(on_the_way->x, -0.55f);
   EXPECT_FALSE(nav->along_path(west, {30, 0, 0}, 1.0f).has_value());
+}
+
+// A point body walks straight at its aim at 0.5 m/s behind an agent sent at 1.2 m/s on an open
+// floor (so that it trails the agent by about 0.9 m, as a body slowed by a turn does); the agent
+// goes 2.5 m along +Z and then, sent elsewhere, turns 45° toward +X. Returns the body's largest
+// distance, across, from the way its agent went; -1 if it never got to the end.
+float off_the_agents_way(const ai::LeashSettings& leash) {
+  constexpr float kAgentRadiusM = 0.3f;
+  constexpr float kAgentHeightM = 1.8f;
+  constexpr float kTickS = 1.0f / 90.0f;
+  constexpr float kAgentSpeedMps = 1.2f;
+  constexpr float kSpeedMps = 0.5f;
+  constexpr float kTurnAtZ = 1.5f;
+  constexpr Vec3 kComAboveFeet{0, 0.9f, 0};
+  ai::NavmeshInput input;
+  input.add_box({0, -0.5f, 0}, {5, 0.5f, 5}, {});
+  auto built = Navmesh::build(input, {});
+  if (!built.ok()) return -1;
+  ai::Navigator navigator(built.value(), 1, kAgentRadiusM, kAgentHeightM, leash);
+  const Vec3 start{0, 0, -1.0f};
+  const Vec3 goal{1.8f, 0, kTurnAtZ + 1.8f};
+  const int enemy = navigator.add(start);
+  if (enemy < 0) return -1;
+  navigator.set_goal(enemy, Vec3{0, 0, 4.0f}, kAgentSpeedMps);
+  Vec3 feet = start;
+  std::vector<Vec3> agent_way;
+  float worst = 0;
+  for (int tick = 0; tick < 30 * 90 && length(horizontal(goal - feet)) > 0.3f; ++tick) {
+    navigator.set_body(enemy, feet + kComAboveFeet, true);
+    navigator.tick(kTickS);
+    const ai::Navigator::Follow& f = navigator.follow(enemy);
+    if (f.agent.z >= kTurnAtZ) navigator.set_goal(enemy, goal, kAgentSpeedMps);
+    agent_way.push_back(f.agent);
+    const Vec3 to_aim = horizontal(f.aim - feet);
+    if (length(to_aim) > 0.05f) {
+      feet = feet + normalized(to_aim) * std::min(kSpeedMps * kTickS, length(to_aim));
+    }
+    float off = 1e9f;
+    for (const Vec3& p : agent_way) off = std::min(off, length(horizontal(feet - p)));
+    worst = std::max(worst, off);
+  }
+  return length(horizontal(goal - feet)) > 0.3f ? -1.0f : worst;
+}
+
+TEST(Navigator, ABodyTrailingItsAgentCutsItsTurnsLessAlongItsTrail) {
+  // Heading straight for its agent (and a look-ahead), a body trailing it cuts the agent's turn:
+  // by a wall's end, into the wall the agent kept clear of (a stairwell's guards pressed against
+  // the end of the wall between the flights). Along the agent's trail it cuts it by less (by
+  // what a lead of trail_lead_m cuts).
+  const float along_the_trail = off_the_agents_way({});
+  ai::LeashSettings straight_at_the_agent;
+  straight_at_the_agent.trail_lead_m = 1e6f;  // no point of any trail is that far
+  const float straight = off_the_agents_way(straight_at_the_agent);
+  EXPECT_GE(along_the_trail, 0.0f) << "the body never got to the end";
+  EXPECT_LT(along_the_trail, 0.2f);
+  EXPECT_LT(along_the_trail, 0.75f * straight);
+  RecordProperty("off_the_way_along_the_trail_m", std::to_string(along_the_trail));
+  RecordProperty("off_the_way_straight_at_the_agent_m", std::to_string(straight));
 }
 
 // A straight flight of six steps, `riser_m` x `tread_m`, rising along +Z from z = `start_z`

@@ -16,6 +16,9 @@ constexpr float kSameSpotM = 1e-3f;  // [m] an agent this near the body across h
 // [m] nearer than this across, the body sees its agent: no line of sight is traced
 constexpr float kSightCheckM = 0.3f;
 constexpr float kBeyondAnyLeashM = 1e9f;  // [m] the way to an agent on another floor
+constexpr float kTrailSpacingM = 0.05f;   // [m] between the points of an agent's trail
+// The points a trail keeps at most (3.2 m of it: the leash keeps an agent within 1.2 m)
+constexpr std::size_t kMostTrailPoints = 64;
 }  // namespace
 
 Navigator::Navigator(std::shared_ptr<const Navmesh> navmesh, int max_enemies, float agent_radius,
@@ -57,6 +60,7 @@ bool Navigator::teleport(int enemy, Vec3 feet) {
   e.follow.feet = e.follow.agent = e.follow.aim = at.point;
   e.follow.on_navmesh = true;
   e.held = true;  // progress counts afresh from the new place
+  e.trail.clear();
   return true;
 }
 
@@ -105,6 +109,7 @@ void Navigator::project(Enemy& e) const {
 bool Navigator::reseat(Enemy& e) {
   if (!e.follow.on_navmesh || !crowd_.reseat(e.agent, e.follow.feet)) return false;
   ++e.follow.reseats;
+  e.trail.clear();
   return true;
 }
 
@@ -138,6 +143,7 @@ void Navigator::leash(Enemy& e, bool measure) {
         e.follow.feet + (length(across) > kSameSpotM ? normalized(across) * s.slack_m : Vec3{});
     agent = crowd_.pull_back(e.agent, wanted);
     ++e.follow.pull_backs;
+    e.trail.clear();
     const bool short_of_it =
         length(horizontal(agent - wanted)) > s.reseat_gap_m || on_other_floor(agent, e.follow.feet);
     if (short_of_it && reseat(e)) agent = crowd_.position(e.agent);
@@ -147,8 +153,36 @@ void Navigator::leash(Enemy& e, bool measure) {
   crowd_.set_max_speed(e.agent, e.speed * slack);
 }
 
-void Navigator::aim(Enemy& e) const {
+void Navigator::lay_trail(Enemy& e) {
+  if (!e.trail.empty() && length(e.follow.agent - e.trail.back()) < kTrailSpacingM) return;
+  if (e.trail.size() == kMostTrailPoints) e.trail.erase(e.trail.begin());
+  e.trail.push_back(e.follow.agent);
+}
+
+std::optional<Vec3> Navigator::trail_point(Enemy& e) const {
+  const auto across = [&](Vec3 p) { return length(horizontal(p - e.com)); };
+  // Passed: a point no nearer to the body than the one after it (a body shoved off to the side
+  // goes on from beside where it was, not back to the points behind it).
+  std::size_t passed = 0;
+  while (passed + 1 < e.trail.size() && across(e.trail[passed + 1]) <= across(e.trail[passed])) {
+    ++passed;
+  }
+  e.trail.erase(e.trail.begin(), e.trail.begin() + static_cast<std::ptrdiff_t>(passed));
+  for (const Vec3& p : e.trail) {
+    if (across(p) >= settings_.trail_lead_m) return p;
+  }
+  return std::nullopt;
+}
+
+void Navigator::aim(Enemy& e) {
   e.follow.aim = e.follow.agent + crowd_.velocity(e.agent) * settings_.look_ahead_s;
+  // Along the agent's own trail: a body heading straight for an agent that has turned a corner
+  // cuts inside the agent's turn, into the end of the wall the agent kept clear of. But not
+  // round a loop (agents dodging one another turn more sharply than a body can).
+  if (const std::optional<Vec3> on_trail = trail_point(e)) {
+    const float straight = length(horizontal(e.follow.agent - e.com));
+    if (trail_length(e) <= settings_.trail_loop_ratio * straight) e.follow.aim = *on_trail;
+  }
   // Round a corner (the end of a wall between two flights), not through it: the body heads for a
   // point along the way to its agent while it cannot see it.
   if (length(horizontal(e.follow.aim - e.follow.feet)) < kSightCheckM ||
@@ -159,6 +193,14 @@ void Navigator::aim(Enemy& e) const {
           navmesh_->along_path(e.follow.feet, e.follow.agent, settings_.corner_lead_m)) {
     e.follow.aim = *on_the_way;
   }
+}
+
+float Navigator::trail_length(const Enemy& e) {
+  if (e.trail.empty()) return 0.0f;
+  float along = length(horizontal(e.trail.front() - e.com));
+  for (std::size_t i = 1; i < e.trail.size(); ++i)
+    along += length(horizontal(e.trail[i] - e.trail[i - 1]));
+  return along + length(horizontal(e.follow.agent - e.trail.back()));
 }
 
 void Navigator::watch_progress(Enemy& e, float dt) {
@@ -194,6 +236,7 @@ void Navigator::tick(float dt) {
     if (!e.upright || !e.follow.on_navmesh) {
       // Down, getting up, or off the navmesh: the agent waits.
       e.held = true;
+      e.trail.clear();
       crowd_.set_max_speed(e.agent, 0.0f);
       continue;
     }
@@ -214,6 +257,7 @@ void Navigator::tick(float dt) {
       reseat(e);
     }
     e.follow.agent = crowd_.position(e.agent);
+    lay_trail(e);
     aim(e);
     watch_progress(e, dt);
   }

@@ -21,7 +21,14 @@ struct LeashSettings {
                                ///< aimed (a wall, another floor) re-seats the agent instead
   float look_ahead_s = 0.3f;   ///< [s] the body aims where the agent will be this much later
   float corner_lead_m = 0.8f;  ///< [m] out of sight of its agent, it aims this far along the way
-  float stall_s = 3.0f;        ///< [s] no progress toward the goal in this long is a stall
+  /// [m] the body aims at the first point of its agent's own trail at least this far from it:
+  /// about the radius a walking body turns on, so that it follows the agent round a corner
+  /// rather than cutting across toward it
+  float trail_lead_m = 0.6f;
+  /// [-] a trail this many times longer than the straight way to the agent is a loop (agents
+  /// dodging one another), which the body cuts: it heads straight for the agent instead
+  float trail_loop_ratio = 1.6f;
+  float stall_s = 3.0f;  ///< [s] no progress toward the goal in this long is a stall
   /// [m] this much less of the way left to the goal (along the navmesh) is progress
   float progress_m = 0.3f;
   float arrived_m = 0.6f;  ///< [m] within this of the goal nobody counts stalls
@@ -86,6 +93,7 @@ class Navigator {
     float speed = 0;
     float way_left_m = -1;  // [m] along the navmesh to the goal at the window's start (-1: unknown)
     float since_progress_s = 0;
+    std::vector<Vec3> trail;  // [m] where the agent has been since the body was last with it
     Follow follow;
   };
   void project(Enemy& e) const;
@@ -95,7 +103,15 @@ class Navigator {
   /// where it sees it, along the path where a wall or a drop is between them.
   float way_to(const Enemy& e, Vec3 agent) const;
   void leash(Enemy& e, bool measure);
-  void aim(Enemy& e) const;
+  void aim(Enemy& e);
+  /// Adds the agent's position to its trail (which is emptied whenever the agent is moved back
+  /// toward its body: a pull-back, a re-seat, a body that is down or teleported).
+  static void lay_trail(Enemy& e);
+  /// The first point of the trail at least `trail_lead_m` from the body (the points it has
+  /// passed dropped first), if any.
+  std::optional<Vec3> trail_point(Enemy& e) const;
+  /// [m] across, from the body along its agent's trail to the agent.
+  static float trail_length(const Enemy& e);
   bool reseat(Enemy& e);
   void watch_progress(Enemy& e, float dt);
 
