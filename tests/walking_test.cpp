@@ -136,6 +136,52 @@ TEST(Walking, DownATenDegreeRamp) {
   EXPECT_LT(w.com().y, 1.1f);
 }
 
+// A 12° slope rising along +X (as the hillside trial's), its surface through the origin.
+constexpr float kHillDeg = 12.0f;
+
+sim::SceneDescription hill_scene() {
+  sim::SceneDescription scene = sim::builtin_scene(1);
+  const float a = deg_to_rad(kHillDeg);
+  scene.boxes.push_back({{0.05f * std::sin(a), -0.05f * std::cos(a), 0},
+                         {8.0f, 0.05f, 8.0f},
+                         Quat::from_axis_angle({0, 0, 1}, a),
+                         0.9f});
+  constexpr float kUpSlopeM = 3.0f;  // [m] the spawn, clear of the flat ground's crease
+  scene.enemies[0].position = {kUpSlopeM, kUpSlopeM * std::tan(a), 0};
+  scene.enemies[0].yaw_deg = 0;  // along the slope's contour
+  return scene;
+}
+
+// A body facing along a slope's contour told to turn on the spot almost all the way round, the
+// shorter way through facing downhill: it goes round the other way, never facing within 60° of
+// downhill, and does not fall. (Turning through facing downhill, guards on the hillside trial
+// slipped and fell at their route points.) Spawns nudged by seeds, as `stagger sim --vary` does.
+TEST(Walking, TurningOnTheSpotOnASlopeGoesRoundThroughFacingUphill) {
+  const float downhill = deg_to_rad(-90.0f);  // the slope rises along +X; yaw 0 faces +Z
+  for (const float wanted_deg : {-150.0f, -170.0f}) {
+    for (const std::uint64_t seed : {1u, 2u, 3u}) {
+      SCOPED_TRACE(testing::Message() << "turn to " << wanted_deg << " deg, seed " << seed);
+      sim::InputScript script;
+      sim::WalkEvent turn = test::walk_event("dummy", {}, 1.0);
+      turn.intent.has_facing = true;
+      turn.intent.facing_rad = deg_to_rad(wanted_deg);
+      script.walks.push_back(turn);
+      Walker w(sim::vary_spawns(hill_scene(), seed), script);
+      float nearest_downhill = kPi;
+      while (w.time() < 7.0) {
+        w.s.step();
+        const float yaw = yaw_of(w.r.balance().forward);
+        nearest_downhill = std::min(nearest_downhill, std::fabs(wrap_angle(yaw - downhill)));
+      }
+      EXPECT_EQ(w.falls(), 0);
+      EXPECT_GT(nearest_downhill, deg_to_rad(60.0f));
+      EXPECT_LT(std::fabs(wrap_angle(yaw_of(w.r.balance().forward) - deg_to_rad(wanted_deg))),
+                deg_to_rad(20.0f))
+          << "did not come round";
+    }
+  }
+}
+
 TEST(Walking, UpAndDownAFiveCentimetreStep) {
   sim::SceneDescription scene = sim::builtin_scene(1);
   scene.boxes.push_back({{0, 0.025f, 5.0f}, {1.5f, 0.025f, 3.0f}, {}, 0.9f});  // z = 2 .. 8

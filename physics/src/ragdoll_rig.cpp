@@ -52,16 +52,43 @@ RagdollAssembly assemble_ragdoll(World::Impl& impl, const RagdollBlueprint& blue
   return out;
 }
 
+namespace {
+
+constexpr float kSpawnProbeAboveM = 0.5f;  // [m] the ground under a spawn is looked for from here
+constexpr float kSpawnProbeBelowM = 0.5f;  // [m] ... down to this far under the soles
+
+// [m] `feet` raised so that no corner of either sole in the build pose is inside the static
+// ground under it: a level's spawn point lies on the ground, but on a slope the uphill half of
+// each foot would be built inside it and thrown out at the first step of the simulation.
+Vec3 clear_of_ground(const World::Impl& impl, const RagdollBlueprint& blueprint, Vec3 feet,
+                     float yaw_rad) {
+  const Quat facing = Quat::from_yaw(yaw_rad);
+  float raise = 0;
+  for (const BodyPart foot : {BodyPart::foot_l, BodyPart::foot_r}) {
+    const BodyBlueprint& b = blueprint.bodies[slot(foot)];
+    for (const float x : {-b.half_extents.x, b.half_extents.x}) {
+      for (const float z : {-b.half_extents.z, b.half_extents.z}) {
+        const Vec3 corner = feet + facing.rotate(b.center + Vec3{x, -b.half_extents.y, z});
+        const GroundHit ground = impl.probe_ground(corner, kSpawnProbeAboveM, kSpawnProbeBelowM);
+        if (ground.hit) raise = std::max(raise, ground.point.y - corner.y);
+      }
+    }
+  }
+  return feet + Vec3{0, raise, 0};
+}
+
+}  // namespace
+
 RagdollRig::RagdollRig(World& world, const RagdollSettings& settings, Vec3 feet_position,
                        float yaw_rad)
     : world_(world),
       settings_(settings),
       blueprint_(make_blueprint(settings)),
-      spawn_feet_(feet_position),
+      spawn_feet_(clear_of_ground(world.impl(), blueprint_, feet_position, yaw_rad)),
       spawn_yaw_(yaw_rad) {
   World::Impl& impl = world_.impl();
   const RagdollAssembly parts =
-      assemble_ragdoll(impl, blueprint_, settings_, feet_position, yaw_rad, true);
+      assemble_ragdoll(impl, blueprint_, settings_, spawn_feet_, yaw_rad, true);
   owner_ = parts.owner;
   bodies_ = parts.bodies;
   joints_ = parts.joints;

@@ -82,8 +82,8 @@ void StepController::turn_heading(float dt) {
     return;
   }
   const float most = deg_to_rad(settings().step.max_turn_rate_deg) * dt;
-  state_.heading = wrap_angle(state_.heading +
-                              std::clamp(wrap_angle(desired_yaw() - state_.heading), -most, most));
+  state_.heading =
+      wrap_angle(state_.heading + std::clamp(turn_to_desired(state_.heading), -most, most));
   // The pelvis turns no farther than the hips can twist above the feet on the ground: a heading
   // dragged past that makes the stance foot spin and slide. The feet turn it step by step.
   const float twist = deg_to_rad(settings().step.max_hip_twist_deg);
@@ -121,6 +121,41 @@ void StepController::ramp_commanded_velocity(float dt) {
   if (lead > settings().step.max_command_lead) return;
   const float most = settings().step.max_accel * dt;
   state_.commanded = length(change) > most ? state_.commanded + direction * most : wanted;
+}
+
+std::optional<Vec3> StepController::uphill_under_feet() const {
+  // The ground's normal under each planted foot leans away from the uphill side. (Probed: a
+  // sole rolling from heel to toe is tilted on level ground too.)
+  Vec3 up;
+  int found = 0;
+  for (int leg = 0; leg < 2; ++leg) {
+    if (!sense_.planted(leg)) continue;
+    const GroundHit ground = ground_under_foot(rig_.body_state(kLegs[leg].foot).position);
+    if (!ground.hit) continue;
+    up += ground.normal;
+    ++found;
+  }
+  if (found == 0) return std::nullopt;
+  const Vec3 lean = horizontal(up) / static_cast<float>(found);
+  if (length(lean) < std::sin(deg_to_rad(settings().step.uphill_turn_slope_deg)))
+    return std::nullopt;
+  return -normalized(lean);
+}
+
+float StepController::turn_to_desired(float from_yaw) const {
+  // The shorter way round, except that on a slope a big turn does not pass through facing
+  // downhill: on a 12° slope, every one of 22 falls of guards turning at their route points (48
+  // runs of the hillside trial) came on a turn through facing downhill, none on the turns
+  // through facing uphill.
+  float turn = wrap_angle(desired_yaw() - from_yaw);
+  if (std::fabs(turn) < deg_to_rad(settings().step.uphill_turn_min_deg)) return turn;
+  const std::optional<Vec3> uphill = uphill_under_feet();
+  if (!uphill) return turn;
+  const float downhill = wrap_angle(yaw_of(-*uphill) - from_yaw);
+  const bool through_downhill =
+      turn > 0 ? downhill > 0 && downhill < turn : downhill < 0 && downhill > turn;
+  if (through_downhill) turn -= std::copysign(2.0f * kPi, turn);
+  return turn;
 }
 
 float StepController::desired_yaw() const {
@@ -370,7 +405,7 @@ void StepController::maybe_start_step(float dt) {
     int leg = state_.last_swing_leg < 0 ? 0 : 1 - state_.last_swing_leg;
     if (state_.last_swing_leg < 0) {
       // First step: the foot on the side of the turn, or the one trailing along the velocity.
-      const float turn = wrap_angle(desired_yaw() - sense_.yaw);
+      const float turn = turn_to_desired(sense_.yaw);
       const Vec3 v = state_.commanded;
       const Vec3 lateral = left_of(sense_.balance.forward);
       if (std::fabs(turn) > deg_to_rad(s.first_step_turn_deg)) {

@@ -162,6 +162,10 @@ class StepController {
   bool perched(const BodyState& foot, Vec3 on_ground) const;
   GroundHit ground_under_foot(Vec3 at) const;
   Vec3 foot_center_on_ground(Vec3 at, Vec3* normal) const;
+  /// The uphill direction (horizontal, unit) under the planted feet; none on level ground.
+  std::optional<Vec3> uphill_under_feet() const;
+  /// [rad] the signed turn from `from_yaw` to the desired heading, the way the body turns.
+  float turn_to_desired(float from_yaw) const;
   /// foot_center_on_ground for a swing target (a foot centre), first moved along `forward` so
   /// that the whole foot stands on one side of a step's edge; `side` keeps the side chosen for
   /// the rest of a swing.

@@ -88,6 +88,11 @@ struct StepSettings {
   float max_turn_deg = 35.0f;       ///< [deg] most the feet turn in one step
   float max_turn_rate_deg = 90.0f;  ///< [deg/s] how fast the held heading turns
   float max_hip_twist_deg = 40.0f;  ///< [deg] the heading stays this close to a planted foot's
+  /// [deg] a turn at least this large goes round through facing uphill where the feet stand on
+  /// a slope (turned through facing downhill, guards turning on the spot on a 12° slope slipped)
+  float uphill_turn_min_deg = 120.0f;
+  /// [deg] the slope under the planted feet from which turns go round through facing uphill
+  float uphill_turn_slope_deg = 6.0f;
   /// Foot placement, SIMBICON-style in world space: the foot lands at the capture point predicted
   /// for touchdown, + c_d·(CoM offset) + c_v·(velocity error); the capture point carries both.
   float placement_cd = 0.0f;    ///< [-] extra gain on the CoM offset from the stance foot
