@@ -152,6 +152,32 @@ sim::SceneDescription hill_scene() {
   return scene;
 }
 
+// [m] the lowest corner of a foot's box above the hill's surface (which rises along +X).
+float foot_above_hill(const physics::Ragdoll& r, physics::BodyPart foot) {
+  const physics::BodyState s = r.body_state(foot);
+  const Vec3 h = r.blueprint().bodies[physics::slot(foot)].half_extents;
+  float lowest = 1e9f;
+  for (int c = 0; c < 8; ++c) {
+    const Vec3 corner = s.position + s.rotation.rotate({c & 1 ? h.x : -h.x, c & 2 ? h.y : -h.y,
+                                                        c & 4 ? h.z : -h.z});
+    lowest = std::min(lowest, corner.y - corner.x * std::tan(deg_to_rad(kHillDeg)));
+  }
+  return lowest;
+}
+
+// A spawn point on a slope is on the ground, but level soles there would reach into the slope
+// on their uphill side: the body is built, and teleported, with its soles clear of it.
+TEST(Walking, ABodyOnASlopeIsBuiltAndTeleportedWithItsSolesClearOfTheGround) {
+  constexpr float kToleranceM = 0.001f;
+  Walker w(hill_scene(), {});
+  for (const physics::BodyPart foot : {physics::BodyPart::foot_l, physics::BodyPart::foot_r})
+    EXPECT_GE(foot_above_hill(w.r, foot), -kToleranceM);
+  const float a = deg_to_rad(kHillDeg);
+  ASSERT_TRUE(w.s.teleport_enemy(sim::EnemyId{0}, {4.0f, 4.0f * std::tan(a), 2.0f}, 0.0f).ok());
+  for (const physics::BodyPart foot : {physics::BodyPart::foot_l, physics::BodyPart::foot_r})
+    EXPECT_GE(foot_above_hill(w.r, foot), -kToleranceM);
+}
+
 // A body facing along a slope's contour told to turn on the spot almost all the way round, the
 // shorter way through facing downhill: it goes round the other way, never facing within 60° of
 // downhill, and does not fall. (Turning through facing downhill, guards on the hillside trial

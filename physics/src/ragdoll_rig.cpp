@@ -113,6 +113,11 @@ RagdollRig::RagdollRig(World& world, const RagdollSettings& settings, Vec3 feet_
   pelvis_pull_ = impl.add_pull(bodies_[slot(BodyPart::pelvis)]);
 }
 
+void RagdollRig::move_spawn(Vec3 feet_position, float yaw_rad) {
+  spawn_feet_ = clear_of_ground(world_.impl(), blueprint_, feet_position, yaw_rad);
+  spawn_yaw_ = yaw_rad;
+}
+
 std::optional<BodyPart> RagdollRig::part_of(BodyId id) const {
   for (int p = 0; p < kBodyPartCount; ++p) {
     if (bodies_[static_cast<std::size_t>(p)] == id) return body_part_at(p);

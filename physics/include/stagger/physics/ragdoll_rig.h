@@ -131,11 +131,9 @@ class RagdollRig {
   /// Moves every part to `parts[slot(part)]` (centre of mass [m], rotation, velocities [m/s],
   /// [rad/s]) at once.
   void place_parts(const std::array<BodyState, kBodyPartCount>& parts);
-  /// Moves the spawn (feet [m], facing [rad], 0 = +Z) that reset_to_spawn returns to.
-  void move_spawn(Vec3 feet_position, float yaw_rad) {
-    spawn_feet_ = feet_position;
-    spawn_yaw_ = yaw_rad;
-  }
+  /// Moves the spawn (feet [m], facing [rad], 0 = +Z) that reset_to_spawn returns to, raised as
+  /// a new rig's is so that no sole is inside the ground under it.
+  void move_spawn(Vec3 feet_position, float yaw_rad);
   /// The world's group of this rig's bodies (its index among the world's ragdolls).
   int owner() const { return owner_; }
   /// [s] the world's time.
