@@ -222,6 +222,8 @@ const SettingRow kRows[] = {
             "stairs are walked no faster than this, for a 1.8 m body"),
     SETTING(ragdoll.step.stairs_down_speed, "m/s", 0.1, 1.6,
             "a flight down is walked no faster than this, for a 1.8 m body"),
+    SETTING(ragdoll.step.low_foothold_m, "m", 0.0, 0.5,
+            "a walking foothold on a slope this far below the stance foot lowers the pelvis"),
     SETTING(ragdoll.step.step_down_landing_gap_m, "m", 0.0, 0.5,
             "a step down's foot touching this far above its foothold swings on"),
     SETTING(ragdoll.step.step_down_toe_margin_m, "m", -0.2, 0.2,

@@ -117,6 +117,9 @@ class StepController {
   void aim_swing();
   void update_swing(float dt, Pose& pose);
   void land_swing();
+  /// Whether a walking swing's foothold is low_foothold_m or more below the stance foot's centre
+  /// `stance_center` [m]: the pelvis comes down through the swing as for a step down.
+  bool low_foothold(Vec3 stance_center) const;
   /// Whether a step down's swing foot is more than step_down_landing_gap_m above its foothold
   /// (touching something there, it is on the tread it leaves).
   bool swing_foot_caught_above() const;

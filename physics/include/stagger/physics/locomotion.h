@@ -178,6 +178,11 @@ struct StepSettings {
   /// treads shorter than this along the walk; longer ones keep the edge rule, with which the
   /// arena's 0.6 m treads fell less (3 walks in 32 against 8)
   float short_tread_m = 0.5f;
+  /// [m] a walking foothold on ground steeper than profile_slope_deg this far or more below the
+  /// stance foot brings the pelvis down through the swing, as a step down does, until the swing
+  /// leg reaches it: across a slope the pelvis held over the uphill foot left the downhill one
+  /// hanging above the ground
+  float low_foothold_m = 0.03f;
   /// [m] a step down's foot that touches the ground this far above its foothold has caught the
   /// tread it leaves (a heel on the nosing): the swing goes on instead of landing there
   float step_down_landing_gap_m = 0.05f;
