@@ -766,7 +766,8 @@ int run_patrol_bench(const std::string& level_path, stagger::bench::PatrolBenchO
   std::cerr << "stagger bench: " << options.enemies << " enemies patrolling " << level_path;
   if (options.max_active > 0) {
     std::cerr << ", at most " << options.max_active << " full ragdolls, by turns with the "
-              << options.max_active << " nearest the start as full ragdolls alone,";
+              << options.max_active << " nearest the start as full ragdolls alone and the patrol "
+              << "bench of " << options.max_active << ",";
   }
   std::cerr << " for " << options.seconds << " simulated seconds...\n";
   stagger::app::catch_interrupts();

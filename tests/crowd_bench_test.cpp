@@ -1,5 +1,5 @@
-// The crowd bench (`stagger bench --crowd`), short: the crowd and the same spawns alone run by
-// turns, each beside its stock baseline.
+// The crowd bench (`stagger bench --crowd`), short: the crowd, the same spawns alone and the
+// patrol bench run by turns, each beside its stock baseline.
 
 #include <gtest/gtest.h>
 
@@ -9,7 +9,7 @@
 namespace stagger {
 namespace {
 
-TEST(CrowdBench, TheCrowdAndTheNearestSpawnsAloneAreTimedByTurns) {
+TEST(CrowdBench, TheCrowdTheNearestSpawnsAloneAndThePatrolBenchAreTimedByTurns) {
   bench::PatrolBenchOptions options;
   options.enemies = 12;
   options.max_active = 3;
@@ -22,13 +22,19 @@ TEST(CrowdBench, TheCrowdAndTheNearestSpawnsAloneAreTimedByTurns) {
   EXPECT_GT(r.crowd.mean_active, 0.0);
   EXPECT_LE(r.crowd.max_active_seen, 12);
   EXPECT_DOUBLE_EQ(r.plain.mean_active, 3.0) << "without activity levels every enemy is full";
-  for (const bench::PatrolBenchResult* run : {&r.crowd, &r.plain}) {
+  EXPECT_EQ(r.patrol.enemies, 3) << "the patrol bench with as many enemies as the cap";
+  EXPECT_DOUBLE_EQ(r.patrol.mean_active, 3.0);
+  for (const bench::PatrolBenchResult* run : {&r.crowd, &r.plain, &r.patrol}) {
     EXPECT_GT(run->frame_ms, 0.0);
     EXPECT_GT(run->baseline_frame_ms, 0.0);
     EXPECT_GT(run->constraint_rows, 50.0) << "per full ragdoll, not per enemy";
+    // Every row is solved at least WorldSettings::free_joint_iterations (8) times a step.
+    EXPECT_GE(run->row_solves, 8 * run->constraint_rows);
+    EXPECT_LE(run->row_solves, 20 * run->constraint_rows) << "the limp count at most";
     EXPECT_FALSE(run->interrupted);
   }
   const std::string text = bench::crowd_bench_text(r);
+  EXPECT_NE(text.find("the patrol bench (3 enemies along the routes)"), std::string::npos) << text;
   EXPECT_NE(text.find("a full ragdoll in the crowd costs"), std::string::npos) << text;
 }
 

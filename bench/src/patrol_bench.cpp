@@ -75,7 +75,8 @@ std::vector<int> share_by_length(const std::vector<float>& lengths, int count) {
 
 // Sums of the solver loads sampled during the timed run, and the per-enemy mean of them.
 struct LoadSum {
-  double pairs = 0, self_pairs = 0, contact_points = 0, self_contact_points = 0, rows = 0;
+  double pairs = 0, self_pairs = 0, contact_points = 0, self_contact_points = 0, rows = 0,
+         row_solves = 0;
   int samples = 0;
 
   void add(const physics::SolverLoad& load) {
@@ -84,6 +85,7 @@ struct LoadSum {
     contact_points += load.contact_points;
     self_contact_points += load.self_contact_points;
     rows += load.constraint_rows;
+    row_solves += load.constraint_row_iterations;
     ++samples;
   }
   // `bodies`: the full ragdolls the solver carried (every enemy, or the active ones on average).
@@ -94,6 +96,7 @@ struct LoadSum {
     r.contact_points = contact_points * k;
     r.self_contact_points = self_contact_points * k;
     r.constraint_rows = rows * k;
+    r.row_solves = row_solves * k;
   }
 };
 
@@ -320,31 +323,38 @@ PatrolBenchResult run_patrol_benchmark(const sim::SceneDescription& scene,
 
 CrowdBenchResult run_crowd_benchmark(const sim::SceneDescription& scene,
                                      const PatrolBenchOptions& options) {
-  // The crowd, and the spawns nearest the player (those that start active) as plain full
-  // ragdolls, stepped by turns.
+  // The crowd; the spawns nearest the player (those that start active) as plain full ragdolls;
+  // and the patrol bench with as many enemies as the cap: stepped by turns.
   PatrolBenchOptions plain = options;
   plain.max_active = 0;
+  PatrolBenchOptions patrol = plain;
+  patrol.enemies = options.max_active;
   const sim::SceneDescription crowd_scene = bench_scene(scene, options);
   const sim::SceneDescription plain_scene = bench_scene(scene, plain, options.max_active);
+  const sim::SceneDescription patrol_scene = bench_scene(scene, patrol);
   const auto steps = static_cast<std::uint64_t>(options.seconds * 240.0);
   const auto warm_up = static_cast<std::uint64_t>(kWarmUpS * 240.0);
   CrowdBenchResult r;
   {
     TimedPatrol crowd(crowd_scene, options);
     TimedPatrol alone(plain_scene, plain);
-    bool going = crowd.warm_up(warm_up) && alone.warm_up(warm_up);
+    TimedPatrol patrolled(patrol_scene, patrol);
+    bool going = crowd.warm_up(warm_up) && alone.warm_up(warm_up) && patrolled.warm_up(warm_up);
     for (std::uint64_t done = 0; going && done < steps; done += kLoadSampleSteps) {
       const std::uint64_t chunk = std::min(kLoadSampleSteps, steps - done);
-      going = crowd.run_chunk(chunk) && alone.run_chunk(chunk);
+      going = crowd.run_chunk(chunk) && alone.run_chunk(chunk) && patrolled.run_chunk(chunk);
     }
     r.crowd = crowd.finish(!going);
     r.plain = alone.finish(!going);
+    r.patrol = patrolled.finish(!going);
   }
   bool interrupted = r.crowd.interrupted;
   r.crowd.baseline_frame_ms =
       stock_frame_ms(crowd_scene, r.crowd.mean_active, options, interrupted);
   r.plain.baseline_frame_ms = stock_frame_ms(plain_scene, r.plain.mean_active, plain, interrupted);
-  r.crowd.interrupted = r.plain.interrupted = interrupted;
+  r.patrol.baseline_frame_ms =
+      stock_frame_ms(patrol_scene, r.patrol.mean_active, patrol, interrupted);
+  r.crowd.interrupted = r.plain.interrupted = r.patrol.interrupted = interrupted;
   return r;
 }
 
@@ -360,11 +370,12 @@ std::string patrol_bench_text(const PatrolBenchResult& r) {
       "  stock Bullet, the same ragdolls posed   %8.2f ms\n"
       "falls during the timed run: %d\n"
       "per enemy: %.1f broadphase pairs (%.1f within itself), %.1f contact points (%.1f within "
-      "itself), %.1f constraint rows\n",
+      "itself), %.1f constraint rows (%.0f row solves a step)\n",
       r.navmesh_build_ms, r.enemies, r.nav_tick_p50_ms, r.nav_tick_p99_ms, r.nav_tick_max_ms,
       r.enemies, r.frame_ms, r.minds_frame_ms,
       (r.frame_ms - r.minds_frame_ms) / std::max(1, r.enemies), r.baseline_frame_ms, r.falls,
-      r.pairs, r.self_pairs, r.contact_points, r.self_contact_points, r.constraint_rows);
+      r.pairs, r.self_pairs, r.contact_points, r.self_contact_points, r.constraint_rows,
+      r.row_solves);
   return std::string(text) +
          (r.interrupted ? "interrupted: the figures are of the steps that ran\n" : "");
 }
@@ -391,28 +402,49 @@ std::string crowd_bench_text(const CrowdBenchResult& both) {
       "  the rest per full ragdoll                            %8.3f ms   (%.2f of a stock one)\n"
       "  stock Bullet, %.0f ragdolls posed at the spawns nearest the player %8.2f ms\n"
       "per full ragdoll: %.1f broadphase pairs (%.1f within itself), %.1f contact points (%.1f "
-      "within itself), %.1f constraint rows\n"
+      "within itself), %.1f constraint rows (%.0f row solves a step)\n"
       "navigation tick: p50 %.3f ms, p99 %.3f ms, max %.3f ms\n"
       "falls during the timed run: %d\n",
       r.enemies, r.frame_ms, r.mean_active, r.max_active_seen, r.promotions, r.demotions,
       static_cast<double>(r.max_switch_jump_mps), r.minds_frame_ms, r.activity_frame_ms, per_active,
       stock_each > 0 ? per_active / stock_each : 0.0, std::round(r.mean_active),
       r.baseline_frame_ms, r.pairs, r.self_pairs, r.contact_points, r.self_contact_points,
-      r.constraint_rows, r.nav_tick_p50_ms, r.nav_tick_p99_ms, r.nav_tick_max_ms, r.falls);
+      r.constraint_rows, r.row_solves, r.nav_tick_p50_ms, r.nav_tick_p99_ms, r.nav_tick_max_ms,
+      r.falls);
   std::string out = text;
   // The same measure without activity levels, by turns in the same run: the drift cancels.
-  const double alone_each = (alone.frame_ms - alone.minds_frame_ms) / std::max(1, alone.enemies);
-  const double alone_stock_each = alone.baseline_frame_ms / std::max(1, alone.enemies);
-  std::snprintf(text, sizeof(text),
-                "the %d spawns nearest the start as full ragdolls alone, by turns with the crowd: "
-                "the rest per enemy %.3f ms (%.2f of a stock one), stock Bullet %.2f ms\n"
-                "  per enemy: %.1f broadphase pairs, %.1f contact points, %.1f constraint rows; "
-                "%d falls\n"
-                "  a full ragdoll in the crowd costs %.2f of one of these   (target <= 1)\n",
-                alone.enemies, alone_each,
-                alone_stock_each > 0 ? alone_each / alone_stock_each : 0.0, alone.baseline_frame_ms,
-                alone.pairs, alone.contact_points, alone.constraint_rows, alone.falls,
-                alone_each > 0 ? per_active / alone_each : 0.0);
+  const auto full_each = [](const PatrolBenchResult& run) {
+    return (run.frame_ms - run.minds_frame_ms) / std::max(1, run.enemies);
+  };
+  const auto stock_share = [](const PatrolBenchResult& run, double each) {
+    const double stock = run.baseline_frame_ms / std::max(1, run.enemies);
+    return stock > 0 ? each / stock : 0.0;
+  };
+  const double patrol_each = full_each(both.patrol);
+  std::snprintf(
+      text, sizeof(text),
+      "the patrol bench (%d enemies along the routes), by turns with the crowd: the rest "
+      "per enemy %.3f ms (%.2f of a stock one), stock Bullet %.2f ms\n"
+      "  per enemy: %.1f broadphase pairs, %.1f contact points, %.1f constraint rows (%.0f "
+      "row solves a step); %d falls\n"
+      "  a full ragdoll in the crowd costs %.2f of one of these   (target <= 1)\n",
+      both.patrol.enemies, patrol_each, stock_share(both.patrol, patrol_each),
+      both.patrol.baseline_frame_ms, both.patrol.pairs, both.patrol.contact_points,
+      both.patrol.constraint_rows, both.patrol.row_solves, both.patrol.falls,
+      patrol_each > 0 ? per_active / patrol_each : 0.0);
+  out += text;
+  // Where the crowd's own bookkeeping would show: its full ragdolls' spawns without the crowd.
+  const double alone_each = full_each(alone);
+  std::snprintf(
+      text, sizeof(text),
+      "the %d spawns nearest the start as full ragdolls alone, by turns with the crowd: "
+      "the rest per enemy %.3f ms (%.2f of a stock one), stock Bullet %.2f ms\n"
+      "  per enemy: %.1f broadphase pairs, %.1f contact points, %.1f constraint rows (%.0f "
+      "row solves a step); %d falls\n"
+      "  a full ragdoll in the crowd costs %.2f of one of these\n",
+      alone.enemies, alone_each, stock_share(alone, alone_each), alone.baseline_frame_ms,
+      alone.pairs, alone.contact_points, alone.constraint_rows, alone.row_solves, alone.falls,
+      alone_each > 0 ? per_active / alone_each : 0.0);
   out += text;
   return out + (r.interrupted ? "interrupted: the figures are of the steps that ran\n" : "");
 }

@@ -721,6 +721,9 @@ SolverLoad World::solver_load() const {
     c->getInfo1(&info);
     ++load.constraints;
     load.constraint_rows += info.m_numConstraintRows;
+    const int own = c->getOverrideNumSolverIterations();
+    load.constraint_row_iterations +=
+        info.m_numConstraintRows * (own > 0 ? own : dynamics.getSolverInfo().m_numIterations);
   }
   return load;
 }

@@ -46,18 +46,22 @@ struct PatrolBenchResult {
   /// Per enemy, averaged over the timed run (sampled every 0.1 s): what the solver carries.
   double pairs = 0, self_pairs = 0, contact_points = 0, self_contact_points = 0,
          constraint_rows = 0;
+  /// Per enemy: the constraint rows times their solver iterations (solves a step)
+  double row_solves = 0;
 };
 
 /// `scene` must have navigation settings and at least one route.
 PatrolBenchResult run_patrol_benchmark(const sim::SceneDescription& scene,
                                        const PatrolBenchOptions& options);
 std::string patrol_bench_text(const PatrolBenchResult& r);
-/// `stagger bench --crowd`: the crowd with activity levels (options.max_active > 0), and the
-/// spawns nearest the player (as many as the cap) as plain full ragdolls, stepped by turns in
-/// the same run, each beside its stock Bullet baseline.
+/// `stagger bench --crowd`: the crowd with activity levels (options.max_active > 0), the spawns
+/// nearest the player (as many as the cap) as plain full ragdolls, and the patrol bench with as
+/// many enemies as the cap, stepped by turns in the same run, each beside its stock Bullet
+/// baseline.
 struct CrowdBenchResult {
   PatrolBenchResult crowd;
-  PatrolBenchResult plain;
+  PatrolBenchResult plain;   ///< the spawns nearest the player, alone
+  PatrolBenchResult patrol;  ///< the patrol bench: the cap's count spread along the routes
 };
 CrowdBenchResult run_crowd_benchmark(const sim::SceneDescription& scene,
                                      const PatrolBenchOptions& options);

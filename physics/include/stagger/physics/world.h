@@ -121,6 +121,9 @@ struct SolverLoad {
   int self_contact_points = 0;  ///< ... of them, between two bodies of one ragdoll
   int constraints = 0;          ///< enabled constraints (joints, drives, pulls)
   int constraint_rows = 0;      ///< solver rows of those constraints
+  /// ... each times the iterations the solver gives it (a joint near a limit, limp or getting up
+  /// gets more than one in mid-range): the rows' share of the solver's work
+  int constraint_row_iterations = 0;
 };
 
 /// The static ground under a point, from a vertical ray.
