@@ -412,40 +412,28 @@ std::string crowd_bench_text(const CrowdBenchResult& both) {
       r.constraint_rows, r.row_solves, r.nav_tick_p50_ms, r.nav_tick_p99_ms, r.nav_tick_max_ms,
       r.falls);
   std::string out = text;
-  // The same measure without activity levels, by turns in the same run: the drift cancels.
-  const auto full_each = [](const PatrolBenchResult& run) {
-    return (run.frame_ms - run.minds_frame_ms) / std::max(1, run.enemies);
-  };
-  const auto stock_share = [](const PatrolBenchResult& run, double each) {
+  // The same measures without activity levels, by turns in the same run: the drift cancels.
+  // The patrol bench is the target; the spawns alone show what the crowd itself adds.
+  const auto beside = [&](const std::string& title, const PatrolBenchResult& run,
+                          const char* target) {
+    const double each = (run.frame_ms - run.minds_frame_ms) / std::max(1, run.enemies);
     const double stock = run.baseline_frame_ms / std::max(1, run.enemies);
-    return stock > 0 ? each / stock : 0.0;
+    std::snprintf(text, sizeof(text),
+                  "%s, by turns with the crowd: the rest per enemy %.3f ms (%.2f of a stock one), "
+                  "stock Bullet %.2f ms\n"
+                  "  per enemy: %.1f broadphase pairs, %.1f contact points, %.1f constraint rows "
+                  "(%.0f row solves a step); %d falls\n"
+                  "  a full ragdoll in the crowd costs %.2f of one of these%s\n",
+                  title.c_str(), each, stock > 0 ? each / stock : 0.0, run.baseline_frame_ms,
+                  run.pairs, run.contact_points, run.constraint_rows, run.row_solves, run.falls,
+                  each > 0 ? per_active / each : 0.0, target);
+    out += text;
   };
-  const double patrol_each = full_each(both.patrol);
-  std::snprintf(
-      text, sizeof(text),
-      "the patrol bench (%d enemies along the routes), by turns with the crowd: the rest "
-      "per enemy %.3f ms (%.2f of a stock one), stock Bullet %.2f ms\n"
-      "  per enemy: %.1f broadphase pairs, %.1f contact points, %.1f constraint rows (%.0f "
-      "row solves a step); %d falls\n"
-      "  a full ragdoll in the crowd costs %.2f of one of these   (target <= 1)\n",
-      both.patrol.enemies, patrol_each, stock_share(both.patrol, patrol_each),
-      both.patrol.baseline_frame_ms, both.patrol.pairs, both.patrol.contact_points,
-      both.patrol.constraint_rows, both.patrol.row_solves, both.patrol.falls,
-      patrol_each > 0 ? per_active / patrol_each : 0.0);
-  out += text;
-  // Where the crowd's own bookkeeping would show: its full ragdolls' spawns without the crowd.
-  const double alone_each = full_each(alone);
-  std::snprintf(
-      text, sizeof(text),
-      "the %d spawns nearest the start as full ragdolls alone, by turns with the crowd: "
-      "the rest per enemy %.3f ms (%.2f of a stock one), stock Bullet %.2f ms\n"
-      "  per enemy: %.1f broadphase pairs, %.1f contact points, %.1f constraint rows (%.0f "
-      "row solves a step); %d falls\n"
-      "  a full ragdoll in the crowd costs %.2f of one of these\n",
-      alone.enemies, alone_each, stock_share(alone, alone_each), alone.baseline_frame_ms,
-      alone.pairs, alone.contact_points, alone.constraint_rows, alone.row_solves, alone.falls,
-      alone_each > 0 ? per_active / alone_each : 0.0);
-  out += text;
+  beside("the patrol bench (" + std::to_string(both.patrol.enemies) + " enemies along the routes)",
+         both.patrol, "   (target <= 1)");
+  beside(
+      "the " + std::to_string(alone.enemies) + " spawns nearest the start as full ragdolls alone",
+      alone, "");
   return out + (r.interrupted ? "interrupted: the figures are of the steps that ran\n" : "");
 }
 
