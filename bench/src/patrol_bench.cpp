@@ -358,6 +358,15 @@ CrowdBenchResult run_crowd_benchmark(const sim::SceneDescription& scene,
   return r;
 }
 
+namespace {
+
+// [ms] what a frame costs per enemy beyond the minds: its ragdoll's share (every enemy a full one).
+double rest_per_enemy_ms(const PatrolBenchResult& r) {
+  return (r.frame_ms - r.minds_frame_ms) / std::max(1, r.enemies);
+}
+
+}  // namespace
+
 std::string patrol_bench_text(const PatrolBenchResult& r) {
   char text[1024];
   std::snprintf(
@@ -372,8 +381,7 @@ std::string patrol_bench_text(const PatrolBenchResult& r) {
       "per enemy: %.1f broadphase pairs (%.1f within itself), %.1f contact points (%.1f within "
       "itself), %.1f constraint rows (%.0f row solves a step)\n",
       r.navmesh_build_ms, r.enemies, r.nav_tick_p50_ms, r.nav_tick_p99_ms, r.nav_tick_max_ms,
-      r.enemies, r.frame_ms, r.minds_frame_ms,
-      (r.frame_ms - r.minds_frame_ms) / std::max(1, r.enemies), r.baseline_frame_ms, r.falls,
+      r.enemies, r.frame_ms, r.minds_frame_ms, rest_per_enemy_ms(r), r.baseline_frame_ms, r.falls,
       r.pairs, r.self_pairs, r.contact_points, r.self_contact_points, r.constraint_rows,
       r.row_solves);
   return std::string(text) +
@@ -416,7 +424,7 @@ std::string crowd_bench_text(const CrowdBenchResult& both) {
   // The patrol bench is the target; the spawns alone show what the crowd itself adds.
   const auto beside = [&](const std::string& title, const PatrolBenchResult& run,
                           const char* target) {
-    const double each = (run.frame_ms - run.minds_frame_ms) / std::max(1, run.enemies);
+    const double each = rest_per_enemy_ms(run);
     const double stock = run.baseline_frame_ms / std::max(1, run.enemies);
     std::snprintf(text, sizeof(text),
                   "%s, by turns with the crowd: the rest per enemy %.3f ms (%.2f of a stock one), "

@@ -714,6 +714,7 @@ SolverLoad World::solver_load() const {
   // Counting rows asks each constraint for them (getInfo1), which only refreshes what it caches
   // for the solver; the next step computes that again, so the simulation is not changed.
   auto& dynamics = const_cast<DynamicsWorld&>(impl_->dynamics);
+  const int world_iterations = dynamics.getSolverInfo().m_numIterations;
   for (int i = 0; i < dynamics.getNumConstraints(); ++i) {
     btTypedConstraint* c = dynamics.getConstraint(i);
     if (!c->isEnabled()) continue;
@@ -722,8 +723,7 @@ SolverLoad World::solver_load() const {
     ++load.constraints;
     load.constraint_rows += info.m_numConstraintRows;
     const int own = c->getOverrideNumSolverIterations();
-    load.constraint_row_iterations +=
-        info.m_numConstraintRows * (own > 0 ? own : dynamics.getSolverInfo().m_numIterations);
+    load.constraint_row_iterations += info.m_numConstraintRows * (own > 0 ? own : world_iterations);
   }
   return load;
 }
