@@ -228,6 +228,9 @@ const SettingRow kRows[] = {
             "a step down's foot touching this far above its foothold swings on"),
     SETTING(ragdoll.step.step_down_toe_margin_m, "m", -0.2, 0.2,
             "a step down keeps its toe this far back from the nosing where the tread allows"),
+    SETTING(ragdoll.step.stairs_down_stance_drop_m, "m", 0.0, 1.0,
+            "down a flight, a stance leg on a short tread is hung at most this far below the "
+            "pelvis"),
     SETTING(ragdoll.step.short_tread_m, "m", 0.0, 5.0,
             "the step-down rules apply to treads shorter than this"),
     SETTING(ragdoll.step.riser_clearance_m, "m", 0.0, 0.1,

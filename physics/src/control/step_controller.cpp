@@ -742,9 +742,13 @@ Vec3 StepController::stance_leg_pelvis(Vec3 goal, float pelvis_height) const {
   // 4-10 cm. There the leg is hung from the real height when that is higher: it holds, and the
   // body comes down onto it. Over stairs and slopes, where the damped goal answers the same
   // overshoot and steps down need the leg to lower the body, the goal stands (faded with the
-  // terrain's hold).
+  // terrain's hold), but down a flight of short treads only so far below the real height: a
+  // stance foot that a short tread lets hang over its nosing was pulled up and dragged over it.
   const float over = std::max(0.0f, pelvis_height - goal.y);
-  goal.y += over * (1.0f - state_.terrain_assist);
+  float lift = over * (1.0f - state_.terrain_assist);
+  if (state_.stairs_down && state_.swing.stance_on_short_tread)
+    lift = std::max(lift, over - settings().step.stairs_down_stance_drop_m);
+  goal.y += lift;
   return goal;
 }
 

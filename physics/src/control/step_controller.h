@@ -35,6 +35,8 @@ class StepController {
     int edge_side = 0;         ///< -1 behind a step's edge, +1 ahead of it, 0 no edge met yet
     bool on_profile = false;   ///< a gait step by edges, placed from the ground profile
     bool down_a_step = false;  ///< ... to a foothold below where it lifted off, over an edge
+    /// a gait step whose stance foot stands on a tread shorter than short_tread_m
+    bool stance_on_short_tread = false;
     /// [m] the aim a gait step chooses its tread by: the aim smoothed over
     /// StepSettings::foothold_choice_smoothing_s (horizontal)
     Vec3 choice_aim;
