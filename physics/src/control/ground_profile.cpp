@@ -180,6 +180,13 @@ float GroundProfile::steepest(float from_s, float to_s) const {
   return most;
 }
 
+const GroundSegment* GroundProfile::segment_at(float s) const {
+  for (const GroundSegment& g : segments_) {
+    if (g.from_s <= s && s <= g.to_s) return &g;
+  }
+  return nullptr;
+}
+
 float GroundProfile::lowest(float from_s, float to_s) const {
   float low = std::numeric_limits<float>::infinity();
   for (const GroundSegment& g : segments_) {

@@ -69,6 +69,9 @@ class GroundProfile {
   };
   /// [m/m] the steepest rise or fall along the line between `from_s` and `to_s`.
   float steepest(float from_s, float to_s) const;
+  /// The segment that holds `s` along the line (the first of two that meet there); null over a
+  /// gap or beyond the ends.
+  const GroundSegment* segment_at(float s) const;
   /// [m] the lowest ground between `from_s` and `to_s` (infinity where there is none).
   float lowest(float from_s, float to_s) const;
   /// The edges (steps up or down by more than the edge rise, or gaps) between `from_s` and `to_s`.

@@ -55,13 +55,8 @@ Vec3 StepController::gait_foothold(Vec3 target, Vec3 forward, Vec3* normal) {
                        (state_.stairs_ahead &&
                         !profile.highest_riser(stance_s, stance_s + s.stairs_lookahead_m).found &&
                         lowest_ahead < stance_sole(state_.swing.leg) - s.edge_rise_m);
-  state_.swing.stance_on_short_tread = false;
-  for (const GroundSegment& g : profile.segments()) {
-    if (g.from_s <= stance_s && stance_s <= g.to_s) {
-      state_.swing.stance_on_short_tread = short_tread(g, s);
-      break;
-    }
-  }
+  const GroundSegment* stance_tread = profile.segment_at(stance_s);
+  state_.swing.stance_on_short_tread = stance_tread != nullptr && short_tread(*stance_tread, s);
   const float choice_s = profile.along(smoothed_choice_aim(target));
   const Vec3 lateral = horizontal(target) - horizontal(profile.at(aim_s));
   float chosen_s = 0;
