@@ -43,10 +43,10 @@ enum class SelfCollision : std::uint8_t {
   limp,    ///< the pairs that can meet in a fall (a limp body; see self_pair_collides)
 };
 
-/// Broadphase filter: pairs of one ragdoll's bodies are kept out of the pair cache unless that
-/// ragdoll's self-collision mode lets them collide.
-struct SelfCollisionFilter : btOverlapFilterCallback {
-  explicit SelfCollisionFilter(const World::Impl& world) : impl(world) {}
+/// Broadphase filter: pairs that World::Impl::records_collide refuses are kept out of the pair
+/// cache.
+struct BodyPairFilter : btOverlapFilterCallback {
+  explicit BodyPairFilter(const World::Impl& world) : impl(world) {}
   bool needBroadphaseCollision(btBroadphaseProxy* a, btBroadphaseProxy* b) const override;
   const World::Impl& impl;
 };
@@ -88,6 +88,10 @@ struct World::Impl {
   void set_self_collision(int owner, SelfCollision mode);
   /// Whether bodies `a` and `b` of one ragdoll may collide under `mode`.
   bool self_pair_collides(const BodyRecord& a, const BodyRecord& b) const;
+  /// Whether two bodies may collide (records may be null: static geometry): one ragdoll's under
+  /// its self-collision mode; two ragdolls' only trunk to trunk (pelvis, chest, head) unless
+  /// WorldSettings::limbs_meet_other_ragdolls; anything else always.
+  bool records_collide(const BodyRecord* a, const BodyRecord* b) const;
   /// The record of a body the world added (nullptr for static geometry and foreign objects).
   const BodyRecord* record_of(const btCollisionObject& object) const;
   const BodyRecord* record_of(const btBroadphaseProxy& proxy) const {
@@ -112,7 +116,7 @@ struct World::Impl {
   };
   std::map<int, Suspended> suspended;
 
-  SelfCollisionFilter self_filter{*this};  // first: the broadphase asks it until destroyed
+  BodyPairFilter pair_filter{*this};  // first: the broadphase asks it until destroyed
   btDefaultCollisionConfiguration collision_config;
   CapsuleBoxCreateFunc capsule_box{collision_config};  // outlives the dispatcher that uses it
   btCollisionDispatcher dispatcher{&collision_config};

@@ -46,6 +46,12 @@ struct WorldSettings {
   /// bit for bit, faster. Off, the same world runs Bullet 3.24's own code for each: the stock
   /// baseline of `stagger bench` and of the StockBullet tests, which compare the two every step.
   bool bullet_extensions = true;
+  /// Whether the arms and legs of one ragdoll collide with the bodies of another. Off, two
+  /// ragdolls meet through their trunks alone (pelvis, chest, head), which keeps them from
+  /// passing through each other while limbs brushing past do not catch: two guards walking a
+  /// stairwell's route in opposite directions tripped over each other's limbs where they met
+  /// (docs/physics.md, Bodies meeting).
+  bool limbs_meet_other_ragdolls = false;
 };
 
 struct StaticBoxSettings {
