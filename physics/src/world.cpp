@@ -572,7 +572,8 @@ void World::place_body(BodyId body, Vec3 position, Quat rotation, Vec3 linear_ve
 namespace {
 
 // Counts what a body at a pose would overlap by more than `depth` metres, among the objects it
-// can touch (not the bodies it ignores, not those with collisions off).
+// can touch (not the bodies it ignores, not those with collisions off, not the pairs that
+// World::Impl::records_collide keeps apart).
 struct OverlapCounter : btCollisionWorld::ContactResultCallback {
   OverlapCounter(const World::Impl& world, const btCollisionObject& self, float depth)
       : world_(world), self_(self), depth_(depth) {}
