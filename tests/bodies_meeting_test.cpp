@@ -25,14 +25,14 @@ float apart_after_standing(float gap_m, bool limbs_meet) {
 
 TEST(BodiesMeeting, LimbsPassEachOtherWhileTrunksPushApart) {
   // 0.42 m apart the near upper arms overlap by 7 cm and the chests are 10 cm clear.
-  const float limbs_only = apart_after_standing(0.42f, false);
+  const float limbs_passing = apart_after_standing(0.42f, false);
   const float limbs_meeting = apart_after_standing(0.42f, true);
   // 0.28 m apart the chests overlap by 4 cm.
   const float trunks = apart_after_standing(0.28f, false);
-  RecordProperty("limbs_only_mm", static_cast<int>(limbs_only * 1000));
+  RecordProperty("limbs_passing_mm", static_cast<int>(limbs_passing * 1000));
   RecordProperty("limbs_meeting_mm", static_cast<int>(limbs_meeting * 1000));
   RecordProperty("trunks_mm", static_cast<int>(trunks * 1000));
-  EXPECT_NEAR(limbs_only, 0.42f, 0.01f);
+  EXPECT_NEAR(limbs_passing, 0.42f, 0.01f);
   EXPECT_GT(limbs_meeting, 0.45f);  // with limbs meeting, the arms push the bodies apart
   EXPECT_GT(trunks, 0.32f);
 }

@@ -127,6 +127,10 @@ bool two_ragdolls(const BodyRecord* a, const BodyRecord* b) {
   return a != nullptr && b != nullptr && a->owner >= 0 && b->owner >= 0 && a->owner != b->owner;
 }
 
+static_assert(index_of(BodyPart::pelvis) == 0 && index_of(BodyPart::chest) == 1 &&
+                  index_of(BodyPart::head) == 2,
+              "the trunk's parts come first in BodyPart");
+
 // Whether a ragdoll's part (its index, BodyPart order) is of its trunk: pelvis, chest or head.
 bool trunk_part(int part) {
   return part <= index_of(BodyPart::head);
@@ -576,13 +580,13 @@ namespace {
 // World::Impl::records_collide keeps apart).
 struct OverlapCounter : btCollisionWorld::ContactResultCallback {
   OverlapCounter(const World::Impl& world, const btCollisionObject& self, float depth)
-      : world_(world), self_(self), depth_(depth) {}
+      : world_(world), self_(self), self_record_(world.record_of(self)), depth_(depth) {}
   bool needsCollision(btBroadphaseProxy* proxy) const override {
     if (!ContactResultCallback::needsCollision(proxy)) return false;
     const auto* other = static_cast<const btCollisionObject*>(proxy->m_clientObject);
     return self_.checkCollideWith(other) &&
            !(other->getCollisionFlags() & btCollisionObject::CF_NO_CONTACT_RESPONSE) &&
-           world_.records_collide(world_.record_of(self_), world_.record_of(*other));
+           world_.records_collide(self_record_, world_.record_of(*other));
   }
   btScalar addSingleResult(btManifoldPoint& point, const btCollisionObjectWrapper*, int, int,
                            const btCollisionObjectWrapper*, int, int) override {
@@ -594,6 +598,7 @@ struct OverlapCounter : btCollisionWorld::ContactResultCallback {
  private:
   const World::Impl& world_;
   const btCollisionObject& self_;
+  const BodyRecord* self_record_;
   float depth_;
 };
 
