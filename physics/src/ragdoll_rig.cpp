@@ -147,11 +147,18 @@ MassCenter RagdollRig::mass_center(int skip_leg) const {
   float total = 0;
   for (int p = 0; p < kBodyPartCount; ++p) {
     if (p >= first_skipped && p < first_skipped + 3) continue;  // thigh, shin, foot
-    // (Bullet's numbers directly: body_state would also make each part's quaternion.)
-    const btRigidBody& b = world_.impl().rigid(bodies_[static_cast<std::size_t>(p)]);
     const float m = blueprint_.bodies[static_cast<std::size_t>(p)].mass;
-    com += from_bt(b.getCenterOfMassTransform().getOrigin()) * m;
-    velocity += from_bt(b.getLinearVelocity()) * m;
+    const BodyId id = bodies_[static_cast<std::size_t>(p)];
+    if (!simulated_) {
+      const BodyState& s = world_.impl().posed[static_cast<std::size_t>(id)];
+      com += s.position * m;
+      velocity += s.linear_velocity * m;
+    } else {
+      // (Bullet's numbers directly: body_state would also make each part's quaternion.)
+      const btRigidBody& b = world_.impl().rigid(id);
+      com += from_bt(b.getCenterOfMassTransform().getOrigin()) * m;
+      velocity += from_bt(b.getLinearVelocity()) * m;
+    }
     total += m;
   }
   return {com / total, velocity / total};
@@ -375,6 +382,7 @@ void RagdollRig::reset_to_spawn() {
 
 void RagdollRig::set_simulated(bool simulated) {
   World::Impl& impl = world_.impl();
+  impl.set_owner_simulated(owner_, simulated);  // back at the pose last placed, if simulated
   if (simulated) {
     for (const BodyBlueprint& b : blueprint_.bodies) {
       btRigidBody& rigid = impl.rigid(body(b.part));
@@ -382,7 +390,6 @@ void RagdollRig::set_simulated(bool simulated) {
       rigid.clearForces();
     }
   }
-  impl.set_owner_simulated(owner_, simulated);
   simulated_ = simulated;
 }
 
@@ -398,21 +405,17 @@ void RagdollRig::place_parts(const std::array<BodyState, kBodyPartCount>& parts)
   World::Impl& impl = world_.impl();
   for (const BodyBlueprint& b : blueprint_.bodies) {
     const BodyState& to = parts[slot(b.part)];
-    btRigidBody& rigid = impl.rigid(body(b.part));
-    const btTransform transform(to_bt(to.rotation), to_bt(to.position));
-    // A body out of the world needs only what is read from it; its world inertia is brought up
-    // to date when it comes back (set_simulated).
-    rigid.setWorldTransform(transform);
-    rigid.setInterpolationWorldTransform(transform);
-    rigid.setLinearVelocity(to_bt(to.linear_velocity));
-    rigid.setAngularVelocity(to_bt(to.angular_velocity));
-    rigid.setInterpolationLinearVelocity(to_bt(to.linear_velocity));
-    rigid.setInterpolationAngularVelocity(to_bt(to.angular_velocity));
-    if (simulated_) {
-      rigid.updateInertiaTensor();
-      rigid.clearForces();
-      impl.dynamics.updateSingleAabb(&rigid);
+    // A body out of the world is posed in the world's packed poses; Bullet's body gets the
+    // pose, and its world inertia, when it comes back (set_simulated).
+    if (!simulated_) {
+      impl.place_suspended(body(b.part), to);
+      continue;
     }
+    btRigidBody& rigid = impl.rigid(body(b.part));
+    place_rigid(rigid, to);
+    rigid.updateInertiaTensor();
+    rigid.clearForces();
+    impl.dynamics.updateSingleAabb(&rigid);
   }
 }
 

@@ -56,11 +56,35 @@ void hash_vector(std::uint64_t& h, const btVector3& v) {
   hash_bytes(h, xyz, sizeof(xyz));
 }
 
+void hash_body(std::uint64_t& h, const btTransform& t, const btVector3& linear_velocity,
+               const btVector3& angular_velocity) {
+  hash_vector(h, t.getOrigin());
+  for (int r = 0; r < 3; ++r) hash_vector(h, t.getBasis()[r]);
+  hash_vector(h, linear_velocity);
+  hash_vector(h, angular_velocity);
+}
+
 bool finite(const btVector3& v) {
   return std::isfinite(v.x()) && std::isfinite(v.y()) && std::isfinite(v.z());
 }
 
 }  // namespace
+
+BodyState state_of(const btRigidBody& body) {
+  const btTransform& t = body.getCenterOfMassTransform();
+  return {from_bt(t.getOrigin()), from_bt(t.getRotation()), from_bt(body.getLinearVelocity()),
+          from_bt(body.getAngularVelocity())};
+}
+
+void place_rigid(btRigidBody& body, const BodyState& state) {
+  const btTransform transform(to_bt(state.rotation), to_bt(state.position));
+  body.setWorldTransform(transform);
+  body.setInterpolationWorldTransform(transform);
+  body.setLinearVelocity(to_bt(state.linear_velocity));
+  body.setAngularVelocity(to_bt(state.angular_velocity));
+  body.setInterpolationLinearVelocity(to_bt(state.linear_velocity));
+  body.setInterpolationAngularVelocity(to_bt(state.angular_velocity));
+}
 
 World::Impl::Impl(const WorldSettings& s) : settings(s), dt(1.0f / s.physics_hz) {
   STAGGER_ASSERT(s.physics_hz > 0 && s.solver_iterations > 0);
@@ -227,6 +251,7 @@ BodyId World::Impl::add_body(const BodySettings& b, int owner, int part) {
   record.body->setUserIndex(static_cast<int>(id));
   btRigidBody* body = record.body.get();
   bodies.push_back(std::move(record));  // first: adding it asks the broadphase filter about it
+  posed.emplace_back();
   dynamics.addRigidBody(body);
   if (b.continuous.motion_threshold_m > 0) {
     body->setCcdMotionThreshold(b.continuous.motion_threshold_m);
@@ -340,14 +365,22 @@ void World::Impl::set_owner_simulated(int owner, bool simulated) {
       out.controlled.push_back(j);
       return true;
     });
-    for (BodyRecord& record : bodies) {
-      if (record.owner == owner && record.body) dynamics.removeRigidBody(record.body.get());
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+      BodyRecord& record = bodies[i];
+      if (record.owner != owner || !record.body) continue;
+      posed[i] = state_of(*record.body);
+      record.suspended = true;
+      dynamics.removeRigidBody(record.body.get());
     }
+    stepped_stale = true;
     return;
   }
   // Bodies first: a constraint refers to its bodies' places in the world.
-  for (BodyRecord& record : bodies) {
+  for (std::size_t i = 0; i < bodies.size(); ++i) {
+    BodyRecord& record = bodies[i];
     if (record.owner != owner || !record.body) continue;
+    place_rigid(*record.body, posed[i]);
+    record.suspended = false;
     dynamics.addRigidBody(record.body.get());
     record.body->forceActivationState(DISABLE_DEACTIVATION);
     record.touching = false;
@@ -358,6 +391,23 @@ void World::Impl::set_owner_simulated(int owner, bool simulated) {
   // The drives' order does not matter: each sets only its own joint's motors.
   controlled_joints.insert(controlled_joints.end(), held.controlled.begin(), held.controlled.end());
   suspended.erase(owner);
+  stepped_stale = true;
+}
+
+void World::Impl::place_suspended(BodyId id, const BodyState& state) {
+  const auto i = static_cast<std::size_t>(id);
+  STAGGER_ASSERT(i < bodies.size() && bodies[i].suspended);
+  posed[i] = state;
+}
+
+const std::vector<Ragdoll*>& World::Impl::stepped_ragdolls() {
+  if (stepped_stale) {
+    stepped.clear();
+    for (const auto& r : ragdolls)
+      if (r && !r->suspended()) stepped.push_back(r.get());
+    stepped_stale = false;
+  }
+  return stepped;
 }
 
 void World::Impl::scan_contacts() {
@@ -483,6 +533,7 @@ JointId World::add_joint(const JointSettings& joint) {
 
 Ragdoll& World::add_ragdoll(const RagdollSettings& settings, Vec3 feet_position, float yaw_rad) {
   impl_->ragdolls.push_back(std::make_unique<Ragdoll>(*this, settings, feet_position, yaw_rad));
+  impl_->stepped_stale = true;
   return *impl_->ragdolls.back();
 }
 
@@ -491,6 +542,7 @@ void World::remove_ragdoll(std::size_t index) {
   const int owner = impl_->ragdolls[index]->rig().owner();
   impl_->ragdolls[index].reset();
   impl_->remove_owner(owner);
+  impl_->stepped_stale = true;
 }
 
 bool World::has_ragdoll(std::size_t index) const {
@@ -522,8 +574,7 @@ const Ragdoll& World::ragdoll(std::size_t index) const {
 void World::step() {
   const float dt = impl_->dt;
   // 1. Controllers: balance, uprighting and hit reactions set joint targets.
-  for (auto& r : impl_->ragdolls)
-    if (r) r->before_step(dt);
+  for (Ragdoll* r : impl_->stepped_ragdolls()) r->before_step(dt);
   for (auto& h : impl_->hands) h->before_step(dt);
   // 2. Drives: every joint turns its target into motor velocities for this step.
   for (DrivenJoint* j : impl_->controlled_joints) j->update_motors(dt, impl_->settings);
@@ -533,15 +584,13 @@ void World::step() {
   // 4. Contacts and balance readouts for the next step.
   impl_->scan_contacts();
   for (auto& h : impl_->hands) h->after_step(dt);
-  for (auto& r : impl_->ragdolls)
-    if (r) r->after_step(dt);
+  for (Ragdoll* r : impl_->stepped_ragdolls()) r->after_step(dt);
 }
 
 BodyState World::body_state(BodyId body) const {
   const btRigidBody& b = impl_->rigid(body);
-  const btTransform& t = b.getCenterOfMassTransform();
-  return {from_bt(t.getOrigin()), from_bt(t.getRotation()), from_bt(b.getLinearVelocity()),
-          from_bt(b.getAngularVelocity())};
+  const auto i = static_cast<std::size_t>(body);
+  return impl_->bodies[i].suspended ? impl_->posed[i] : state_of(b);
 }
 
 std::size_t World::body_count() const {
@@ -756,14 +805,18 @@ SolverLoad World::solver_load() const {
 
 std::uint64_t World::state_hash() const {
   std::uint64_t h = 14695981039346656037ull;
-  for (const auto& record : impl_->bodies) {
+  for (std::size_t i = 0; i < impl_->bodies.size(); ++i) {
+    const BodyRecord& record = impl_->bodies[i];
     if (!record.body) continue;  // a removed ragdoll's
-    const btRigidBody& b = *record.body;
-    const btTransform& t = b.getCenterOfMassTransform();
-    hash_vector(h, t.getOrigin());
-    for (int r = 0; r < 3; ++r) hash_vector(h, t.getBasis()[r]);
-    hash_vector(h, b.getLinearVelocity());
-    hash_vector(h, b.getAngularVelocity());
+    if (record.suspended) {
+      // As Bullet would hold the pose: the same numbers as a simulated body's.
+      const BodyState& s = impl_->posed[i];
+      hash_body(h, btTransform(to_bt(s.rotation), to_bt(s.position)), to_bt(s.linear_velocity),
+                to_bt(s.angular_velocity));
+    } else {
+      const btRigidBody& b = *record.body;
+      hash_body(h, b.getCenterOfMassTransform(), b.getLinearVelocity(), b.getAngularVelocity());
+    }
   }
   return h;
 }

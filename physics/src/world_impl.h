@@ -27,6 +27,8 @@ struct BodyRecord {
   std::unique_ptr<btCollisionShape> shape;
   std::unique_ptr<btRigidBody> body;
   bool touching = false;  ///< touched anything outside its own ragdoll in the last step
+  /// Out of the simulation: its owner poses it in World::Impl::posed, not in Bullet's body
+  bool suspended = false;
   int owner = -1;         ///< ragdoll group (or -1), for the contact scan
   int part = -1;          ///< index of its BodyPart within the ragdoll (or -1)
 };
@@ -82,6 +84,10 @@ struct World::Impl {
   /// world (`simulated` false: they keep their state, collide with nothing and cost nothing in a
   /// step) or puts them back as they were (true).
   void set_owner_simulated(int owner, bool simulated);
+  /// Poses a suspended body: kept in `posed` until it comes back (Bullet's body is written then).
+  void place_suspended(BodyId id, const BodyState& state);
+  /// The ragdolls whose controllers run in a step (not the suspended ones), in index order.
+  const std::vector<Ragdoll*>& stepped_ragdolls();
   /// Whether the constraint holds a body of group `owner`.
   bool holds_owner(const btTypedConstraint& constraint, int owner) const;
   /// Switches the self-collision of ragdoll `owner`, adding or removing its pairs at once.
@@ -131,11 +137,19 @@ struct World::Impl {
   std::vector<std::unique_ptr<btCollisionShape>> static_shapes;
   std::vector<std::unique_ptr<btRigidBody>> static_bodies;
   std::vector<BodyRecord> bodies;
+  /// Per body: where a suspended body is posed. Many far enemies are posed every step; their
+  /// poses go here, packed, rather than into Bullet's bodies, which are large and scattered, so
+  /// that posing them does not push the simulated bodies out of the caches.
+  std::vector<BodyState> posed;
   std::vector<std::unique_ptr<DrivenJoint>> joints;
   std::vector<DrivenJoint*> controlled_joints;
   std::vector<std::unique_ptr<FootAnchor>> foot_anchors;
   std::vector<std::unique_ptr<WorldPull>> pulls;
   std::vector<std::unique_ptr<Ragdoll>> ragdolls;
+  /// What stepped_ragdolls() gives, made again after a ragdoll is added, removed, suspended or
+  /// resumed: a step passes over the suspended ones without touching them.
+  std::vector<Ragdoll*> stepped;
+  bool stepped_stale = true;
   std::vector<std::unique_ptr<Hand>> hands;
   std::vector<std::unique_ptr<PlayerBody>> players;
 
@@ -148,6 +162,10 @@ struct World::Impl {
   btCollisionWorld ground{&ground_dispatcher, &ground_broadphase, &collision_config};
 };
 
+/// A body's pose and motion as Bullet holds them (world centre of mass).
+BodyState state_of(const btRigidBody& body);
+/// Puts a body at a pose with a motion, its interpolation state too (no fling from the last one).
+void place_rigid(btRigidBody& body, const BodyState& state);
 /// Whether every number Bullet keeps of the body's pose and motion is finite. (Its rotation is
 /// then finite too: Bullet keeps the basis a rotation.)
 bool body_finite(const btRigidBody& body);
