@@ -411,7 +411,15 @@ const std::vector<Ragdoll*>& World::Impl::stepped_ragdolls() {
 }
 
 void World::Impl::scan_contacts() {
-  for (auto& b : bodies) b.touching = false;
+  // Only the bodies marked last time are cleared: most of a crowd's records are suspended.
+  for (const std::size_t i : touching_bodies) bodies[i].touching = false;
+  touching_bodies.clear();
+  const auto mark = [&](const BodyRecord* record) {
+    if (record == nullptr || record->touching) return;
+    const auto i = static_cast<std::size_t>(record - bodies.data());
+    bodies[i].touching = true;
+    touching_bodies.push_back(i);
+  };
   const int manifolds = dispatcher.getNumManifolds();
   for (int i = 0; i < manifolds; ++i) {
     const btPersistentManifold* m = dispatcher.getManifoldByIndexInternal(i);
@@ -423,8 +431,8 @@ void World::Impl::scan_contacts() {
     const BodyRecord* a = record_of(*m->getBody0());
     const BodyRecord* b = record_of(*m->getBody1());
     if (same_ragdoll(a, b)) continue;  // self-contact is not support
-    if (a != nullptr) bodies[static_cast<std::size_t>(a - bodies.data())].touching = true;
-    if (b != nullptr) bodies[static_cast<std::size_t>(b - bodies.data())].touching = true;
+    mark(a);
+    mark(b);
   }
 }
 

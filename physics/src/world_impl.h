@@ -29,8 +29,8 @@ struct BodyRecord {
   bool touching = false;  ///< touched anything outside its own ragdoll in the last step
   /// Out of the simulation: its owner poses it in World::Impl::posed, not in Bullet's body
   bool suspended = false;
-  int owner = -1;         ///< ragdoll group (or -1), for the contact scan
-  int part = -1;          ///< index of its BodyPart within the ragdoll (or -1)
+  int owner = -1;  ///< ragdoll group (or -1), for the contact scan
+  int part = -1;   ///< index of its BodyPart within the ragdoll (or -1)
 };
 
 /// Two bodies of one ragdoll (records may be null: static geometry).
@@ -137,6 +137,7 @@ struct World::Impl {
   std::vector<std::unique_ptr<btCollisionShape>> static_shapes;
   std::vector<std::unique_ptr<btRigidBody>> static_bodies;
   std::vector<BodyRecord> bodies;
+  std::vector<std::size_t> touching_bodies;  ///< the records scan_contacts marked touching
   /// Per body: where a suspended body is posed. Many far enemies are posed every step; their
   /// poses go here, packed, rather than into Bullet's bodies, which are large and scattered, so
   /// that posing them does not push the simulated bodies out of the caches.
