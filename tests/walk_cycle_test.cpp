@@ -88,9 +88,12 @@ TEST(Suspend, ASuspendedBodyTouchesNothingCostsNoRowsAndResumesWhereItWasPosed) 
   EXPECT_NEAR(body.body_state(BodyPart::pelvis).position.y,
               parts[slot(BodyPart::pelvis)].position.y, 1e-6f);
   EXPECT_NEAR(body.balance().com.x, 5.0f, 0.1f);
-  // Put down on the floor and resumed: it stands there.
+  // Put down on the floor and resumed: it stands there. (The world's state, which recordings
+  // hash, sees the pose while the body is suspended.)
+  const std::uint64_t hash_in_the_air = world.state_hash();
   place_poses(cycle_at_one_mps().standing, {5, 0, 0}, 0.5f, parts);
   body.pose_suspended(parts);
+  EXPECT_NE(world.state_hash(), hash_in_the_air);
   body.resume();
   EXPECT_FALSE(body.suspended());
   EXPECT_EQ(world.solver_load().constraints, rows_before);

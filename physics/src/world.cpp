@@ -624,6 +624,7 @@ void World::apply_torque(BodyId body, Vec3 torque) {
 
 void World::place_body(BodyId body, Vec3 position, Quat rotation, Vec3 linear_velocity,
                        Vec3 angular_velocity) {
+  STAGGER_ASSERT(!impl_->bodies[static_cast<std::size_t>(body)].suspended);  // posed otherwise
   btRigidBody& b = impl_->rigid(body);
   b.setWorldTransform(btTransform(to_bt(rotation), to_bt(position)));
   b.setLinearVelocity(to_bt(linear_velocity));
