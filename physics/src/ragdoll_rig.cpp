@@ -150,7 +150,7 @@ MassCenter RagdollRig::mass_center(int skip_leg) const {
     const float m = blueprint_.bodies[static_cast<std::size_t>(p)].mass;
     const BodyId id = bodies_[static_cast<std::size_t>(p)];
     if (!simulated_) {
-      const BodyState& s = world_.impl().posed[static_cast<std::size_t>(id)];
+      const BodyState s = world_.body_state(id);  // its posed state
       com += s.position * m;
       velocity += s.linear_velocity * m;
     } else {

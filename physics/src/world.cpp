@@ -596,7 +596,7 @@ void World::step() {
 }
 
 BodyState World::body_state(BodyId body) const {
-  const btRigidBody& b = impl_->rigid(body);
+  const btRigidBody& b = impl_->rigid(body);  // (asserts the id)
   const auto i = static_cast<std::size_t>(body);
   return impl_->bodies[i].suspended ? impl_->posed[i] : state_of(b);
 }
