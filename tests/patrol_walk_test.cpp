@@ -1,5 +1,6 @@
 // Patrols in a level: the guards of the courtyard walk their loop, in order,
-// for three simulated minutes without falling, each body following its crowd agent on a leash.
+// for three simulated minutes without falling, each body following its crowd agent on a leash;
+// a stairwell's switchback and the open steps' passage where guards meet.
 
 #include <gtest/gtest.h>
 
@@ -51,6 +52,32 @@ TEST(PatrolWalk, AStairwellGuardClimbsTheSwitchbackWithoutSkippingAPoint) {
     EXPECT_GE(reached.size(), 5u);
     for (std::size_t i = 1; i < reached.size(); ++i)
       EXPECT_NE(reached[i], reached[i - 1]) << "at arrival " << i;
+  }
+}
+
+TEST(PatrolWalk, OnTheOpenStepsAGuardShortOfItsPointInThePassageArrivesAndLetsTheOthersBy) {
+  // Three guards on a platform with open sides: two loop over it, up the front flight and down
+  // the back one, and one walks to and fro between the tops of the two flights, waiting at each.
+  // Where the loopers pass that guard's point at the top of the back flight, the guard stood
+  // 0.57 m short of it (arrived is 0.5 m) while the crowd held a looper's agent behind the
+  // looper's body; the body walked on past its agent and, turning back toward it at half speed,
+  // arced over the platform's side (in these runs, 77-80 s in). With another body within the
+  // taken radius of its point, the guard counts the point reached, turns back and clears the
+  // passage. Spawns nudged as `stagger sim --vary` nudges them.
+  for (const std::uint64_t seed : {8u, 24u, 38u}) {
+    SCOPED_TRACE(seed);
+    sim::Simulation s(sim::vary_spawns(test::level_scene("open_steps.json", "trials"), seed), {});
+    s.run(90.0, 90.0);
+    const sim::SimulationResult r = s.result();
+    EXPECT_TRUE(r.warnings.empty()) << r.warnings.front();
+    for (const sim::EnemyStats& e : r.enemies) {
+      EXPECT_EQ(e.falls, 0) << e.name;
+      const auto& reached = e.route_points_reached;
+      EXPECT_GE(reached.size(), 3u) << e.name;
+      const std::size_t points = e.name == "o-3" ? 2 : 5;  // the guard's to and fro; the loop
+      for (std::size_t i = 1; i < reached.size(); ++i)
+        EXPECT_EQ(reached[i], (reached[i - 1] + 1) % points) << e.name << " at arrival " << i;
+    }
   }
 }
 

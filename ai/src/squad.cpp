@@ -92,17 +92,18 @@ bool Squad::route_point_taken(const Member& m) const {
   if (!m.brain || m.brain->state() != BrainState::patrol) return false;
   const Patrol& patrol = m.brain->patrol();
   if (patrol.target_wait_s() <= 0 && !patrol.guarding()) return false;
-  // Nearer to it than this one, and within the radius a taken point is arrived at: two bodies
-  // walking up to one point side by side were held off it by each other's agents, 0.5 and 0.7 m
-  // away, neither within the arrival radius.
+  // Another upright body within the radius a taken point is arrived at, nearer to it or not: two
+  // bodies walking up to one point side by side were held off it by each other's agents, 0.5 and
+  // 0.7 m away, neither within the arrival radius; and where the point lies in a passage that
+  // others walk through, one stood 0.57 m short of it (farther from it than a passer-by standing
+  // 0.66 m off it) while each held the other's agent, until the passer-by skipped its own point.
   const Vec3 point = patrol.target();
-  const float mine = length(horizontal(navigator_.follow(m.handle).feet - point));
   for (const Member& other : members_) {
     if (&other == &m || other.handle < 0 || other.released ||
         other.condition != BodyCondition::upright)
       continue;
     const float theirs = length(horizontal(navigator_.follow(other.handle).feet - point));
-    if (theirs < mine && theirs <= settings_.patrol.taken_radius_m) return true;
+    if (theirs <= settings_.patrol.taken_radius_m) return true;
   }
   return false;
 }

@@ -396,7 +396,7 @@ const SettingRow kRows[] = {
             "this close to a route point without a wait counts as arrived"),
     SETTING(patrol.taken_radius_m, "m", 0.1, 5.0,
             "this close to a route point with a wait counts as arrived when another enemy is "
-            "nearer to it"),
+            "within that of it"),
     SETTING(patrol.start_early_s, "s", 0.0, 2.0,
             "the next leg starts this long before a wait is over"),
 };

@@ -57,7 +57,7 @@ struct BrainInput {
   Vec3 last_seen_feet;   ///< [m] valid while remembered
   bool stalled = false;  ///< the navigator found no progress for a while (and replanned)
   bool settled = true;   ///< the body stands still (a wait at a route point counts from then)
-  /// another enemy is nearer the route point walked to, within the patrol's taken radius of it
+  /// another enemy is within the patrol's taken radius of the route point walked to
   bool route_point_taken = false;
   float dt = 0;  ///< [s]
 };

@@ -21,9 +21,9 @@ struct PatrolPoint {
 struct PatrolSettings {
   float arrival_radius_m = 0.5f;  ///< [m] horizontal distance that counts as arrived
   float pass_radius_m = 1.0f;     ///< [m] the same for a point without a wait
-  /// [m] the same for a waiting point another enemy is nearer to, within this of it: two enemies
-  /// sharing a route otherwise hold each other off the point (one at it, one walking up to it,
-  /// in the other's way; or both side by side) until they skip their points as stalled
+  /// [m] the same for a waiting point another enemy is within this of: two enemies sharing a route
+  /// or a passage otherwise hold each other off the point (one at it, one walking up to it, in
+  /// the other's way; or both side by side) until they skip their points as stalled
   float taken_radius_m = 1.5f;
   /// [s] the next leg starts this long before a wait is over: a ragdoll needs about that long to
   /// get going (its first step must start), so it stands still for the wait.
@@ -38,7 +38,7 @@ class Patrol {
 
   /// Advances by `dt` with the walker at `position`; returns where to go next. A wait starts
   /// once the walker is `settled` (standing, no longer braking). `taken`: another walker is
-  /// nearer the point being walked to (see taken_radius_m).
+  /// within taken_radius_m of the point being walked to.
   Vec3 update(Vec3 position, float dt, bool settled = true, bool taken = false);
   /// The point being walked to (or waited at).
   std::size_t target_index() const { return target_; }
