@@ -95,8 +95,9 @@ bool Squad::route_point_taken(const Member& m) const {
   // Another upright body within the radius a taken point is arrived at, nearer to it or not: two
   // bodies walking up to one point side by side were held off it by each other's agents, 0.5 and
   // 0.7 m away, neither within the arrival radius; and where the point lies in a passage that
-  // others walk through, one stood 0.57 m short of it (farther from it than a passer-by standing
-  // 0.66 m off it) while each held the other's agent, until the passer-by skipped its own point.
+  // others walk through, one stood 0.57 m short of it, nearer than a passer-by 0.66 m off it,
+  // while the crowd held the passer-by's agent behind its body, which walked on past the agent
+  // and, turning back to it, arced over a drop.
   const Vec3 point = patrol.target();
   for (const Member& other : members_) {
     if (&other == &m || other.handle < 0 || other.released ||
