@@ -39,13 +39,6 @@ sim::InputScript wandering_player() {
 }
 
 // Whether `reached` visits the points of a loop of `n` points in order, wherever it starts.
-bool in_loop_order(const std::vector<std::size_t>& reached, std::size_t n) {
-  for (std::size_t k = 1; k < reached.size(); ++k) {
-    if (reached[k] != (reached[k - 1] + 1) % n) return false;
-  }
-  return true;
-}
-
 // The full ragdolls on their feet: those that may go light. (One that has fallen stays a full
 // ragdoll until it stands, over the cap if need be.)
 int upright_active(const sim::Simulation& s) {
@@ -143,7 +136,7 @@ TEST(Activity, EnemiesPromotedMidWalkKeepTheirRouteOrder) {
     std::printf("\n");
     EXPECT_GE(e.activity.promotions, 2) << e.name;
     EXPECT_GE(e.activity.demotions, 2) << e.name;
-    EXPECT_TRUE(in_loop_order(e.route_points_reached, 4)) << e.name;
+    EXPECT_TRUE(test::in_loop_order(e.route_points_reached, 4)) << e.name;
     // The ring's points are 24 m apart: two or three in a minute, as without activity levels.
     EXPECT_GE(e.route_points_reached.size(), 2u) << e.name;
     EXPECT_GT(e.distance_walked_m, 30.0) << e.name;             // 56 m unshoved, without levels

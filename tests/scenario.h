@@ -59,6 +59,15 @@ inline sim::SceneDescription level_scene(const std::string& file, const std::str
   return sim::scene_from_level(level.level, level.mesh_triangles);
 }
 
+/// Whether route points were reached in a loop's order over `n` points (a two-point ping-pong's
+/// too): each the one after the one before.
+inline bool in_loop_order(const std::vector<std::size_t>& reached, std::size_t n) {
+  for (std::size_t k = 1; k < reached.size(); ++k) {
+    if (reached[k] != (reached[k - 1] + 1) % n) return false;
+  }
+  return true;
+}
+
 /// Runs `steps` physics steps, calling `each` after every one.
 inline void run_steps(sim::Simulation& s, int steps, const std::function<void()>& each = {}) {
   for (int i = 0; i < steps; ++i) {
