@@ -1,9 +1,10 @@
 // Patrols in a level: the guards of the courtyard walk their loop, in order,
 // for three simulated minutes without falling, each body following its crowd agent on a leash;
-// a stairwell's switchback and the open steps' passage where guards meet.
+// a stairwell's switchback and the open steps' passage where guards meet and its open sides.
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <utility>
 
@@ -77,6 +78,42 @@ TEST(PatrolWalk, OnTheOpenStepsAGuardShortOfItsPointInThePassageArrivesAndLetsTh
       EXPECT_EQ(e.falls, 0) << e.name;
       EXPECT_GE(e.route_points_reached.size(), 3u) << e.name;
       // The loop's five points; the guard's two, to and fro, are in a loop's order too.
+      const std::size_t points = sim::route_of(scene, scene.enemies[i]).points.size();
+      EXPECT_TRUE(test::in_loop_order(e.route_points_reached, points)) << e.name;
+    }
+  }
+}
+
+TEST(PatrolWalk, OnTheOpenStepsALooperThatWalkedPastItsAgentComesBackOntoThePlatform) {
+  // A looper whose agent the crowd held back (round the guard at the top of the back flight)
+  // walked on past it beyond the navmesh's edge, which keeps 0.6 m from the platform's open
+  // sides, and stepped off the side (in these runs, 16-78 s in). A walking body off the navmesh
+  // is steered back onto it. Measured here: how far any walking body's centre of mass gets from
+  // the navmesh across (the platform's side is 0.6 m beyond its edge; 0.12-0.15 m in these runs).
+  for (const std::uint64_t seed : {3u, 4u, 50u}) {
+    SCOPED_TRACE(seed);
+    const sim::SceneDescription scene =
+        sim::vary_spawns(test::level_scene("open_steps.json", "trials"), seed);
+    const auto navmesh = sim::build_navmesh(scene);
+    ASSERT_TRUE(navmesh.ok());
+    sim::Simulation s(scene, {});
+    float farthest = 0;
+    s.on_step([&](const sim::Simulation& sim) {
+      for (const sim::Enemy& e : sim.scene().enemies()) {
+        if (e.ragdoll->state() != physics::LocomotionState::walking) continue;
+        const physics::BalanceReadout& b = e.ragdoll->balance();
+        const Vec3 feet{b.com.x, b.support_mid.y, b.com.z};
+        const ai::Navmesh::Nearest on = navmesh.value()->nearest(feet, {1.0f, 0.6f, 1.0f});
+        farthest = std::max(farthest, on.found ? on.horizontal_m : 1.0f);
+      }
+    });
+    s.run(85.0, 90.0);
+    const sim::SimulationResult r = s.result();
+    EXPECT_TRUE(r.warnings.empty()) << r.warnings.front();
+    EXPECT_LT(farthest, 0.25f);
+    for (std::size_t i = 0; i < r.enemies.size(); ++i) {
+      const sim::EnemyStats& e = r.enemies[i];
+      EXPECT_EQ(e.falls, 0) << e.name;
       const std::size_t points = sim::route_of(scene, scene.enemies[i]).points.size();
       EXPECT_TRUE(test::in_loop_order(e.route_points_reached, points)) << e.name;
     }

@@ -10,6 +10,11 @@ namespace stagger::ai {
 
 namespace {
 
+// [m] where back_onto_navmesh looks for the navmesh round a body's feet: a body off it by up to
+// this much across, and within this much of its height (the navmesh over a flight lies up to a
+// riser above the treads; a floor below a platform's edge is farther down)
+constexpr Vec3 kNavmeshSearchBox{1.0f, 0.6f, 1.0f};
+
 BodyCondition condition_of(const physics::Ragdoll& body, const SquadSettings& s) {
   using physics::LocomotionState;
   switch (body.state()) {
@@ -153,7 +158,10 @@ void Squad::command(Member& m, const BrainOutput& out, float dt) {
       return;
     }
     if (!was_walking) m.walk_yaw = heading_of(body);
-    body.set_intent(walk(m, wanted, out.speed, length(to_goal), length(to_aim), dt));
+    physics::LocomotionIntent intent =
+        walk(m, wanted, out.speed, length(to_goal), length(to_aim), dt);
+    intent.velocity = back_onto_navmesh(body, intent.velocity);
+    body.set_intent(intent);
     m.walking = true;
   } else if (out.facing_rad) {
     body.set_intent(turn_on_the_spot(*out.facing_rad));
@@ -168,6 +176,25 @@ physics::LocomotionIntent Squad::turn_on_the_spot(float yaw_rad) {
   intent.has_facing = true;
   intent.facing_rad = yaw_rad;
   return intent;
+}
+
+Vec3 Squad::back_onto_navmesh(const physics::Ragdoll& body, Vec3 velocity) const {
+  // A body walks behind its agent's trail and may cut a corner or run past its agent beyond the
+  // navmesh's edge, toward a drop or a wall the agent keeps clear of (the open steps' loopers,
+  // passing their agent held back by the crowd, walked off the platform's side). Off the
+  // navmesh it walks no farther off, and comes back.
+  const physics::BalanceReadout& b = body.balance();
+  const Vec3 feet{b.com.x, b.support_mid.y, b.com.z};
+  const Navmesh::Nearest on = navmesh_->nearest(feet, kNavmeshSearchBox);
+  if (!on.found) return velocity;
+  const Vec3 back = horizontal(on.point - feet);
+  const float beyond = length(back) - settings_.off_navmesh_m;
+  if (beyond <= 0) return velocity;
+  const Vec3 inward = normalized(back);
+  const float away = -dot(velocity, inward);
+  return velocity +
+         inward * (std::max(0.0f, away) + std::min(settings_.back_onto_navmesh_gain * beyond,
+                                                   settings_.max_back_onto_navmesh_speed));
 }
 
 physics::LocomotionIntent Squad::walk(Member& m, float wanted_yaw, float speed, float to_goal_m,

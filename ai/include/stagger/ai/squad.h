@@ -39,10 +39,15 @@ struct SquadSettings {
       45.0f;  ///< [deg] setting off facing farther than this away, it turns first
   float max_walk_turn_deg_s = 60.0f;  ///< [deg/s] how fast the walking direction turns
   float min_turn_speed_scale = 0.5f;  ///< [-] speed kept while it still has to turn 90° or more
-  float stumble_hit_ns = 8.0f;        ///< [N·s] a hit at least this strong stuns ...
-  float stumble_window_s = 0.25f;     ///< [s] ... for this long after it (then until calm) ...
-  float catch_window_s = 3.0f;        ///< [s] ... and balance steps this soon after it stun too
-  std::uint64_t seed = 0x5EED;        ///< punch aims; each member gets its own stream
+  /// [m] a walking body whose centre of mass is farther than this (across) from the navmesh is
+  /// steered back onto it ...
+  float off_navmesh_m = 0.0f;
+  float back_onto_navmesh_gain = 2.0f;       ///< [1/s] ... at this speed per metre farther ...
+  float max_back_onto_navmesh_speed = 0.5f;  ///< [m/s] ... at most
+  float stumble_hit_ns = 8.0f;               ///< [N·s] a hit at least this strong stuns ...
+  float stumble_window_s = 0.25f;  ///< [s] ... for this long after it (then until calm) ...
+  float catch_window_s = 3.0f;     ///< [s] ... and balance steps this soon after it stun too
+  std::uint64_t seed = 0x5EED;     ///< punch aims; each member gets its own stream
 };
 
 class Squad {
@@ -105,6 +110,8 @@ class Squad {
   bool route_point_taken(const Member& m) const;
   void command(Member& m, const BrainOutput& out, float dt);
   static physics::LocomotionIntent turn_on_the_spot(float yaw_rad);
+  /// [m/s] a walking `velocity` for `body`, turned back onto the navmesh where the body is off it.
+  Vec3 back_onto_navmesh(const physics::Ragdoll& body, Vec3 velocity) const;
   physics::LocomotionIntent walk(Member& m, float wanted_yaw, float speed, float to_goal_m,
                                  float to_aim_m, float dt) const;
 
