@@ -70,7 +70,9 @@ TEST(Patrol, ArrivalIsWithinTheRadius) {
   Patrol patrol(line_of_points({1.0f, 0}), PatrolMode::loop, 0, settings);
   patrol.update({0.6f, 0, 0}, 0.1f);
   EXPECT_TRUE(patrol.reached().empty());
-  patrol.update({0.4f, 1.0f, 0}, 0.1f);  // height does not count
+  patrol.update({0.4f, 2.0f, 0}, 0.1f);  // straight above, on the floor over it
+  EXPECT_TRUE(patrol.reached().empty());
+  patrol.update({0.4f, 0.9f, 0}, 0.1f);  // within arrival_height_m (1 m): a slope, a step
   EXPECT_EQ(patrol.reached(), std::vector<std::size_t>{0});
   for (int i = 0; i < 20; ++i)
     patrol.update({0.4f, 0, 0}, 0.1f);  // waits 1 s (0.15 s less: see start_early_s)

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <utility>
 
@@ -53,6 +54,79 @@ TEST(PatrolWalk, AStairwellGuardClimbsTheSwitchbackWithoutSkippingAPoint) {
     EXPECT_GE(reached.size(), 5u);
     for (std::size_t i = 1; i < reached.size(); ++i)
       EXPECT_NE(reached[i], reached[i - 1]) << "at arrival " << i;
+  }
+}
+
+TEST(PatrolWalk, StairwellGuardsReachTheirPointsOnlyOnTheirPointsFloors) {
+  // The stairwell's bottom and top points lie 1.85 m apart across and a storey apart. Judged
+  // across alone, a guard near one made the other's point taken and each counted its own point
+  // reached from the other floor: in this run both stood still for the first 65 s, "arriving"
+  // every second (77 and 75 arrivals in 150 s). A point is reached only on its own floor.
+  const sim::SceneDescription scene =
+      sim::vary_spawns(test::level_scene("stairwell.json", "trials"), 88);
+  sim::Simulation s(scene, {});
+  s.run(150.0, 90.0);
+  for (const sim::EnemyStats& e : s.result().enemies) {
+    // Bottom to top is about 14 m of way: a few arrivals, and the way between them walked.
+    EXPECT_LE(e.route_points_reached.size(), 10u) << e.name;
+    EXPECT_GT(e.distance_walked_m, 60.0) << e.name;
+  }
+}
+
+TEST(PatrolWalk, StairwellGuardsTurnAsTheyWalkInsteadOfWalkingSideways) {
+  // Where the two guards pass each other the crowd sends each round the other, and the way to
+  // the agent swung up to 170° off the body's heading while it walked; the gait answers with
+  // steps across or back over the treads, where most of the stairwell's falls came. While a body
+  // moves it is told to walk at most 45° off its heading. Measured here: the widest angle between
+  // a moving, walking body's commanded velocity and its heading, on the navmesh (a body off it is
+  // drawn back onto it across).
+  const sim::SceneDescription scene =
+      sim::vary_spawns(test::level_scene("stairwell.json", "trials"), 1);
+  const auto navmesh = sim::build_navmesh(scene);
+  ASSERT_TRUE(navmesh.ok());
+  sim::Simulation s(scene, {});
+  float widest_deg = 0;
+  s.on_step([&](const sim::Simulation& sim) {
+    for (const sim::Enemy& e : sim.scene().enemies()) {
+      const physics::Ragdoll& body = *e.ragdoll;
+      const physics::BalanceReadout& b = body.balance();
+      const Vec3 commanded = horizontal(body.intent().velocity);
+      if (body.state() != physics::LocomotionState::walking || length(commanded) < 0.1f ||
+          length(horizontal(b.com_velocity)) < 0.25f)
+        continue;
+      // On the navmesh and 10 cm in from its edge: the body cannot have been off it when it was
+      // last commanded (at most 3 steps ago, 4 cm at 1 m/s).
+      const Vec3 feet{b.com.x, b.support_mid.y, b.com.z};
+      if (navmesh.value()->distance_to_edge(feet, 0.2f) < 0.1f) continue;
+      const Vec3 heading = body.body_state(physics::BodyPart::chest).rotation.rotate({0, 0, 1});
+      const float off = std::fabs(std::remainder(yaw_of(commanded) - yaw_of(heading), 2.0f * kPi));
+      widest_deg = std::max(widest_deg, rad_to_deg(off));
+    }
+  });
+  s.run(150.0, 90.0);
+  EXPECT_LT(widest_deg, 48.0f);
+}
+
+TEST(PatrolWalk, StairwellGuardsMeetingOnTheLandingLetEachOtherBy) {
+  // Walking one route in opposite directions, the two guards meet on the landing where the
+  // flights turn, each heading for the corner round the end of the wall between the flights that
+  // the other stands at. Their agents stopped face to face, and each skipped its point after
+  // three stalls, turned back, and met the other there again on the next leg (in these runs 7
+  // and 4 skipped points in 300 s). Held up by each other for a second, one steps aside.
+  for (const std::uint64_t seed : {46u, 93u}) {
+    SCOPED_TRACE(seed);
+    sim::Simulation s(sim::vary_spawns(test::level_scene("stairwell.json", "trials"), seed), {});
+    s.run(300.0, 90.0);
+    const sim::SimulationResult r = s.result();
+    EXPECT_TRUE(r.warnings.empty()) << r.warnings.front();
+    for (const sim::EnemyStats& e : r.enemies) {
+      EXPECT_EQ(e.falls, 0) << e.name;
+      const auto& reached = e.route_points_reached;
+      // Bottom to top and back is about 28 m of way, walked at 0.5-1.0 m/s.
+      EXPECT_GE(reached.size(), 10u) << e.name;
+      for (std::size_t i = 1; i < reached.size(); ++i)
+        EXPECT_NE(reached[i], reached[i - 1]) << e.name << " at arrival " << i;
+    }
   }
 }
 

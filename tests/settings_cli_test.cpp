@@ -22,7 +22,7 @@ TEST(SettingsCli, ListsEverySettingAsJson) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto listing = nlohmann::json::parse(r.out);
   const auto& rows = listing.at("settings");
-  EXPECT_EQ(rows.size(), 224u);
+  EXPECT_EQ(rows.size(), 225u);
   bool found = false;
   for (const auto& row : rows) {
     EXPECT_FALSE(row.at("unit").get<std::string>().empty()) << row.dump();

@@ -61,7 +61,7 @@ TEST(Settings, EveryRowIsNamedRangedAndHoldsItsDefault) {
     EXPECT_GE(static_cast<float>(r.get(defaults)), static_cast<float>(r.min)) << r.key;
     EXPECT_LE(static_cast<float>(r.get(defaults)), static_cast<float>(r.max)) << r.key;
   }
-  EXPECT_EQ(keys.size(), 224u);
+  EXPECT_EQ(keys.size(), 225u);
   // What a designer tunes: size and mass, drives per joint group, balance and stepping
   // thresholds, gait speeds, get-up, hit reaction, the brain's speeds and punch, the eyes.
   for (const char* key :

@@ -14,6 +14,11 @@ namespace stagger::ai {
 namespace {
 constexpr unsigned char kAvoidance = 1;       // the avoidance preset our agents use
 constexpr float kNeighbourRangeRadii = 5.0f;  // [agent radii] avoidance and separation range
+// [-] dtCrowd's separation: the push from a neighbour is this times (1 - (d / range)^2) of the
+// agent's speed. Above 1 it cancels the desired velocity of two agents walking at each other
+// before their avoidance can steer them past: at 2 they stood 1.06 m apart (where the push is
+// the whole speed) at a stairwell's landing, facing each other, until both skipped their points.
+constexpr float kSeparationWeight = 1.0f;
 }  // namespace
 
 struct Crowd::Impl {
@@ -65,7 +70,7 @@ int Crowd::add_agent(Vec3 position, float radius, float height, float max_speed)
   params.pathOptimizationRange = radius * 30.0f;
   params.updateFlags = DT_CROWD_ANTICIPATE_TURNS | DT_CROWD_OPTIMIZE_VIS | DT_CROWD_OPTIMIZE_TOPO |
                        DT_CROWD_OBSTACLE_AVOIDANCE | DT_CROWD_SEPARATION;
-  params.separationWeight = 2.0f;
+  params.separationWeight = kSeparationWeight;
   params.obstacleAvoidanceType = kAvoidance;
   const int index = impl_->crowd->addAgent(&position.x, &params);
   if (index >= 0) impl_->targets[static_cast<std::size_t>(index)].reset();

@@ -41,7 +41,7 @@ Vec3 Patrol::update(Vec3 position, float dt, bool settled, bool taken) {
                        : taken ? std::max(settings_.taken_radius_m, settings_.arrival_radius_m)
                                : settings_.arrival_radius_m;
   const float distance = length(horizontal(target() - position));
-  if (distance <= radius) {
+  if (distance <= radius && on_floor_of(target(), position)) {
     arrived_ = true;
     waiting_started_ = false;
     // Short of a point another enemy stands at, it waits where it is (a guard keeps to its post):

@@ -15,6 +15,17 @@ namespace {
 // riser above the treads; a floor below a platform's edge is farther down)
 constexpr Vec3 kNavmeshSearchBox{1.0f, 0.6f, 1.0f};
 
+// [deg] a member's way leads toward another within this of the direction to it
+constexpr float kStandoffConeDeg = 60.0f;
+
+// [m] horizontal distance from `p` to the segment `a`-`b`
+float distance_to_segment(Vec3 p, Vec3 a, Vec3 b) {
+  const Vec3 ab = horizontal(b - a);
+  const Vec3 ap = horizontal(p - a);
+  const float along = dot(ab, ab) > 0 ? std::clamp(dot(ap, ab) / dot(ab, ab), 0.0f, 1.0f) : 0.0f;
+  return length(ap - ab * along);
+}
+
 BodyCondition condition_of(const physics::Ragdoll& body, const SquadSettings& s) {
   using physics::LocomotionState;
   switch (body.state()) {
@@ -108,8 +119,10 @@ bool Squad::route_point_taken(const Member& m) const {
     if (&other == &m || other.handle < 0 || other.released ||
         other.condition != BodyCondition::upright)
       continue;
-    const float theirs = length(horizontal(navigator_.follow(other.handle).feet - point));
-    if (theirs <= settings_.patrol.taken_radius_m) return true;
+    const Vec3 feet = navigator_.follow(other.handle).feet;
+    if (length(horizontal(feet - point)) <= settings_.patrol.taken_radius_m &&
+        patrol.on_floor_of(point, feet))
+      return true;
   }
   return false;
 }
@@ -128,7 +141,8 @@ BrainInput Squad::sense(Member& m, Vec3 player_on_navmesh, float dt) {
   }
   in.remembers_player = m.eyes.remembers();
   in.last_seen_feet = m.eyes.last_seen_feet();
-  in.stalled = navigator_.follow(m.handle).stalled;
+  // Stepping aside for another, it is not held up on its way.
+  in.stalled = navigator_.follow(m.handle).stalled && m.giving_way_to < 0;
   in.settled = length(horizontal(m.body->balance().com_velocity)) < settings_.settled_speed;
   in.route_point_taken = route_point_taken(m);
   in.dt = dt;
@@ -150,11 +164,14 @@ void Squad::command(Member& m, const BrainOutput& out, float dt) {
   // Setting off, the agent is still by the body and the way to the goal says more.
   const bool setting_off = !was_walking && length(to_goal) > settings_.braking_m;
   if (out.goal && (length(to_aim) > settings_.arrived_m || setting_off)) {
-    const float wanted =
-        yaw_of(length(to_aim) > settings_.braking_m || !setting_off ? to_aim : to_goal);
-    if (!was_walking && std::fabs(std::remainder(wanted - heading_of(body), 2.0f * kPi)) >
-                            deg_to_rad(settings_.turn_first_deg)) {
-      body.set_intent(turn_on_the_spot(wanted));  // facing away: turn first, then walk
+    const float wanted = yaw_of(
+        length(to_aim) > settings_.braking_m || !setting_off ? to_aim : way_out(m, com, to_goal));
+    // Facing away, it turns first, then walks; walking, it stops and turns round when its way
+    // lies behind it (a body that walked on past its agent), rather than walking a loop back.
+    const float off_heading = std::fabs(std::remainder(wanted - heading_of(body), 2.0f * kPi));
+    if (off_heading >
+        deg_to_rad(was_walking ? settings_.turn_back_deg : settings_.turn_first_deg)) {
+      body.set_intent(turn_on_the_spot(wanted));
       return;
     }
     if (!was_walking) m.walk_yaw = heading_of(body);
@@ -168,6 +185,16 @@ void Squad::command(Member& m, const BrainOutput& out, float dt) {
   } else {
     body.set_intent({});
   }
+}
+
+Vec3 Squad::way_out(const Member& m, Vec3 com, Vec3 to_goal) const {
+  // Along the agent's path: straight to the goal can cross a wall (the far end of a switchback,
+  // a storey up, lies beside its bottom across the flights' divider).
+  for (const Vec3& corner : navigator_.path_corners(m.handle)) {
+    const Vec3 to_corner = horizontal(corner - com);
+    if (length(to_corner) > settings_.arrived_m) return to_corner;
+  }
+  return to_goal;
 }
 
 physics::LocomotionIntent Squad::turn_on_the_spot(float yaw_rad) {
@@ -205,6 +232,15 @@ physics::LocomotionIntent Squad::walk(Member& m, float wanted_yaw, float speed, 
   const float most = deg_to_rad(settings_.max_walk_turn_deg_s) * dt;
   const float turn = std::remainder(wanted_yaw - m.walk_yaw, 2.0f * kPi);
   m.walk_yaw += std::clamp(turn, -most, most);
+  const physics::Ragdoll& body = *m.body;
+  if (length(horizontal(body.balance().com_velocity)) >= settings_.settled_speed) {
+    // Moving, it turns where it walks rather than walking where it does not face (two guards
+    // passing on a stairwell's landing were told to walk 60-170° off their heading). Stopped,
+    // it may turn on the spot: clamped then, one that had walked into a corner stayed there.
+    const float facing = heading_of(body);
+    const float lead = deg_to_rad(settings_.max_walk_lead_deg);
+    m.walk_yaw = facing + std::clamp(std::remainder(m.walk_yaw - facing, 2.0f * kPi), -lead, lead);
+  }
   const float turning_speed =
       speed * std::clamp(std::cos(turn), settings_.min_turn_speed_scale, 1.0f);
   // Full speed until near the goal: slowing whenever the agent's lead shrinks couples the
@@ -218,6 +254,111 @@ physics::LocomotionIntent Squad::walk(Member& m, float wanted_yaw, float speed, 
   return intent;
 }
 
+bool Squad::held_up_by(const Member& m, const Member& other) const {
+  if (other.handle < 0 || other.released || other.condition != BodyCondition::upright) return false;
+  const Vec3 mine = navigator_.follow(m.handle).agent;
+  const Vec3 to_other = navigator_.follow(other.handle).agent - mine;
+  if (length(horizontal(to_other)) > settings_.standoff_m ||
+      std::fabs(to_other.y) > settings_.patrol.arrival_height_m)
+    return false;
+  // Its way: the first corner of its agent's path that is not already under the agent.
+  for (const Vec3& corner : navigator_.path_corners(m.handle)) {
+    const Vec3 way = horizontal(corner - mine);
+    if (length(way) < settings_.arrived_m) continue;
+    return dot(normalized(way), normalized(horizontal(to_other))) >
+           std::cos(deg_to_rad(kStandoffConeDeg));
+  }
+  return false;
+}
+
+std::optional<Vec3> Squad::aside_for(const Member& m, const Member& other) const {
+  const Vec3 mine = navigator_.follow(m.handle).agent;
+  const Vec3 theirs = navigator_.follow(other.handle).agent;
+  const Vec3 back = normalized(horizontal(mine - theirs));
+  const Vec3 side{-back.z, 0.0f, back.x};
+  const std::vector<Vec3> their_corners = navigator_.path_corners(other.handle);
+  // To either side or back: wherever ends farthest from the other's way, and not where there
+  // is no room to step (a wall, a drop, the navmesh's edge).
+  std::optional<Vec3> best;
+  float clearest = 0;
+  for (const Vec3 direction : {side, side * -1.0f, back}) {
+    const Navmesh::Nearest to =
+        navmesh_->slide(mine, mine + direction * settings_.give_way_aside_m);
+    if (!to.found || length(horizontal(to.point - mine)) < 0.5f * settings_.give_way_aside_m)
+      continue;
+    float clearance = length(horizontal(to.point - theirs));
+    Vec3 from = theirs;
+    for (const Vec3& corner : their_corners) {
+      clearance = std::min(clearance, distance_to_segment(to.point, from, corner));
+      from = corner;
+    }
+    if (clearance > clearest) {
+      clearest = clearance;
+      best = to.point;
+    }
+  }
+  return best;
+}
+
+void Squad::settle_standoffs(float dt) {
+  // Who stands face to face with whom, and for how long.
+  for (std::size_t i = 0; i < members_.size(); ++i) {
+    Member& m = members_[i];
+    if (m.handle < 0 || m.released) continue;
+    if (m.giving_way_to >= 0) {
+      const Member& other = members_[static_cast<std::size_t>(m.giving_way_to)];
+      m.giving_way_s += dt;
+      const bool passed =
+          other.handle < 0 || other.released || other.condition != BodyCondition::upright ||
+          length(horizontal(navigator_.follow(other.handle).agent -
+                            navigator_.follow(m.handle).agent)) > settings_.give_way_clear_m;
+      if (passed || m.giving_way_s > settings_.give_way_most_s ||
+          m.brain->state() != BrainState::patrol)
+        m.giving_way_to = -1;
+      continue;
+    }
+    const bool patrolling =
+        m.brain && m.brain->state() == BrainState::patrol && m.condition == BodyCondition::upright;
+    int facing = -1;
+    for (std::size_t j = 0; patrolling && j < members_.size() && facing < 0; ++j) {
+      if (j != i && held_up_by(m, members_[j])) facing = static_cast<int>(j);
+    }
+    // Held up while its agent stays put (it creeps a few centimetres a second as the two are
+    // pushed about; the bodies shuffle against each other).
+    const Vec3 agent = navigator_.follow(m.handle).agent;
+    const bool crept =
+        length(horizontal(agent - m.facing_from)) > settings_.settled_speed * settings_.standoff_s;
+    if (facing < 0 || facing != m.facing || crept) {
+      m.facing_from = agent;
+      m.facing_s = 0;
+    } else {
+      m.facing_s += dt;
+    }
+    m.facing = facing;
+  }
+  // Held up long enough by each other: the later member steps aside (the earlier one where the
+  // later has no room).
+  for (std::size_t i = 0; i < members_.size(); ++i) {
+    Member& m = members_[i];
+    if (m.facing < 0 || m.facing_s < settings_.standoff_s) continue;
+    Member& other = members_[static_cast<std::size_t>(m.facing)];
+    if (other.facing != static_cast<int>(i) || other.facing_s < settings_.standoff_s) continue;
+    Member* yielder = &m;
+    Member* passer = &other;
+    std::optional<Vec3> aside = aside_for(m, other);
+    if (!aside) {
+      std::swap(yielder, passer);
+      aside = aside_for(other, m);
+    }
+    m.facing = other.facing = -1;
+    m.facing_s = other.facing_s = 0;
+    if (!aside) continue;
+    yielder->giving_way_to = static_cast<int>(passer - members_.data());
+    yielder->aside = *aside;
+    yielder->giving_way_s = 0;
+  }
+}
+
 void Squad::tick(float dt) {
   // The player's feet as they stand on the navmesh (the crowd plans on it), once for everyone.
   Vec3 player_on_navmesh = player_.feet;
@@ -225,6 +366,7 @@ void Squad::tick(float dt) {
     const Navmesh::Nearest feet = navmesh_->nearest(player_.feet, {0.5f, 1.0f, 0.5f});
     if (feet.found) player_on_navmesh = feet.point;
   }
+  settle_standoffs(dt);
   outputs_.assign(members_.size(), BrainOutput{});
   for (std::size_t i = 0; i < members_.size(); ++i) {
     Member& m = members_[i];
@@ -236,6 +378,7 @@ void Squad::tick(float dt) {
     m.condition = condition_of(*m.body, settings_);
     outputs_[i] = m.brain->update(sense(m, player_on_navmesh, dt));
     if (outputs_[i].forget_player) m.eyes.forget();
+    if (m.giving_way_to >= 0 && outputs_[i].move && outputs_[i].goal) outputs_[i].goal = m.aside;
     navigator_.set_goal(m.handle, outputs_[i].goal, outputs_[i].move ? outputs_[i].speed : 0.0f);
   }
   // The thread's CPU time, as the frame cost is measured: a preempted thread is no slower tick.

@@ -397,6 +397,8 @@ const SettingRow kRows[] = {
     SETTING(patrol.taken_radius_m, "m", 0.1, 5.0,
             "this close to a route point with a wait counts as arrived when another enemy is "
             "within that of it"),
+    SETTING(patrol.arrival_height_m, "m", 0.1, 10.0,
+            "a route point is arrived at only within this of its height (not from another floor)"),
     SETTING(patrol.start_early_s, "s", 0.0, 2.0,
             "the next leg starts this long before a wait is over"),
 };

@@ -3,6 +3,7 @@
 // on arrival, the arrival radius, guarding a one-point route, and resuming after a chase or a fall.
 // Pure logic over positions; the crowd agent and the ragdoll do the walking.
 
+#include <cmath>
 #include <cstddef>
 #include <optional>
 #include <vector>
@@ -25,6 +26,9 @@ struct PatrolSettings {
   /// or a passage otherwise hold each other off the point (one at it, one walking up to it, in
   /// the other's way; or both side by side) until they skip their points as stalled
   float taken_radius_m = 1.5f;
+  /// [m] a point is arrived at (or taken) only within this of its height: a point straight above
+  /// or below, on another floor, is not reached by standing under or over it
+  float arrival_height_m = 1.0f;
   /// [s] the next leg starts this long before a wait is over: a ragdoll needs about that long to
   /// get going (its first step must start), so it stands still for the wait.
   float start_early_s = 0.15f;
@@ -57,6 +61,10 @@ class Patrol {
   /// A one-point route: stand at the point, facing `guard_yaw()`.
   bool guarding() const { return points_.size() == 1; }
   float guard_yaw() const { return guard_yaw_; }
+  /// Whether `position` is on the floor of route point `point`: within arrival_height_m of it.
+  bool on_floor_of(Vec3 point, Vec3 position) const {
+    return std::fabs(point.y - position.y) <= settings_.arrival_height_m;
+  }
   /// Every arrival so far, in order (the report's route_points_reached).
   const std::vector<std::size_t>& reached() const { return reached_; }
 

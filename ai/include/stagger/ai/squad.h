@@ -37,14 +37,29 @@ struct SquadSettings {
   float braking_m = 1.0f;  ///< [m] it slows with the distance to its aim this close to the goal
   float turn_first_deg =
       45.0f;  ///< [deg] setting off facing farther than this away, it turns first
+  /// [deg] walking, it stops and turns on the spot when its way lies farther than this off its
+  /// heading
+  float turn_back_deg = 90.0f;
   float max_walk_turn_deg_s = 60.0f;  ///< [deg/s] how fast the walking direction turns
   float min_turn_speed_scale = 0.5f;  ///< [-] speed kept while it still has to turn 90° or more
+  /// [deg] while the body moves (at settled_speed or more), the walking direction stays within
+  /// this of its heading: the gait answers a direction far off its heading by stepping sideways
+  /// or turning over its feet, and on stairs such steps land on nosings
+  float max_walk_lead_deg = 45.0f;
   /// [m] a walking body whose centre of mass is farther than this (across) from the navmesh is
   /// steered back onto it ...
   float off_navmesh_m = 0.0f;
   float back_onto_navmesh_gain = 2.0f;       ///< [1/s] ... at this speed per metre farther ...
   float max_back_onto_navmesh_speed = 0.5f;  ///< [m/s] ... at most
-  float stumble_hit_ns = 8.0f;               ///< [N·s] a hit at least this strong stuns ...
+  /// Two patrolling bodies walking at each other in a narrow place (a stairwell's landing) can
+  /// hold each other up: their agents, each steering for the corner the other stands at, stop
+  /// face to face. Their agents stopped (slower than settled_speed) within this [m] ...
+  float standoff_m = 1.2f;
+  float standoff_s = 1.0f;         ///< [s] ... for this long, one gives way: ...
+  float give_way_aside_m = 0.9f;   ///< [m] ... it steps this far aside, off the other's way, ...
+  float give_way_clear_m = 1.5f;   ///< [m] ... and waits until the other's agent is this far ...
+  float give_way_most_s = 8.0f;    ///< [s] ... or this long
+  float stumble_hit_ns = 8.0f;     ///< [N·s] a hit at least this strong stuns ...
   float stumble_window_s = 0.25f;  ///< [s] ... for this long after it (then until calm) ...
   float catch_window_s = 3.0f;     ///< [s] ... and balance steps this soon after it stun too
   std::uint64_t seed = 0x5EED;     ///< punch aims; each member gets its own stream
@@ -102,14 +117,32 @@ class Squad {
     bool released = false;
     BodyCondition condition = BodyCondition::upright;  // this tick's
     bool walking = false;
-    float walk_yaw = 0;  // [rad] direction of the walk, turned at a limited rate
+    float walk_yaw = 0;      // [rad] direction of the walk, turned at a limited rate
+    int facing = -1;         // the member it has stood face to face with ...
+    Vec3 facing_from;        // [m] ... its agent standing about here ...
+    float facing_s = 0;      // [s] ... for this long
+    int giving_way_to = -1;  // the member it steps aside for (-1: none) ...
+    Vec3 aside;              // [m] ... to here (on the navmesh) ...
+    float giving_way_s = 0;  // [s] ... for this long so far
   };
   BrainInput sense(Member& m, Vec3 player_on_navmesh, float dt);
   /// Whether another upright member is nearer the route point `m` patrols to, within the
   /// patrol's taken radius of it.
   bool route_point_taken(const Member& m) const;
   void command(Member& m, const BrainOutput& out, float dt);
+  /// Whether `other` (upright) has its agent within standoff_m of `m`'s, on its floor, and the
+  /// first corner of `m`'s agent's path lies toward it.
+  bool held_up_by(const Member& m, const Member& other) const;
+  /// Finds pairs of members standing face to face and has one of each step aside; ends the
+  /// giving way once the other has passed.
+  void settle_standoffs(float dt);
+  /// [m] where `m` steps aside for `other`: off the line between them, on the side farther from
+  /// the other's way; none where the navmesh leaves no room.
+  std::optional<Vec3> aside_for(const Member& m, const Member& other) const;
   static physics::LocomotionIntent turn_on_the_spot(float yaw_rad);
+  /// The way a body setting off from `com` [m] heads: to the first corner of its agent's path,
+  /// or along `to_goal` [m] (horizontal) without one.
+  Vec3 way_out(const Member& m, Vec3 com, Vec3 to_goal) const;
   /// [m/s] a walking `velocity` for `body`, turned back onto the navmesh where the body is off it.
   Vec3 back_onto_navmesh(const physics::Ragdoll& body, Vec3 velocity) const;
   physics::LocomotionIntent walk(Member& m, float wanted_yaw, float speed, float to_goal_m,
