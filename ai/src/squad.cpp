@@ -18,14 +18,6 @@ constexpr Vec3 kNavmeshSearchBox{1.0f, 0.6f, 1.0f};
 // [deg] a member's way leads toward another within this of the direction to it
 constexpr float kStandoffConeDeg = 60.0f;
 
-// [m] horizontal distance from `p` to the segment `a`-`b`
-float distance_to_segment(Vec3 p, Vec3 a, Vec3 b) {
-  const Vec3 ab = horizontal(b - a);
-  const Vec3 ap = horizontal(p - a);
-  const float along = dot(ab, ab) > 0 ? std::clamp(dot(ap, ab) / dot(ab, ab), 0.0f, 1.0f) : 0.0f;
-  return length(ap - ab * along);
-}
-
 BodyCondition condition_of(const physics::Ragdoll& body, const SquadSettings& s) {
   using physics::LocomotionState;
   switch (body.state()) {
@@ -289,7 +281,8 @@ std::optional<Vec3> Squad::aside_for(const Member& m, const Member& other) const
     float clearance = length(horizontal(to.point - theirs));
     Vec3 from = theirs;
     for (const Vec3& corner : their_corners) {
-      clearance = std::min(clearance, distance_to_segment(to.point, from, corner));
+      clearance = std::min(clearance, distance_to_segment(horizontal(to.point), horizontal(from),
+                                                          horizontal(corner)));
       from = corner;
     }
     if (clearance > clearest) {

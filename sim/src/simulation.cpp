@@ -414,14 +414,6 @@ Vec3 far_end(const physics::BodyState& body, const physics::BodyBlueprint& shape
   return length(a - from) > length(b - from) ? a : b;
 }
 
-// [m] distance from `p` to the segment from `a` to `b`.
-float distance_to_segment(Vec3 p, Vec3 a, Vec3 b) {
-  const Vec3 ab = b - a;
-  const float span = dot(ab, ab);
-  const float t = span > 0 ? std::clamp(dot(p - a, ab) / span, 0.0f, 1.0f) : 0.0f;
-  return length(p - (a + ab * t));
-}
-
 }  // namespace
 
 std::string_view name_of(EventKind kind) {

@@ -58,6 +58,13 @@ inline bool is_finite(Vec3 v) {
 constexpr Vec3 lerp(Vec3 a, Vec3 b, float t) {
   return a + (b - a) * t;
 }
+/// Distance from `p` to the segment from `a` to `b` (in the units of the three).
+inline float distance_to_segment(Vec3 p, Vec3 a, Vec3 b) {
+  const Vec3 ab = b - a;
+  const float span = dot(ab, ab);
+  const float t = span > 0 ? std::clamp(dot(p - a, ab) / span, 0.0f, 1.0f) : 0.0f;
+  return length(p - (a + ab * t));
+}
 
 /// Yaw [rad] of a direction about +Y: 0 along +Z, +pi/2 along +X (Quat::from_yaw's inverse).
 inline float yaw_of(Vec3 direction) {
