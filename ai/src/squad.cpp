@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
+#include <vector>
 
 #include "stagger/core/assert.h"
 #include "stagger/core/cpu_clock.h"
@@ -17,6 +19,15 @@ constexpr Vec3 kNavmeshSearchBox{1.0f, 0.6f, 1.0f};
 
 // [deg] a member's way leads toward another within this of the direction to it
 constexpr float kStandoffConeDeg = 60.0f;
+
+// The first of `corners` farther than `min_m` across from `from` [m], if any: the next turn of
+// a path, not one already under the walker.
+std::optional<Vec3> first_corner_beyond(const std::vector<Vec3>& corners, Vec3 from, float min_m) {
+  for (const Vec3& corner : corners) {
+    if (length(horizontal(corner - from)) > min_m) return corner;
+  }
+  return std::nullopt;
+}
 
 BodyCondition condition_of(const physics::Ragdoll& body, const SquadSettings& s) {
   using physics::LocomotionState;
@@ -182,11 +193,9 @@ void Squad::command(Member& m, const BrainOutput& out, float dt) {
 Vec3 Squad::way_out(const Member& m, Vec3 com, Vec3 to_goal) const {
   // Along the agent's path: straight to the goal can cross a wall (the far end of a switchback,
   // a storey up, lies beside its bottom across the flights' divider).
-  for (const Vec3& corner : navigator_.path_corners(m.handle)) {
-    const Vec3 to_corner = horizontal(corner - com);
-    if (length(to_corner) > settings_.arrived_m) return to_corner;
-  }
-  return to_goal;
+  const std::optional<Vec3> corner =
+      first_corner_beyond(navigator_.path_corners(m.handle), com, settings_.arrived_m);
+  return corner ? horizontal(*corner - com) : to_goal;
 }
 
 physics::LocomotionIntent Squad::turn_on_the_spot(float yaw_rad) {
@@ -254,13 +263,10 @@ bool Squad::held_up_by(const Member& m, const Member& other) const {
       std::fabs(to_other.y) > settings_.patrol.arrival_height_m)
     return false;
   // Its way: the first corner of its agent's path that is not already under the agent.
-  for (const Vec3& corner : navigator_.path_corners(m.handle)) {
-    const Vec3 way = horizontal(corner - mine);
-    if (length(way) < settings_.arrived_m) continue;
-    return dot(normalized(way), normalized(horizontal(to_other))) >
-           std::cos(deg_to_rad(kStandoffConeDeg));
-  }
-  return false;
+  const std::optional<Vec3> corner =
+      first_corner_beyond(navigator_.path_corners(m.handle), mine, settings_.arrived_m);
+  return corner && dot(normalized(horizontal(*corner - mine)), normalized(horizontal(to_other))) >
+                       std::cos(deg_to_rad(kStandoffConeDeg));
 }
 
 std::optional<Vec3> Squad::aside_for(const Member& m, const Member& other) const {
