@@ -255,18 +255,28 @@ physics::LocomotionIntent Squad::walk(Member& m, float wanted_yaw, float speed, 
   return intent;
 }
 
-bool Squad::held_up_by(const Member& m, const Member& other) const {
-  if (other.handle < 0 || other.released || other.condition != BodyCondition::upright) return false;
-  const Vec3 mine = navigator_.follow(m.handle).agent;
-  const Vec3 to_other = navigator_.follow(other.handle).agent - mine;
-  if (length(horizontal(to_other)) > settings_.standoff_m ||
-      std::fabs(to_other.y) > settings_.patrol.arrival_height_m)
-    return false;
-  // Its way: the first corner of its agent's path that is not already under the agent.
-  const std::optional<Vec3> corner =
-      first_corner_beyond(navigator_.path_corners(m.handle), mine, settings_.arrived_m);
-  return corner && dot(normalized(horizontal(*corner - mine)), normalized(horizontal(to_other))) >
-                       std::cos(deg_to_rad(kStandoffConeDeg));
+int Squad::holding_up(std::size_t i, const std::vector<std::optional<Vec3>>& agents) const {
+  const Vec3 mine = *agents[i];
+  // Its way: the first corner of its agent's path that is not already under the agent, looked
+  // up once, for the first other agent near enough.
+  bool looked_up = false;
+  std::optional<Vec3> corner;
+  for (std::size_t j = 0; j < agents.size(); ++j) {
+    if (j == i || !agents[j]) continue;
+    const Vec3 to_other = *agents[j] - mine;
+    if (length(horizontal(to_other)) > settings_.standoff_m ||
+        std::fabs(to_other.y) > settings_.patrol.arrival_height_m)
+      continue;
+    if (!looked_up) {
+      corner = first_corner_beyond(navigator_.path_corners(members_[i].handle), mine,
+                                   settings_.arrived_m);
+      looked_up = true;
+    }
+    if (corner && dot(normalized(horizontal(*corner - mine)), normalized(horizontal(to_other))) >
+                      std::cos(deg_to_rad(kStandoffConeDeg)))
+      return static_cast<int>(j);
+  }
+  return -1;
 }
 
 std::optional<Vec3> Squad::aside_for(const Member& m, const Member& other) const {
@@ -300,6 +310,14 @@ std::optional<Vec3> Squad::aside_for(const Member& m, const Member& other) const
 }
 
 void Squad::settle_standoffs(float dt) {
+  // Where each upright member has its agent, packed: every patrolling member is paired with
+  // every other (a crowd of 128 makes 16 256 pairs a tick), and most pairs are far apart.
+  std::vector<std::optional<Vec3>> agents(members_.size());
+  for (std::size_t j = 0; j < members_.size(); ++j) {
+    const Member& other = members_[j];
+    if (other.handle >= 0 && !other.released && other.condition == BodyCondition::upright)
+      agents[j] = navigator_.follow(other.handle).agent;
+  }
   // Who stands face to face with whom, and for how long.
   for (std::size_t i = 0; i < members_.size(); ++i) {
     Member& m = members_[i];
@@ -318,10 +336,7 @@ void Squad::settle_standoffs(float dt) {
     }
     const bool patrolling =
         m.brain && m.brain->state() == BrainState::patrol && m.condition == BodyCondition::upright;
-    int facing = -1;
-    for (std::size_t j = 0; patrolling && j < members_.size() && facing < 0; ++j) {
-      if (j != i && held_up_by(m, members_[j])) facing = static_cast<int>(j);
-    }
+    const int facing = patrolling ? holding_up(i, agents) : -1;
     // Held up while its agent stays put (it creeps a few centimetres a second as the two are
     // pushed about; the bodies shuffle against each other).
     const Vec3 agent = navigator_.follow(m.handle).agent;

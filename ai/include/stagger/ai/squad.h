@@ -130,9 +130,10 @@ class Squad {
   /// patrol's taken radius of it.
   bool route_point_taken(const Member& m) const;
   void command(Member& m, const BrainOutput& out, float dt);
-  /// Whether `other` (upright) has its agent within standoff_m of `m`'s, on its floor, and the
-  /// first corner of `m`'s agent's path lies toward it.
-  bool held_up_by(const Member& m, const Member& other) const;
+  /// The first other member whose agent (`agents`: each upright member's, by member) stands
+  /// within standoff_m of member `i`'s, on its floor, with the first corner of `i`'s path
+  /// toward it; -1 if none. `i` is patrolling and upright.
+  int holding_up(std::size_t i, const std::vector<std::optional<Vec3>>& agents) const;
   /// Finds pairs of members standing face to face and has one of each step aside; ends the
   /// giving way once the other has passed.
   void settle_standoffs(float dt);
