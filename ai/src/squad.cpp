@@ -312,7 +312,8 @@ std::optional<Vec3> Squad::aside_for(const Member& m, const Member& other) const
 void Squad::settle_standoffs(float dt) {
   // Where each upright member has its agent, packed: every patrolling member is paired with
   // every other (a crowd of 128 makes 16 256 pairs a tick), and most pairs are far apart.
-  std::vector<std::optional<Vec3>> agents(members_.size());
+  std::vector<std::optional<Vec3>>& agents = upright_agents_;
+  agents.assign(members_.size(), std::nullopt);
   for (std::size_t j = 0; j < members_.size(); ++j) {
     const Member& other = members_[j];
     if (other.handle >= 0 && !other.released && other.condition == BodyCondition::upright)

@@ -157,6 +157,9 @@ class Squad {
   std::uint64_t stream_;  // the punch-aim stream the next member's is drawn from
   PlayerView player_;
   std::vector<BrainOutput> outputs_;  // per member, this tick's
+  // per member, this tick's agent where the member is upright (settle_standoffs' list, kept so
+  // that the tick allocates nothing)
+  std::vector<std::optional<Vec3>> upright_agents_;
   double last_navigation_ms_ = 0;
 };
 
