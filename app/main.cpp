@@ -30,6 +30,7 @@
 #include "stagger/bench/push_thresholds.h"
 #include "stagger/bench/soak.h"
 #include "stagger/bench/terrain_course.h"
+#include "stagger/bench/walks_bench.h"
 #include "stagger/core/limits.h"
 #include "stagger/levels/load.h"
 #include "stagger/levels/preview.h"
@@ -874,6 +875,19 @@ int run_push_thresholds(stagger::bench::PushThresholdOptions options, const std:
                       stagger::bench::push_threshold_report_json);
 }
 
+int run_walks(stagger::bench::WalksOptions options, const std::string& report,
+              const std::string& settings_path) {
+  if (!outputs_writable("stagger bench", {{"report", &report}})) return kExitWrongInput;
+  const auto settings = settings_option("stagger bench", settings_path, "nothing was measured");
+  if (!settings) return kExitWrongInput;
+  options.ragdoll = settings->settings.ragdoll;
+  std::cerr << "stagger bench: ten walks on flat ground...\n";
+  stagger::app::catch_interrupts();
+  options.stop = kStopOnInterrupt;
+  const stagger::bench::WalksResult r = stagger::bench::run_walks(options);
+  return finish_bench(r, report, stagger::bench::walks_table, stagger::bench::walks_report_json);
+}
+
 int run_blast_bench(const std::string& level_path, stagger::bench::BlastBenchOptions options,
                     const std::string& report) {
   if (!outputs_writable("stagger bench", {{"report", &report}})) return kExitWrongInput;
@@ -1337,6 +1351,17 @@ int main(int argc, char** argv) {
       ->excludes("--soak")
       ->excludes("--terrain")
       ->excludes("--knock-downs");
+  bool walks = false;
+  bench_cmd
+      ->add_flag("--walks", walks,
+                 "Instead: ten 12 s walks of one enemy on flat ground, straight and turning to a "
+                 "stop (how far planted feet slide within a stance, per walk and per stance)")
+      ->excludes("--patrol")
+      ->excludes("--crowd")
+      ->excludes("--soak")
+      ->excludes("--terrain")
+      ->excludes("--knock-downs")
+      ->excludes("--push-thresholds");
   bench_cmd
       ->add_option("--ground", knock_down_ground,
                    "With --knock-downs: flat, slope (12 deg) or stairs (0.17 m risers, 0.28 m "
@@ -1367,12 +1392,12 @@ int main(int argc, char** argv) {
   bench_cmd
       ->add_option("--seed", terrain_bench.seed,
                    "With --terrain, --knock-downs or --blast: the seed the spawns (and blows, "
-                   "and launches) follow from")
+                   "and launches) follow from; with --walks: nudges the walker's spawn")
       ->capture_default_str()
       ->check(integer_in("--seed", "", 0, 4294967295));
   bench_cmd->add_option("--report", terrain_report,
-                        "With --terrain, --knock-downs, --push-thresholds or --blast: write the "
-                        "results as JSON here ('-' for stdout)");
+                        "With --terrain, --knock-downs, --push-thresholds, --walks or --blast: "
+                        "write the results as JSON here ('-' for stdout)");
   stagger::bench::BlastBenchOptions blast_bench;
   bench_cmd
       ->add_option("--blast", blast_bench.count,
@@ -1383,7 +1408,8 @@ int main(int argc, char** argv) {
       ->excludes("--soak")
       ->excludes("--terrain")
       ->excludes("--knock-downs")
-      ->excludes("--push-thresholds");
+      ->excludes("--push-thresholds")
+      ->excludes("--walks");
   std::string blast_level;
   bench_cmd
       ->add_option("--level", blast_level, "With --blast: the level (default: the arena sample)")
@@ -1567,6 +1593,16 @@ int main(int argc, char** argv) {
     }
     if (bench_cmd->count("--level") > 0)
       return usage("stagger bench: --level applies to --blast only");
+    if (walks) {
+      for (const char* other : {"--counts", "--seconds", "--repetitions", "--walking", "--enemies",
+                                "--crossings", "--ground", "--impulse", "--part"}) {
+        if (bench_cmd->count(other) > 0)
+          return usage(std::string("stagger bench: ") + other + " does not apply to --walks");
+      }
+      stagger::bench::WalksOptions options;
+      if (bench_cmd->count("--seed") > 0) options.vary_seed = terrain_bench.seed;
+      return run_walks(options, terrain_report, bench_settings);
+    }
     if (push_thresholds) {
       for (const char* other : {"--counts", "--seconds", "--repetitions", "--walking", "--enemies",
                                 "--crossings", "--ground", "--impulse", "--seed"}) {
@@ -1622,7 +1658,8 @@ int main(int argc, char** argv) {
       return usage(
           "stagger bench: --crossings and --feature apply to --terrain only; --seed and "
           "--report to "
-          "--terrain and --knock-downs, and to --blast; --report also to --push-thresholds");
+          "--terrain and --knock-downs, and to --blast; --report also to --push-thresholds and "
+          "--walks");
     if (patrol_bench.chased && crowd_level.empty())
       return usage("stagger bench: --chased applies to --crowd only");
     if (!soak_level.empty()) {

@@ -129,6 +129,10 @@ float Ragdoll::max_foot_slip_m() const {
   return witness_->max_foot_slip_m();
 }
 
+FootStance Ragdoll::foot_stance(int leg) const {
+  return {witness_->planted(leg), witness_->stance_slip_m(leg)};
+}
+
 float Ragdoll::pelvis_height() const {
   // Above the lowest point of the body: the soles when standing, the ground when lying.
   const BalanceReadout& balance = sense_->balance;

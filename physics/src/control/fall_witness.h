@@ -36,6 +36,10 @@ class FallWitness {
   FallCause judge(const RagdollRig& rig, const BodySense& sense) const;
   /// [m] the largest slide of a planted foot within one stance phase, over the body's life.
   float max_foot_slip_m() const { return max_foot_slip_m_; }
+  /// Whether foot `leg` (0 left, 1 right) is in a watched stance now.
+  bool planted(int leg) const { return state_.planted[static_cast<std::size_t>(leg)]; }
+  /// [m] the largest slide of foot `leg` within its current (or latest) stance.
+  float stance_slip_m(int leg) const { return state_.slip_m[static_cast<std::size_t>(leg)]; }
   /// Fresh state (the largest slide kept).
   void reset() { state_ = {}; }
 

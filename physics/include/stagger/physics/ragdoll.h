@@ -40,6 +40,13 @@ enum class RagdollEventKind : std::uint8_t {
 };
 std::string_view name_of(RagdollEventKind kind);
 
+/// A foot's stance as the fall witness watches it: a stance begins when the foot touches the
+/// ground while the body stands or walks on it, and lasts while the foot is planted.
+struct FootStance {
+  bool planted = false;  ///< in a stance now
+  float slip_m = 0;      ///< [m] its largest horizontal slide within that (or the latest) stance
+};
+
 struct RagdollEvent {
   RagdollEventKind kind = RagdollEventKind::shoved;
   double time_s = 0;                          ///< [s] world time when it happened
@@ -107,6 +114,8 @@ class Ragdoll {
   FallCause last_fall_cause() const { return last_fall_cause_; }
   /// [m] the largest horizontal slide of a planted foot within one stance phase so far.
   float max_foot_slip_m() const;
+  /// Foot `leg`'s stance (0 left, 1 right).
+  FootStance foot_stance(int leg) const;
   /// Limp for good: a corpse that comes to rest and sleeps.
   void kill();
   /// Activity levels: takes the body out of the simulation. Its bodies and joints leave the
