@@ -130,6 +130,7 @@ float Ragdoll::max_foot_slip_m() const {
 }
 
 FootStance Ragdoll::foot_stance(int leg) const {
+  STAGGER_ASSERT(leg == 0 || leg == 1);
   return {witness_->planted(leg), witness_->stance_slip_m(leg)};
 }
 
