@@ -15,11 +15,11 @@
 namespace stagger::bench {
 namespace {
 
-constexpr float kSpeed = 1.2f;      // [m/s]
-constexpr double kStartS = 0.5;     // [s] the walk begins
-constexpr double kTurnS = 5.0;      // [s] the turning walks turn ...
-constexpr double kStopS = 9.0;      // [s] ... and stop
-constexpr double kWalkS = 12.0;     // [s] each walk's length
+constexpr float kSpeed = 1.2f;            // [m/s]
+constexpr double kStartS = 0.5;           // [s] the walk begins
+constexpr double kTurnS = 5.0;            // [s] the turning walks turn ...
+constexpr double kStopS = 9.0;            // [s] ... and stop
+constexpr double kWalkS = 12.0;           // [s] each walk's length
 constexpr const char* kWalker = "dummy";  // the built-in scene's enemy
 
 // [m/s] walking at kSpeed toward `yaw_deg` (0: +Z, 90: +X); along an axis exactly along it (the
@@ -54,8 +54,7 @@ struct StanceWatch {
   bool planted[2] = {false, false};
   float slip_m[2] = {0, 0};
 
-  void observe(const physics::Ragdoll& body, float bar_m, WalkRun& run,
-               std::vector<float>& slips) {
+  void observe(const physics::Ragdoll& body, float bar_m, WalkRun& run, std::vector<float>& slips) {
     for (int leg = 0; leg < 2; ++leg) {
       const physics::FootStance stance = body.foot_stance(leg);
       if (planted[leg] && !stance.planted) end(leg, bar_m, run, slips);
@@ -79,7 +78,8 @@ bool run_walk(const WalksOptions& options, const WalkDefinition& walk, WalkRun& 
   scene.enemy_settings.ragdoll = options.ragdoll;
   sim::Simulation s(scene, script_of(walk));
   const physics::Ragdoll* body = s.enemy_body(sim::EnemyId{0});
-  const auto steps = static_cast<std::int64_t>(std::llround(kWalkS * static_cast<double>(scene.world.physics_hz)));
+  const auto steps =
+      static_cast<std::int64_t>(std::llround(kWalkS * static_cast<double>(scene.world.physics_hz)));
   StanceWatch watch;
   run.name = walk.name;
   for (std::int64_t i = 0; i < steps; ++i) {
@@ -134,8 +134,7 @@ WalksResult run_walks(const WalksOptions& options) {
     result.walks.push_back(run);
     result.stance_slips_m.insert(result.stance_slips_m.end(), slips.begin(), slips.end());
   }
-  result.wall_s =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  result.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }
 
@@ -150,8 +149,8 @@ std::string walks_table(const WalksResult& r) {
   if (r.options.vary_seed) {
     out += "spawn nudged from seed " + std::to_string(*r.options.vary_seed) + "\n";
   }
-  std::snprintf(line, sizeof(line), "%-26s %16s %9s %11s %6s\n", "walk", "max slip [m]",
-                "stances", "over aim", "falls");
+  std::snprintf(line, sizeof(line), "%-26s %16s %9s %11s %6s\n", "walk", "max slip [m]", "stances",
+                "over aim", "falls");
   out += line;
   float worst = 0;
   int falls = 0;
