@@ -1,5 +1,6 @@
 #include "stagger/bench/walks_bench.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
