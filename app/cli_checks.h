@@ -27,6 +27,7 @@ inline constexpr limits::Range kPlaySecondsRange{0.0, limits::kMaxDurationS,
 inline constexpr limits::Range kDisplayHzRange{1.0, 1000.0, false};
 inline constexpr limits::Range kPhysicsHzRange{30.0, 2000.0, false};
 inline constexpr limits::Range kBlowRange{0.0, 10000.0, false};    ///< [N·s] bench blows
+inline constexpr limits::Range kApproachRange{0.5, 50.0, false};   ///< [m] terrain run-up
 inline constexpr limits::Range kSnapTurnRange{0.0, 180.0, false};  ///< [deg] 0: smooth turning
 inline constexpr limits::Range kCoordinateRange{-limits::kWorldExtentM, limits::kWorldExtentM,
                                                 false};

@@ -1385,6 +1385,12 @@ int main(int argc, char** argv) {
                    "With --terrain: crossings of each feature")
       ->capture_default_str()
       ->check(integer_in("--crossings", "crossings", 1, 100000));
+  bench_cmd
+      ->add_option("--approach", terrain_bench.approach_m,
+                   "With --terrain: the spawn's distance before each feature [m] (longer: the "
+                   "walkers meet it at walking speed)")
+      ->capture_default_str()
+      ->check(finite_in("--approach", "metres", "m", stagger::app::kApproachRange));
   bench_cmd->add_option(
       "--feature", terrain_bench.features,
       "With --terrain: only this feature, by its name in the table (e.g. \"stairs 0.17/0.28 "
@@ -1577,8 +1583,9 @@ int main(int argc, char** argv) {
   if (preview_cmd->parsed()) return run_preview(preview_level, preview_out, preview_size);
   if (bench_cmd->parsed()) {
     if (bench_cmd->count("--blast") > 0) {
-      for (const char* other : {"--counts", "--repetitions", "--walking", "--enemies",
-                                "--crossings", "--ground", "--part", "--impulse", "--settings"}) {
+      for (const char* other :
+           {"--counts", "--repetitions", "--walking", "--enemies", "--crossings", "--approach",
+            "--ground", "--part", "--impulse", "--settings"}) {
         if (bench_cmd->count(other) > 0)
           return usage(std::string("stagger bench: ") + other + " does not apply to --blast");
       }
@@ -1595,7 +1602,7 @@ int main(int argc, char** argv) {
       return usage("stagger bench: --level applies to --blast only");
     if (walks) {
       for (const char* other : {"--counts", "--seconds", "--repetitions", "--walking", "--enemies",
-                                "--crossings", "--ground", "--impulse", "--part"}) {
+                                "--crossings", "--approach", "--ground", "--impulse", "--part"}) {
         if (bench_cmd->count(other) > 0)
           return usage(std::string("stagger bench: ") + other + " does not apply to --walks");
       }
@@ -1605,7 +1612,7 @@ int main(int argc, char** argv) {
     }
     if (push_thresholds) {
       for (const char* other : {"--counts", "--seconds", "--repetitions", "--walking", "--enemies",
-                                "--crossings", "--ground", "--impulse", "--seed"}) {
+                                "--crossings", "--approach", "--ground", "--impulse", "--seed"}) {
         if (bench_cmd->count(other) > 0)
           return usage(std::string("stagger bench: ") + other +
                        " does not apply to --push-thresholds");
@@ -1618,8 +1625,8 @@ int main(int argc, char** argv) {
     }
     const bool knock_downs = bench_cmd->count("--knock-downs") > 0;
     if (knock_downs) {
-      for (const char* other :
-           {"--counts", "--seconds", "--repetitions", "--walking", "--enemies", "--crossings"}) {
+      for (const char* other : {"--counts", "--seconds", "--repetitions", "--walking", "--enemies",
+                                "--crossings", "--approach"}) {
         if (bench_cmd->count(other) > 0)
           return usage(std::string("stagger bench: ") + other + " does not apply to --knock-downs");
       }
@@ -1638,6 +1645,7 @@ int main(int argc, char** argv) {
       return usage("stagger bench: --part applies to --knock-downs and --push-thresholds only");
     }
     const bool terrain_options = bench_cmd->count("--crossings") > 0 ||
+                                 bench_cmd->count("--approach") > 0 ||
                                  bench_cmd->count("--feature") > 0 ||
                                  bench_cmd->count("--seed") > 0 || bench_cmd->count("--report") > 0;
     if (terrain) {
@@ -1656,7 +1664,8 @@ int main(int argc, char** argv) {
     }
     if (terrain_options)
       return usage(
-          "stagger bench: --crossings and --feature apply to --terrain only; --seed and "
+          "stagger bench: --crossings, --approach and --feature apply to --terrain only; --seed "
+          "and "
           "--report to "
           "--terrain and --knock-downs, and to --blast; --report also to --push-thresholds and "
           "--walks");

@@ -59,6 +59,27 @@ TEST(TerrainCourse, StairLaneHasTheAskedRiserAndTreadAndADeepLanding) {
   EXPECT_GT(lane.distance_m, lane.approach_m + 6 * 0.28f) << "the finish is past the top riser";
 }
 
+TEST(TerrainCourse, ALongerApproachStartsFartherAwayOnGroundDeepEnoughForIt) {
+  // Up: on the ground that far before the first riser. Down: on a landing deep enough to stand
+  // that far from its edge with ground to spare behind the spawn.
+  const float approach = 6.0f;
+  const bench::TerrainLane up =
+      bench::terrain_lane(feature_named("stairs 0.17/0.28 up"), 0.0f, approach);
+  EXPECT_NEAR(-up.start.z, approach, kExactM);
+  EXPECT_NEAR(up.approach_m, approach, kExactM);
+  const bench::TerrainLane down =
+      bench::terrain_lane(feature_named("stairs 0.17/0.28 down"), 0.0f, approach);
+  const auto& landing = down.boxes.back();
+  const float landing_back = landing.center.z + landing.half_extents.z;
+  const float edge = landing.center.z - landing.half_extents.z;
+  EXPECT_NEAR(down.start.z - edge, approach, kExactM);
+  EXPECT_GE(landing_back - down.start.z, 1.0f) << "ground behind the spawn";
+  EXPECT_NEAR(down.start.y, landing.center.y + landing.half_extents.y, kExactM);
+  const bench::TerrainLane kerb = bench::terrain_lane(feature_named("kerb 0.15 down"), 0.0f, 0.5f);
+  EXPECT_NEAR(kerb.start.z, 0.5f, kExactM);
+  EXPECT_GT(kerb.distance_m, 0.5f) << "the finish is past the kerb";
+}
+
 TEST(TerrainCourse, ObliqueStairWalkIsThirtyDegreesOffTheNosings) {
   const bench::TerrainLane lane =
       bench::terrain_lane(feature_named("stairs 0.15/0.30 down 30deg"), 0.0f);

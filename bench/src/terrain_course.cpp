@@ -19,14 +19,13 @@ namespace stagger::bench {
 namespace {
 
 // The course's shape. Lengths along a walk are horizontal.
-constexpr int kRisers = 7;              // a flight of seven risers: six treads, then the landing
-constexpr float kTopDepthM = 4.0f;      // [m] landing, ramp top and kerb platform: a down walk
-                                        // starts on it 2.5 m from its edge, 1.5 m to spare
+constexpr int kRisers = 7;  // a flight of seven risers: six treads, then the landing
+// [m] the landing, ramp top and kerb platform reach this far beyond where a down walk starts
+constexpr float kTopSpareM = 1.5f;
 constexpr float kRampRunM = 4.0f;       // [m] a ramp's horizontal run, foot to top
 constexpr float kRampSlabHalfM = 0.1f;  // [m] half the thickness of a ramp's rotated slab
 constexpr float kFootingM = 0.1f;       // [m] raised boxes reach this far into the ground, so
                                         // that none is flat (a 0° ramp's platform has top 0)
-constexpr float kApproachM = 2.5f;      // [m] spawn to the feature's first edge, along the walk
 constexpr float kRunOutM = 1.5f;        // [m] past the far edge to the finish, along the walk
 // [m] a lane's geometry beyond the walked line, each side. The walk follows a velocity, not the
 // line: ±3° of yaw drifts 0.4 m over 8 m, and going up stairs bodies veer by up to 2.8 m.
@@ -81,11 +80,11 @@ physics::StaticBoxSettings raised_box(float center_x, float width, float z0, flo
 // The walk up or down a feature that rises along +Z from z = 0 to z = span, to `top`, at
 // `oblique` off +Z; the line crosses the lane's centre at the feature's middle.
 void set_rising_walk(TerrainLane& lane, TerrainWay way, float center_x, float span, float top,
-                     float oblique) {
+                     float oblique, float approach_m) {
   const float c = std::cos(oblique);
   const float s = std::sin(oblique);
   const float t = std::tan(oblique);
-  const float approach_z = kApproachM * c;
+  const float approach_z = approach_m * c;
   const float drift = t * (0.5f * span + approach_z);  // start's offset from the centre line
   if (way == TerrainWay::up) {
     lane.start = {center_x - drift, 0.0f, -approach_z};
@@ -94,8 +93,8 @@ void set_rising_walk(TerrainLane& lane, TerrainWay way, float center_x, float sp
     lane.start = {center_x + drift, top, span + approach_z};
     lane.direction = {-s, 0.0f, -c};
   }
-  lane.approach_m = kApproachM;
-  lane.distance_m = kApproachM + span / c + kRunOutM;
+  lane.approach_m = approach_m;
+  lane.distance_m = approach_m + span / c + kRunOutM;
   lane.width_m = 2.0f * (kSideMarginM + drift);
 }
 
@@ -166,21 +165,22 @@ bool is_terrain_feature(const std::string& name) {
                      [&](const TerrainFeature& f) { return f.name == name; });
 }
 
-TerrainLane terrain_lane(const TerrainFeature& f, float center_x) {
+TerrainLane terrain_lane(const TerrainFeature& f, float center_x, float approach_m) {
   TerrainLane lane;
-  lane.landing_depth_m = kTopDepthM;
+  const float top_depth = approach_m + kTopSpareM;
+  lane.landing_depth_m = top_depth;
   switch (f.kind) {
     case TerrainKind::stairs: {
       lane.risers = kRisers;
       const float span = static_cast<float>(kRisers - 1) * f.tread_m;
       const float top = static_cast<float>(kRisers) * f.riser_m;
-      set_rising_walk(lane, f.way, center_x, span, top, deg_to_rad(f.oblique_deg));
+      set_rising_walk(lane, f.way, center_x, span, top, deg_to_rad(f.oblique_deg), approach_m);
       for (int k = 1; k < kRisers; ++k) {
         lane.boxes.push_back(
             raised_box(center_x, lane.width_m, static_cast<float>(k - 1) * f.tread_m,
                        static_cast<float>(k) * f.tread_m, static_cast<float>(k) * f.riser_m));
       }
-      lane.boxes.push_back(raised_box(center_x, lane.width_m, span, span + kTopDepthM, top));
+      lane.boxes.push_back(raised_box(center_x, lane.width_m, span, span + top_depth, top));
       break;
     }
     case TerrainKind::ramp: {
@@ -194,7 +194,7 @@ TerrainLane terrain_lane(const TerrainFeature& f, float center_x) {
         lane.distance_m = kAcrossWalkM;
         lane.approach_m = 0;  // it starts on the slope: a contour has no flat approach
       } else {
-        set_rising_walk(lane, f.way, center_x, kRampRunM, top, 0.0f);
+        set_rising_walk(lane, f.way, center_x, kRampRunM, top, 0.0f, approach_m);
       }
       // A slab whose top face runs from (z 0, y 0) to (z run, y top); it rises along +Z.
       lane.boxes.push_back({{center_x, 0.5f * top - kRampSlabHalfM * std::cos(a),
@@ -203,12 +203,12 @@ TerrainLane terrain_lane(const TerrainFeature& f, float center_x) {
                             Quat::from_axis_angle({1, 0, 0}, -a),
                             0.9f});
       lane.boxes.push_back(
-          raised_box(center_x, lane.width_m, kRampRunM, kRampRunM + kTopDepthM, top));
+          raised_box(center_x, lane.width_m, kRampRunM, kRampRunM + top_depth, top));
       break;
     }
     case TerrainKind::kerb:
-      set_rising_walk(lane, f.way, center_x, 0.0f, f.riser_m, 0.0f);
-      lane.boxes.push_back(raised_box(center_x, lane.width_m, 0.0f, kTopDepthM, f.riser_m));
+      set_rising_walk(lane, f.way, center_x, 0.0f, f.riser_m, 0.0f, approach_m);
+      lane.boxes.push_back(raised_box(center_x, lane.width_m, 0.0f, top_depth, f.riser_m));
       break;
   }
   return lane;
@@ -245,7 +245,7 @@ bool run_world(const TerrainFeature& feature, const TerrainOptions& options, int
   const std::uint64_t seed = options.seed;
   const std::function<bool()>& stop = options.stop;
   physics::World world;
-  const TerrainLane probe = terrain_lane(feature, 0.0f);
+  const TerrainLane probe = terrain_lane(feature, 0.0f, options.approach_m);
   const float pitch = probe.width_m + kLaneGapM;
   // The ground under every lane, its top at y = 0.
   float z_min = 0, z_max = 0;
@@ -263,7 +263,8 @@ bool run_world(const TerrainFeature& feature, const TerrainOptions& options, int
   const physics::RagdollSettings& settings = options.ragdoll;
   std::vector<Crossing> crossings;
   for (int i = 0; i < count; ++i) {
-    const TerrainLane lane = terrain_lane(feature, static_cast<float>(i) * pitch);
+    const TerrainLane lane =
+        terrain_lane(feature, static_cast<float>(i) * pitch, options.approach_m);
     for (const auto& box : lane.boxes) world.add_static_box(box);
     const std::uint64_t key = splitmix64(feature_key ^ static_cast<std::uint64_t>(first + i));
     const Vec3 side{lane.direction.z, 0, -lane.direction.x};
@@ -354,6 +355,7 @@ TerrainResult run_terrain_course(const TerrainOptions& options) {
   TerrainResult result;
   result.crossings_per_feature = options.crossings;
   result.seed = options.seed;
+  result.approach_m = options.approach_m;
   result.physics_hz = physics::WorldSettings{}.physics_hz;
   std::vector<TerrainFeature> features;
   for (const TerrainFeature& f : terrain_features()) {
@@ -407,9 +409,10 @@ std::string terrain_table(const TerrainResult& r) {
   char line[256];
   std::snprintf(line, sizeof(line),
                 "terrain course: %d crossings per feature, seed %llu; default 1.8 m enemies "
-                "walking at %.1f m/s, %.0f Hz\n",
+                "walking at %.1f m/s from %.1f m before each feature, %.0f Hz\n",
                 r.crossings_per_feature, static_cast<unsigned long long>(r.seed),
-                static_cast<double>(kWalkSpeed), static_cast<double>(r.physics_hz));
+                static_cast<double>(kWalkSpeed), static_cast<double>(r.approach_m),
+                static_cast<double>(r.physics_hz));
   out += line;
   std::snprintf(line, sizeof(line), "%-28s %9s %6s %6s %10s %16s\n", "feature", "crossings",
                 "falls", "stuck", "falls/100", "median time [s]");
@@ -442,6 +445,7 @@ std::string terrain_report_json(const TerrainResult& r) {
   nlohmann::ordered_json j;
   j["crossings_per_feature"] = r.crossings_per_feature;
   j["seed"] = r.seed;
+  j["approach_m"] = r.approach_m;
   j["physics_hz"] = r.physics_hz;
   j["walk_speed_mps"] = kWalkSpeed;
   j["wall_s"] = r.wall_s;

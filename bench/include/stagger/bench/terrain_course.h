@@ -42,6 +42,10 @@ std::vector<TerrainFeature> terrain_features();
 /// Whether `name` is one of terrain_features()'s names.
 bool is_terrain_feature(const std::string& name);
 
+/// [m] spawn to a feature's first edge by default: walkers set off from standing and meet the
+/// feature while still gathering speed. Longer approaches bring them to it at walking speed.
+inline constexpr float kTerrainApproachM = 2.5f;
+
 /// One lane: its boxes (standing on the ground, whose top is y = 0) and the crossing's nominal
 /// line. An enemy is spawned at `start` (its soles; nudged per crossing), walks along `direction`,
 /// and has crossed once its centre of mass is `distance_m` along `direction` from `start`.
@@ -59,11 +63,15 @@ struct TerrainLane {
 /// The lane of `feature` whose centre line is x = `center_x`. The feature rises along +Z from its
 /// first edge at z = 0 (the first riser, the foot of the ramp, the kerb); a stair flight's step k
 /// (1-based) is the box whose front face is at z = (k - 1)·tread and whose top is at k·riser, and
-/// the landing is the last.
-TerrainLane terrain_lane(const TerrainFeature& feature, float center_x);
+/// the landing is the last. `approach_m`: the spawn's distance before the first edge.
+TerrainLane terrain_lane(const TerrainFeature& feature, float center_x,
+                         float approach_m = kTerrainApproachM);
 
 struct TerrainOptions {
-  int crossings = 200;                ///< per feature
+  int crossings = 200;  ///< per feature
+  /// [m] spawn to each feature's first edge, along the walk (a down walk's landing, the ramps'
+  /// tops and the kerbs' platforms are this deep and 1.5 m more); walks across a ramp start on it
+  float approach_m = kTerrainApproachM;
   std::uint64_t seed = 1;             ///< the spawns' nudges follow from it
   int lanes_per_world = 40;           ///< enemies (and lanes) per world
   std::vector<std::string> features;  ///< names to run; empty: the whole course
@@ -120,6 +128,7 @@ struct TerrainResult {
   std::vector<TerrainFeatureResult> features;  ///< those that ran, in course order
   int crossings_per_feature = 0;               ///< asked for
   std::uint64_t seed = 0;
+  float approach_m = 0;          ///< [m] as asked for
   float physics_hz = 0;          ///< [Hz]
   double wall_s = 0;             ///< [s]
   std::uint64_t state_hash = 0;  ///< the finished worlds' final state hashes, combined
