@@ -1664,11 +1664,9 @@ int main(int argc, char** argv) {
     }
     if (terrain_options)
       return usage(
-          "stagger bench: --crossings, --approach and --feature apply to --terrain only; --seed "
-          "and "
-          "--report to "
-          "--terrain and --knock-downs, and to --blast; --report also to --push-thresholds and "
-          "--walks");
+          "stagger bench: --crossings, --approach and --feature apply to --terrain only; "
+          "--seed and --report to --terrain and --knock-downs, and to --blast; --report also to "
+          "--push-thresholds and --walks");
     if (patrol_bench.chased && crowd_level.empty())
       return usage("stagger bench: --chased applies to --crowd only");
     if (!soak_level.empty()) {
