@@ -810,19 +810,28 @@ int finish_bench(const Result& r, const std::string& report, std::string (*table
   return r.interrupted ? kExitInterrupted : 0;
 }
 
+// A ragdoll bench's common start: the report writable, the settings file read into every
+// walker's settings, and a Ctrl-C that ends the run with what it decided so far. False (an error
+// printed) when the run cannot start.
+template <typename Options>
+bool prepare_bench(Options& options, const std::string& report, const std::string& settings_path) {
+  if (!outputs_writable("stagger bench", {{"report", &report}})) return false;
+  const auto settings = settings_option("stagger bench", settings_path, "nothing was measured");
+  if (!settings) return false;
+  options.ragdoll = settings->settings.ragdoll;
+  stagger::app::catch_interrupts();
+  options.stop = kStopOnInterrupt;
+  return true;
+}
+
 int run_terrain(stagger::bench::TerrainOptions options, const std::string& report,
                 const std::string& settings_path) {
-  if (!outputs_writable("stagger bench", {{"report", &report}})) return kExitWrongInput;
-  const auto settings = settings_option("stagger bench", settings_path, "nothing was measured");
-  if (!settings) return kExitWrongInput;
-  options.ragdoll = settings->settings.ragdoll;
+  if (!prepare_bench(options, report, settings_path)) return kExitWrongInput;
   const std::size_t features = options.features.empty() ? stagger::bench::terrain_features().size()
                                                         : options.features.size();
   std::cerr << "stagger bench: the terrain course, " << options.crossings
             << " crossings of each of " << features << " features, seed " << options.seed
             << "...\n";
-  stagger::app::catch_interrupts();
-  options.stop = kStopOnInterrupt;
   options.progress = [](const stagger::bench::TerrainOptions::Progress& p) {
     std::fprintf(stderr, "stagger bench: world %d/%d, %s, crossings %d-%d: ", p.world, p.worlds,
                  p.feature.c_str(), p.first_crossing + 1, p.first_crossing + p.lanes);
@@ -840,15 +849,10 @@ int run_terrain(stagger::bench::TerrainOptions options, const std::string& repor
 
 int run_knock_downs(stagger::bench::KnockDownOptions options, const std::string& report,
                     const std::string& settings_path) {
-  if (!outputs_writable("stagger bench", {{"report", &report}})) return kExitWrongInput;
-  const auto settings = settings_option("stagger bench", settings_path, "nothing was measured");
-  if (!settings) return kExitWrongInput;
-  options.ragdoll = settings->settings.ragdoll;
+  if (!prepare_bench(options, report, settings_path)) return kExitWrongInput;
   std::cerr << "stagger bench: " << options.knock_downs << " knock-downs on "
             << stagger::bench::name_of(options.ground) << " ground, seed " << options.seed
             << "...\n";
-  stagger::app::catch_interrupts();
-  options.stop = kStopOnInterrupt;
   options.progress = [](int done, int total) {
     std::fprintf(stderr, "stagger bench: %d/%d knock-downs\n", done, total);
   };
@@ -859,14 +863,9 @@ int run_knock_downs(stagger::bench::KnockDownOptions options, const std::string&
 
 int run_push_thresholds(stagger::bench::PushThresholdOptions options, const std::string& report,
                         const std::string& settings_path) {
-  if (!outputs_writable("stagger bench", {{"report", &report}})) return kExitWrongInput;
-  const auto settings = settings_option("stagger bench", settings_path, "nothing was measured");
-  if (!settings) return kExitWrongInput;
-  options.ragdoll = settings->settings.ragdoll;
+  if (!prepare_bench(options, report, settings_path)) return kExitWrongInput;
   std::cerr << "stagger bench: push thresholds at the " << stagger::physics::name_of(options.part)
             << "...\n";
-  stagger::app::catch_interrupts();
-  options.stop = kStopOnInterrupt;
   options.progress = [](int done, int total) {
     std::fprintf(stderr, "stagger bench: %d/%d pushes\n", done, total);
   };
@@ -877,13 +876,8 @@ int run_push_thresholds(stagger::bench::PushThresholdOptions options, const std:
 
 int run_walks(stagger::bench::WalksOptions options, const std::string& report,
               const std::string& settings_path) {
-  if (!outputs_writable("stagger bench", {{"report", &report}})) return kExitWrongInput;
-  const auto settings = settings_option("stagger bench", settings_path, "nothing was measured");
-  if (!settings) return kExitWrongInput;
-  options.ragdoll = settings->settings.ragdoll;
+  if (!prepare_bench(options, report, settings_path)) return kExitWrongInput;
   std::cerr << "stagger bench: ten walks on flat ground...\n";
-  stagger::app::catch_interrupts();
-  options.stop = kStopOnInterrupt;
   const stagger::bench::WalksResult r = stagger::bench::run_walks(options);
   return finish_bench(r, report, stagger::bench::walks_table, stagger::bench::walks_report_json);
 }
